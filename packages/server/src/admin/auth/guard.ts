@@ -1,0 +1,63 @@
+import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
+import { forbidden, unauthorized } from '../../errors.js';
+import { hasBits } from '../permissions/mask.js';
+import { bitsOf, type PermissionName } from '../permissions/points.js';
+import { loadUserAccess, type UserAccess } from './access.js';
+import type { TokenService } from './tokens.js';
+
+/**
+ * A route's requirement, declared once in its config: the guard enforces it and the OpenAPI document emits it
+ * as `x-permission`. `{menu, bits}` checks the user's mask on that menu; `{bits}` without a menu checks the
+ * aggregate mask; 'authenticated' lets any signed-in user through; 'public' needs no token.
+ */
+export type AuthDeclaration = 'public' | 'authenticated' | { menu?: string; bits: PermissionName[] };
+
+export interface AuthContext extends UserAccess {
+  /** Claims of the presented access token. */
+  tokenIssuedAt: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    tokens: TokenService;
+  }
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9_\-.]+)$/;
+
+/** Verifies the bearer token against signature, expiry and the user's current token_version and status. */
+export async function authenticate(req: FastifyRequest): Promise<AuthContext> {
+  const header = req.headers.authorization;
+  if (!header) throw unauthorized('missing bearer token');
+  const m = BEARER.exec(header);
+  if (!m) throw unauthorized('malformed Authorization header: expected "Bearer <token>"');
+  const claims = await req.server.tokens.verifyAccess(m[1]);
+  const access = await loadUserAccess(req.server.db.kysely, claims.sub);
+  if (!access) throw unauthorized('user no longer exists');
+  if (access.status !== 'enabled') throw unauthorized('user is disabled');
+  if (access.tokenVersion !== claims.ver) throw unauthorized('token revoked: version mismatch, sign in again');
+  return { ...access, tokenIssuedAt: claims.iat };
+}
+
+export function isAllowed(access: UserAccess, decl: AuthDeclaration): boolean {
+  if (decl === 'public' || decl === 'authenticated') return true;
+  const need = bitsOf(decl.bits);
+  const mask = decl.menu === undefined ? access.aggregate : access.menuMasks.get(decl.menu);
+  if (mask === undefined) return false;
+  return hasBits(mask, need);
+}
+
+export default fp(
+  async (app) => {
+    app.addHook('onRequest', async (req) => {
+      const config = req.routeOptions.config;
+      if (config?.area !== 'admin') return;
+      const decl = config.auth ?? 'authenticated';
+      if (decl === 'public') return;
+      req.auth = await authenticate(req);
+      if (!isAllowed(req.auth, decl)) throw forbidden();
+    });
+  },
+  { name: 'auth-guard', dependencies: ['error-handler'] },
+);

@@ -1,0 +1,164 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { AppError } from '../../errors.js';
+import { normalizeMask } from '../permissions/mask.js';
+import { PERMISSION_POINTS } from '../permissions/points.js';
+import { visibleMenuTree, type MenuNode } from './access.js';
+import { publicUser, AuthService, type ClientInfo } from './service.js';
+import { MemoryFailureCounter, RedisFailureCounter, type FailureCounter } from './throttle.js';
+import {
+  ChangePasswordBody,
+  LoginBody,
+  LogoutBody,
+  MenuNodeSchema,
+  PermissionPointSchema,
+  RefreshBody,
+  TokenPairSchema,
+  UserSummarySchema,
+  data,
+  type MenuNodeStatic,
+} from './schemas.js';
+import type { Static } from '@sinclair/typebox';
+
+const TAG = '认证 Auth';
+
+export const clientInfo = (req: FastifyRequest): ClientInfo => ({ ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
+
+export function normalizeTree(nodes: MenuNode[]): MenuNodeStatic[] {
+  return nodes.map((n) => ({ ...n, permissions: normalizeMask(n.permissions), children: normalizeTree(n.children) }));
+}
+
+export default async function authRoutes(app: FastifyInstance) {
+  const auth = new AuthService(app.db.kysely, app.tokens);
+  const { perAccount, perIp, windowMs } = app.config.loginThrottle;
+  const failures: FailureCounter = app.redis ? new RedisFailureCounter(app.redis, windowMs) : new MemoryFailureCounter(windowMs);
+  app.decorate('authService', auth);
+
+  app.post(
+    '/login',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: [TAG],
+        summary: 'Sign in with username and password',
+        description:
+          'Returns an access token (short-lived) and a refresh token (single use). Unknown user, wrong password and disabled user all answer 401 with the same body. ' +
+          'Repeated failures per account or per IP answer 429 with Retry-After.',
+        body: LoginBody,
+        response: { 200: data(Type.Object({ accessToken: Type.String(), refreshToken: Type.String(), user: UserSummarySchema })) },
+      },
+    },
+    async (req) => {
+      const { username, password } = req.body as Static<typeof LoginBody>;
+      const keys = [`u:${username.toLowerCase()}`, `ip:${req.ip}`];
+      const [acc, ip] = await Promise.all(keys.map((k) => failures.peek(k)));
+      const blocked = acc.count >= perAccount ? acc : ip.count >= perIp ? ip : undefined;
+      if (blocked) {
+        throw new AppError('TOO_MANY_REQUESTS', `too many failed sign-in attempts; try again in ${blocked.retryAfter} s`, {
+          'retry-after': String(Math.max(1, blocked.retryAfter)),
+        });
+      }
+      try {
+        const result = await auth.login(username, password, clientInfo(req));
+        await failures.reset(keys[0]);
+        return { data: result };
+      } catch (e) {
+        if (e instanceof AppError && e.code === 'UNAUTHORIZED') await Promise.all(keys.map((k) => failures.hit(k)));
+        throw e;
+      }
+    },
+  );
+
+  app.post(
+    '/refresh',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: [TAG],
+        summary: 'Exchange a refresh token for a new pair',
+        description:
+          'Rotates the pair: the presented refresh token is void at once. Presenting an already-rotated token again is treated as theft and revokes every token of that sign-in (401). ' +
+          'A failed refresh means: sign in again.',
+        body: RefreshBody,
+        response: { 200: data(TokenPairSchema) },
+      },
+    },
+    async (req) => ({ data: await auth.refresh((req.body as Static<typeof RefreshBody>).refreshToken, clientInfo(req)) }),
+  );
+
+  app.post(
+    '/logout',
+    {
+      config: { auth: 'authenticated' },
+      schema: {
+        tags: [TAG],
+        summary: 'Sign out: revoke the presented refresh token',
+        description: 'The access token is stateless and stays usable until its own expiry (ACCESS_TOKEN_TTL, 15 minutes by default).',
+        body: Type.Optional(LogoutBody),
+        response: { 204: Type.Null({ description: 'Signed out' }) },
+      },
+    },
+    async (req, reply) => {
+      await auth.logout(req.auth!.id, (req.body as Static<typeof LogoutBody> | undefined)?.refreshToken);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/me',
+    {
+      config: { auth: 'authenticated' },
+      schema: {
+        tags: [TAG],
+        summary: 'The signed-in user, roles, aggregate mask and visible menu tree',
+        description: 'A menu is visible when any of the user’s enabled roles holds a grant on it, even with bits 0; its ancestors are included so the tree is complete.',
+        response: { 200: data(Type.Intersect([UserSummarySchema, Type.Object({ menus: Type.Array(MenuNodeSchema) })])) },
+      },
+    },
+    async (req) => {
+      const a = req.auth!;
+      return { data: { ...publicUser(a), menus: normalizeTree(await visibleMenuTree(app.db.kysely, a)) } };
+    },
+  );
+
+  app.put(
+    '/password',
+    {
+      config: { auth: 'authenticated' },
+      schema: {
+        tags: [TAG],
+        summary: 'Change one’s own password',
+        description: 'Increments token_version: every token on every device dies. The response carries a fresh pair for this caller.',
+        body: ChangePasswordBody,
+        response: { 200: data(TokenPairSchema) },
+      },
+    },
+    async (req) => {
+      const { oldPassword, newPassword } = req.body as Static<typeof ChangePasswordBody>;
+      const pair = await auth.changePassword(req.auth!.id, oldPassword, newPassword, clientInfo(req));
+      await app.audit(req, 'auth.change-password', 'user', req.auth!.id);
+      return { data: pair };
+    },
+  );
+}
+
+export async function permissionRoutes(app: FastifyInstance) {
+  app.get(
+    '/',
+    {
+      config: { auth: 'authenticated' },
+      schema: {
+        tags: [TAG],
+        summary: 'The ten permission points',
+        response: { 200: data(Type.Array(PermissionPointSchema)) },
+      },
+    },
+    async () => ({ data: PERMISSION_POINTS }),
+  );
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    authService: AuthService;
+  }
+}

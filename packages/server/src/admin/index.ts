@@ -1,0 +1,31 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import auditRecorder from './audit/recorder.js';
+import authGuard from './auth/guard.js';
+import authRoutes, { permissionRoutes } from './auth/routes.js';
+
+/**
+ * Every route registered inside the admin API is marked as such (admin error bodies, guard), and its permission
+ * declaration is copied into the OpenAPI operation as `x-permission` — the one declaration serves both.
+ */
+function markAdminRoute(route: RouteOptions) {
+  route.config = { ...(route.config as object), area: 'admin' };
+  const decl = (route.config as { auth?: unknown }).auth;
+  const schema = (route.schema ??= {}) as Record<string, unknown>;
+  if (decl !== undefined) schema['x-permission'] = decl;
+  if (decl !== 'public') schema.security = [{ bearerAuth: [] }];
+  const response = (schema.response ??= {}) as Record<string, unknown>;
+  response['4xx'] ??= { $ref: 'AdminError#' };
+  response['5xx'] ??= { $ref: 'AdminError#' };
+}
+
+/**
+ * The admin API. Encapsulated on purpose: the onRoute hook and the guard apply to the routes registered here
+ * and to no public route. Admin features add their route plugin to this list.
+ */
+export default async function adminApi(app: FastifyInstance) {
+  app.addHook('onRoute', markAdminRoute);
+  await app.register(auditRecorder);
+  await app.register(authGuard);
+  await app.register(authRoutes, { prefix: '/api/auth' });
+  await app.register(permissionRoutes, { prefix: '/api/permissions' });
+}

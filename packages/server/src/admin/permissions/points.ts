@@ -1,0 +1,23 @@
+/** The ten permission points. Each is one bit; `icon` is a lucide icon name the admin app renders. */
+export const PERMISSION_POINTS = [
+  { value: 'SEARCH', label: 'search', bits: 1, icon: 'search' },
+  { value: 'ADD', label: 'add', bits: 2, icon: 'plus' },
+  { value: 'EDIT', label: 'edit', bits: 4, icon: 'pencil-line' },
+  { value: 'DELETE', label: 'delete', bits: 8, icon: 'trash-2' },
+  { value: 'BATCH_DELETE', label: 'batch-delete', bits: 16, icon: 'list-x' },
+  { value: 'ADD_CHILD', label: 'add-child', bits: 32, icon: 'list-plus' },
+  { value: 'RESET', label: 'reset', bits: 64, icon: 'rotate-ccw' },
+  { value: 'RESET_PASSWORD', label: 'reset-password', bits: 128, icon: 'key-round' },
+  { value: 'GRANT', label: 'grant', bits: 256, icon: 'shield-check' },
+  { value: 'EXPORT', label: 'export', bits: 512, icon: 'download' },
+] as const;
+
+export type PermissionName = (typeof PERMISSION_POINTS)[number]['value'];
+
+/** Bit value by name, e.g. `PERMISSION.EDIT === 4`. */
+export const PERMISSION = Object.fromEntries(PERMISSION_POINTS.map((p) => [p.value, p.bits])) as Record<PermissionName, number>;
+
+/** OR of all ten points (1023). */
+export const ALL_POINT_BITS = PERMISSION_POINTS.reduce((m, p) => m | p.bits, 0);
+
+export const bitsOf = (names: readonly PermissionName[]): number => names.reduce((m, n) => m | PERMISSION[n], 0);

@@ -1,0 +1,84 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { hashPassword } from './auth/service.js';
+import { SUPER_ADMIN_ROLE } from './auth/access.js';
+import { SUPER_MASK } from './permissions/mask.js';
+
+export interface MenuSeed {
+  code: string;
+  name: string;
+  path: string;
+  icon: string;
+  sort: number;
+  children?: MenuSeed[];
+}
+
+/**
+ * The built-in menu tree. Features add their own menus here; `ensureMenus` inserts the missing ones at every start
+ * (so an upgrade brings new menus to an existing database) and grants them to the super administrator role.
+ */
+export const MENU_TREE: MenuSeed[] = [
+  {
+    code: 'system',
+    name: '系统管理',
+    path: '/system',
+    icon: 'settings',
+    sort: 10,
+    children: [
+      { code: 'system:user', name: '用户管理', path: '/system/users', icon: 'users', sort: 1 },
+      { code: 'system:role', name: '角色管理', path: '/system/roles', icon: 'shield', sort: 2 },
+      { code: 'system:menu', name: '菜单管理', path: '/system/menus', icon: 'list-tree', sort: 3 },
+      { code: 'system:audit', name: '审计日志', path: '/system/audit-logs', icon: 'scroll-text', sort: 4 },
+    ],
+  },
+];
+
+const now = () => new Date().toISOString();
+
+export async function ensureMenus(db: Kysely<Database>, tree: MenuSeed[] = MENU_TREE): Promise<void> {
+  const superRole = await db.selectFrom('roles').select('id').where('code', '=', SUPER_ADMIN_ROLE).executeTakeFirst();
+  const walk = async (nodes: MenuSeed[], parentId: string | null) => {
+    for (const n of nodes) {
+      let row = await db.selectFrom('menus').select('id').where('code', '=', n.code).executeTakeFirst();
+      if (!row) {
+        row = { id: randomUUID() };
+        await db
+          .insertInto('menus')
+          .values({ id: row.id, parent_id: parentId, code: n.code, name: n.name, path: n.path, icon: n.icon, sort: n.sort, created_at: now(), updated_at: now() })
+          .execute();
+        if (superRole) await db.insertInto('role_menus').values({ role_id: superRole.id, menu_id: row.id, bits: SUPER_MASK }).execute();
+      }
+      if (n.children) await walk(n.children, row.id);
+    }
+  };
+  await walk(tree, null);
+}
+
+/**
+ * On an empty database: the super administrator role, the menu tree, and the first super administrator.
+ * Returns the generated password when none was configured, so the caller can print it once.
+ */
+export async function seedDatabase(db: Kysely<Database>, opts: { adminUsername: string; adminPassword?: string }): Promise<{ generatedPassword?: string }> {
+  const existing = await db.selectFrom('roles').select('id').where('code', '=', SUPER_ADMIN_ROLE).executeTakeFirst();
+  let generatedPassword: string | undefined;
+  if (!existing) {
+    const roleId = randomUUID();
+    await db
+      .insertInto('roles')
+      .values({ id: roleId, code: SUPER_ADMIN_ROLE, name: '超级管理员', description: 'Built-in: all permissions on every menu', status: 'enabled', sort: 0, created_at: now(), updated_at: now() })
+      .execute();
+    const users = await db.selectFrom('users').select('id').limit(1).execute();
+    if (users.length === 0) {
+      const password = opts.adminPassword ?? (generatedPassword = randomBytes(12).toString('base64url'));
+      const userId = randomUUID();
+      await db
+        .insertInto('users')
+        .values({ id: userId, username: opts.adminUsername, nickname: '超级管理员', password_hash: await hashPassword(password), status: 'enabled', token_version: 0, created_at: now(), updated_at: now() })
+        .execute();
+      await db.insertInto('user_roles').values({ user_id: userId, role_id: roleId }).execute();
+    }
+  }
+  await ensureMenus(db);
+  return { generatedPassword };
+}

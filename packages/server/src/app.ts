@@ -1,0 +1,93 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import cors from '@fastify/cors';
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { openDatabase, type Db } from './db/index.js';
+import { migrateToLatest } from './db/migrate.js';
+import errorHandler from './plugins/error-handler.js';
+import openapi from './plugins/openapi.js';
+import { areaOfUrl } from './plugins/areas.js';
+import { AdminErrorSchema, ErrorEnvelopeSchema } from './plugins/envelope.js';
+import { MenuNodeSchema } from './admin/auth/schemas.js';
+import { TokenService, resolveSecret } from './admin/auth/tokens.js';
+import { seedDatabase } from './admin/seed.js';
+import adminApi from './admin/index.js';
+import lookupApi from './lookup/index.js';
+import healthRoutes from './plugins/health.js';
+import './types.js';
+
+export interface BuildOptions {
+  config: Config;
+  /** An already open database (tests); otherwise opened from config.databaseUrl and closed with the app. */
+  db?: Db;
+  /** Keep a generated JWT secret in the data folder (the server does; tests don't). */
+  persistSecret?: boolean;
+  logger?: boolean | object;
+}
+
+/**
+ * Builds the Fastify instance: external plugins, then the app's own plugins, then the two APIs.
+ * Migrations and the first-start seed run here, so every entry point (server, tests, CLI) gets a ready database.
+ */
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { config } = opts;
+  const app: FastifyInstance = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { verbose: true, keywords: ['x-hint'], allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+
+  const db = opts.db ?? openDatabase(config.databaseUrl);
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('tokens', new TokenService(resolveSecret(config.jwtSecret, config.dataDir, opts.persistSecret ?? false), config.accessTokenTtl, config.refreshTokenTtl));
+  if (config.redisUrl) {
+    const redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
+    app.decorate('redis', redis);
+  }
+  app.addHook('onClose', async () => {
+    await app.redis?.quit().catch(() => undefined);
+    if (!opts.db) await db.close();
+  });
+
+  await migrateToLatest(db);
+  const seeded = await seedDatabase(db.kysely, { adminUsername: config.adminUsername, adminPassword: config.adminPassword });
+  if (seeded.generatedPassword) {
+    app.log.warn(`Created the first super administrator "${config.adminUsername}" with the generated password: ${seeded.generatedPassword} (shown once; change it after signing in)`);
+  }
+
+  app.addSchema(ErrorEnvelopeSchema);
+  app.addSchema(AdminErrorSchema);
+  app.addSchema(MenuNodeSchema);
+
+  await app.register(errorHandler);
+  await app.register(helmet, {
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'unsafe-inline'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+      },
+    },
+  });
+  // The public API is open to every origin; the admin API only to CORS_ORIGINS.
+  await app.register(cors, {
+    delegator: (req, cb) => {
+      if (areaOfUrl(req.url ?? '') === 'admin') cb(null, { origin: config.corsOrigins.length ? config.corsOrigins : false, credentials: false });
+      else cb(null, { origin: '*', methods: ['GET', 'HEAD', 'OPTIONS'], exposedHeaders: ['Retry-After', 'ETag', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] });
+    },
+  });
+  await app.register(openapi);
+  await app.register(healthRoutes);
+  await app.register(adminApi);
+  await app.register(lookupApi, { prefix: '/api' });
+  return app;
+}

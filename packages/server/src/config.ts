@@ -1,0 +1,123 @@
+import path from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * Every setting the service reads, in one schema. `process.env` is read here and nowhere else;
+ * a bad value stops the boot with a message that names the variable.
+ */
+const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'HTTP port' }),
+  HOST: Type.String({ default: '0.0.0.0', description: 'Interface to listen on' }),
+  DATA_DIR: Type.String({ default: './data', description: 'Folder for the SQLite file and the generated JWT secret' }),
+  DATABASE_URL: Type.Optional(Type.String({ description: 'postgres://… selects PostgreSQL; sqlite:<path> or a file path selects SQLite (default <DATA_DIR>/tianji.db)' })),
+  REDIS_URL: Type.Optional(Type.String({ description: 'redis://… shares rate limits, auth cache invalidation and content changes across instances' })),
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'HS256 secret, at least 32 characters; generated and kept in DATA_DIR when unset' })),
+  ADMIN_USERNAME: Type.String({ default: 'admin', minLength: 3, maxLength: 32 }),
+  ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 128 })),
+  ACCESS_TOKEN_TTL: Type.String({ default: '15m', description: 'Access token lifetime: seconds or a number with s/m/h/d' }),
+  REFRESH_TOKEN_TTL: Type.String({ default: '7d', description: 'Refresh token lifetime: seconds or a number with s/m/h/d' }),
+  TRUST_PROXY: Type.String({ default: 'false', description: 'false, true, a hop count, or comma-separated addresses/CIDRs of trusted proxies' }),
+  CORS_ORIGINS: Type.String({ default: '', description: 'Comma-separated origins allowed to call the admin API from a browser' }),
+  RATE_LIMIT_MAX: Type.Integer({ minimum: 0, default: 300, description: 'Public API requests per client IP per window; 0 turns the limit off' }),
+  RATE_LIMIT_WINDOW: Type.String({ default: '1m', description: 'Window of the public API rate limit' }),
+  LOGIN_MAX_FAILURES: Type.Integer({ minimum: 1, default: 5, description: 'Failed logins per account per 15 minutes before 429' }),
+  LOGIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, default: 30, description: 'Failed logins per IP per 15 minutes before 429' }),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ description: 'Absolute base URL used in generated links (avatars, images); default from the request' })),
+  MAXMIND_CITY_DB: Type.Optional(Type.String({ description: 'Path to your own GeoLite2/GeoIP2 City .mmdb' })),
+  MAXMIND_ASN_DB: Type.Optional(Type.String({ description: 'Path to your own GeoLite2 ASN .mmdb' })),
+});
+
+export type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string;
+  redisUrl?: string;
+  jwtSecret?: string;
+  adminUsername: string;
+  adminPassword?: string;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
+  corsOrigins: string[];
+  rateLimit: { max: number; windowMs: number };
+  loginThrottle: { perAccount: number; perIp: number; windowMs: number };
+  logLevel: string;
+  publicBaseUrl?: string;
+  maxmind: { cityDb?: string; asnDb?: string };
+}
+
+export class ConfigError extends Error {}
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** Parses `900`, `15m`, `7d` into seconds. */
+export function parseDuration(name: string, raw: string): number {
+  const m = /^(\d+)\s*([smhd]?)$/.exec(raw.trim());
+  if (!m) throw new ConfigError(`${name} must be a number of seconds or a number followed by s, m, h or d (got "${raw}")`);
+  const seconds = Number(m[1]) * UNIT_SECONDS[m[2] || 's'];
+  if (seconds <= 0) throw new ConfigError(`${name} must be greater than zero (got "${raw}")`);
+  return seconds;
+}
+
+function parseTrustProxy(raw: string): Config['trustProxy'] {
+  const v = raw.trim().toLowerCase();
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    return (_address: string, hop: number) => hop < hops;
+  }
+  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** Reads and validates the environment once. Throws ConfigError naming the variable at fault. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') raw[key] = v;
+  }
+  const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw)) as Record<string, unknown>;
+  const first = [...Value.Errors(EnvSchema, withDefaults)][0];
+  if (first) {
+    const name = first.path.replace(/^\//, '');
+    throw new ConfigError(`Invalid setting ${name}: ${first.message} (got "${String(raw[name])}")`);
+  }
+  const e = withDefaults as Env;
+  const dataDir = path.resolve(e.DATA_DIR);
+  let databaseUrl = e.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'tianji.db')}`;
+  if (!/^(postgres(ql)?:\/\/|sqlite:)/.test(databaseUrl)) databaseUrl = `sqlite:${databaseUrl}`;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl,
+    redisUrl: e.REDIS_URL,
+    jwtSecret: e.JWT_SECRET,
+    adminUsername: e.ADMIN_USERNAME,
+    adminPassword: e.ADMIN_PASSWORD,
+    accessTokenTtl: parseDuration('ACCESS_TOKEN_TTL', e.ACCESS_TOKEN_TTL),
+    refreshTokenTtl: parseDuration('REFRESH_TOKEN_TTL', e.REFRESH_TOKEN_TTL),
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    corsOrigins: e.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
+    rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: parseDuration('RATE_LIMIT_WINDOW', e.RATE_LIMIT_WINDOW) * 1000 },
+    loginThrottle: { perAccount: e.LOGIN_MAX_FAILURES, perIp: e.LOGIN_MAX_FAILURES_PER_IP, windowMs: 15 * 60 * 1000 },
+    logLevel: e.LOG_LEVEL,
+    publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    maxmind: { cityDb: e.MAXMIND_CITY_DB, asnDb: e.MAXMIND_ASN_DB },
+  };
+}
+
+/** The settings table shown in the README, generated from the schema so the two cannot drift. */
+export function describeSettings(): Array<{ name: string; default: string; description: string }> {
+  return Object.entries(EnvSchema.properties).map(([name, s]) => ({
+    name,
+    default: (s as { default?: unknown }).default === undefined ? '' : String((s as { default?: unknown }).default),
+    description: (s as { description?: string }).description ?? '',
+  }));
+}

@@ -1,0 +1,25 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from './index.js';
+import * as m0001 from './migrations/0001-admin.js';
+
+/**
+ * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
+ * and from the compiled dist. Add new ones at the end; names sort in order.
+ */
+const migrations: Record<string, Migration> = {
+  '0001-admin': m0001,
+};
+
+class ListedMigrations implements MigrationProvider {
+  async getMigrations() {
+    return migrations;
+  }
+}
+
+/** Brings the schema up to date; runs at start-up. Throws with the failing migration's name. */
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db: db.kysely, provider: new ListedMigrations() });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
+}

@@ -1,0 +1,88 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Timestamps are ISO 8601 UTC strings on both dialects, so they sort and compare the same way everywhere. */
+type Timestamp = string;
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  nickname: string;
+  password_hash: string;
+  status: 'enabled' | 'disabled';
+  token_version: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RolesTable {
+  id: string;
+  code: string;
+  name: string;
+  description: string;
+  status: 'enabled' | 'disabled';
+  sort: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MenusTable {
+  id: string;
+  parent_id: string | null;
+  code: string;
+  name: string;
+  path: string;
+  icon: string;
+  sort: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One permission bit value per (role, menu); 0 still makes the menu visible. Super admin holds -1. */
+export interface RoleMenusTable {
+  role_id: string;
+  menu_id: string;
+  bits: number;
+}
+
+export interface UserRolesTable {
+  user_id: string;
+  role_id: string;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  user_id: string;
+  family_id: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+  /** Set when the token was rotated: presenting it again is a replay. */
+  rotated_at: Timestamp | null;
+  ip: string;
+  user_agent: string;
+}
+
+export interface AuditLogsTable {
+  id: string;
+  actor_id: string | null;
+  actor_username: string;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  detail: string;
+  ip: string;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  users: UsersTable;
+  roles: RolesTable;
+  menus: MenusTable;
+  role_menus: RoleMenusTable;
+  user_roles: UserRolesTable;
+  refresh_tokens: RefreshTokensTable;
+  audit_logs: AuditLogsTable;
+}
+
+export type { ColumnType, Generated };

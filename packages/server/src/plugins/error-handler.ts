@@ -1,0 +1,73 @@
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, LookupError } from '../errors.js';
+import { areaOfUrl, type Area } from './areas.js';
+import { fail } from './envelope.js';
+import { describeValidation, type AjvError } from './validation-messages.js';
+
+function areaOf(req: FastifyRequest): Area {
+  return req.routeOptions.config?.area ?? areaOfUrl(req.url);
+}
+
+/**
+ * One renderer for every error: typed errors keep their code; validation errors name the field;
+ * anything unexpected is logged and answered without internals. Never a stack trace in a response.
+ */
+export default fp(
+  async (app) => {
+    app.setErrorHandler((err: FastifyError & Partial<AppError>, req, reply) => {
+      const area = areaOf(req);
+      if (err instanceof AppError) {
+        for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+      }
+      if (area === 'lookup') return sendLookupError(err, req, reply);
+      return sendAdminError(err, req, reply);
+    });
+
+    app.setNotFoundHandler((req, reply) => {
+      const path = req.url.split('?')[0];
+      if (areaOfUrl(req.url) === 'admin') {
+        return reply.code(404).send({ code: 'NOT_FOUND', message: `no route ${req.method} ${path}` });
+      }
+      return reply.code(404).send(fail(404, `接口不存在：${req.method} ${truncate(path)}（未知路径，请查看 /docs）`));
+    });
+  },
+  { name: 'error-handler' },
+);
+
+function truncate(s: string) {
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+function sendLookupError(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  if (err.validation) {
+    const { message } = describeValidation(err.validation as unknown as AjvError[], err.validationContext ?? 'querystring');
+    return reply.code(500).send(fail(500, message));
+  }
+  if (err instanceof LookupError) return reply.code(500).send(fail(500, err.message));
+  if (err instanceof AppError) {
+    const status = err.statusCode === 429 || err.statusCode === 404 ? err.statusCode : 500;
+    return reply.code(status).send(fail(status, err.message));
+  }
+  if (err.statusCode === 429) return reply.code(429).send(fail(429, err.message));
+  if (err.statusCode && err.statusCode < 500) {
+    return reply.code(500).send(fail(500, `请求无效：${err.message}`));
+  }
+  req.log.error({ err }, 'public API handler failed');
+  return reply.code(500).send(fail(500, '服务器内部错误，请稍后重试'));
+}
+
+function sendAdminError(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  if (err.validation) {
+    const { message } = describeValidation(err.validation as unknown as AjvError[], err.validationContext ?? 'body');
+    return reply.code(400).send({ code: 'VALIDATION_ERROR', message });
+  }
+  if (err instanceof AppError) return reply.code(err.statusCode).send({ code: err.code, message: err.message });
+  if (err.statusCode === 429) return reply.code(429).send({ code: 'TOO_MANY_REQUESTS', message: err.message });
+  if (err.statusCode === 413) return reply.code(413).send({ code: 'PAYLOAD_TOO_LARGE', message: 'request body too large' });
+  if (err.statusCode && err.statusCode < 500) {
+    return reply.code(400).send({ code: 'VALIDATION_ERROR', message: err.message });
+  }
+  req.log.error({ err }, 'admin handler failed');
+  return reply.code(500).send({ code: 'INTERNAL_ERROR', message: 'internal server error' });
+}

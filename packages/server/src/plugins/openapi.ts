@@ -1,0 +1,43 @@
+import fp from 'fastify-plugin';
+import swagger from '@fastify/swagger';
+import apiReference from '@scalar/fastify-api-reference';
+import { LOOKUP_GROUPS } from './lookup-platform.js';
+
+/**
+ * The OpenAPI 3.1 document at /openapi.json is generated from the route schemas (one source for validation,
+ * serialisation and documentation); /docs renders it with Scalar, served from this service (no CDN).
+ */
+export default fp(
+  async (app) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'tianji',
+          version: '0.1.0',
+          description:
+            'Two faces of one service. **Admin API**: own authentication (short-lived access JWT, rotating single-use refresh token, per-user token_version) and a bit-mask permission model; ' +
+            'each guarded operation carries `x-permission` = `{menu, bits}` (or `authenticated` / `public`). Errors are `{code, message}`.\n\n' +
+            '**Public lookup API**: read-only GET endpoints, no authentication, every answer in the envelope `{code, msg, data, timestamp}`. ' +
+            'Success is HTTP 200 with msg `请求成功`; a bad parameter or a failure is HTTP 500 with a msg naming the parameter, what was given and what is allowed; an unknown path is 404 and a rate-limited call 429 (with Retry-After), both in the same envelope. ' +
+            'Deterministic answers carry Cache-Control and ETag and honour If-None-Match. Nothing calls a third-party service at request time.',
+        },
+        tags: [
+          { name: '认证 Auth', description: 'Sign-in, refresh, sign-out, identity' },
+          { name: '系统管理 System', description: 'Users, roles, menus and the audit log' },
+          ...Object.values(LOOKUP_GROUPS),
+        ],
+        components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      },
+      refResolver: {
+        buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+      },
+    });
+    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    await app.register(apiReference, {
+      routePrefix: '/docs',
+      configuration: { url: '/openapi.json', title: 'tianji API' } as Record<string, unknown>,
+    });
+  },
+  { name: 'openapi' },
+);

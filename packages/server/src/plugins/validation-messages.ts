@@ -1,0 +1,79 @@
+import { quote } from '../errors.js';
+
+/** What ajv (with `verbose: true`) reports for one failed keyword. */
+export interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+  parentSchema?: Record<string, unknown>;
+  data?: unknown;
+}
+
+/**
+ * Turns the first ajv error into a sentence that names the parameter, says what is allowed and echoes what was given.
+ * A schema may carry `x-hint` (e.g. `YYYY-MM-DD，范围 1900-01-01 至 2100-12-31`) to describe its allowed values;
+ * without it the sentence is built from the schema's own bounds.
+ */
+export function describeValidation(errors: AjvError[], context: string): { field: string; message: string } {
+  const e = errors[0];
+  let field = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  if (e.keyword === 'required') field = [field, String(e.params.missingProperty)].filter(Boolean).join('.');
+  if (e.keyword === 'additionalProperties') field = [field, String(e.params.additionalProperty)].filter(Boolean).join('.');
+  if (!field) field = context;
+  const s = e.parentSchema ?? {};
+  const hint = typeof s['x-hint'] === 'string' ? (s['x-hint'] as string) : undefined;
+  const given = e.keyword === 'required' ? undefined : e.data;
+  const allowed = hint ? `应为 ${hint}` : allowedFromSchema(e, s);
+  const message = `参数 ${field} 无效：${allowed}${given === undefined ? '' : `，收到 ${quote(given)}`}`;
+  return { field, message };
+}
+
+function range(s: Record<string, unknown>, lo: string, hi: string): string {
+  const min = s[lo];
+  const max = s[hi];
+  if (min !== undefined && max !== undefined) return `${min} 至 ${max}`;
+  if (min !== undefined) return `不小于 ${min}`;
+  if (max !== undefined) return `不大于 ${max}`;
+  return '';
+}
+
+function allowedFromSchema(e: AjvError, s: Record<string, unknown>): string {
+  switch (e.keyword) {
+    case 'required':
+      return '缺少必填参数';
+    case 'additionalProperties':
+      return '不支持该参数';
+    case 'type': {
+      const t = String(e.params.type);
+      const kind = t === 'integer' ? '整数' : t === 'number' ? '数字' : t === 'boolean' ? 'true 或 false' : t === 'string' ? '单个字符串' : t;
+      const r = range(s, 'minimum', 'maximum');
+      return `应为${kind}${r ? `，范围 ${r}` : ''}`;
+    }
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `超出范围：应为 ${range(s, 'minimum', 'maximum') || e.message}`;
+    case 'minLength':
+    case 'maxLength':
+      return `长度应为 ${range(s, 'minLength', 'maxLength')} 个字符`;
+    case 'minItems':
+    case 'maxItems':
+      return `数量应为 ${range(s, 'minItems', 'maxItems')} 项`;
+    case 'enum':
+      return `应为以下之一：${(e.params.allowedValues as unknown[]).join(', ')}`;
+    case 'const':
+      return `应为 ${String(e.params.allowedValue)}`;
+    case 'anyOf': {
+      const options = (s.anyOf as Array<{ const?: unknown }> | undefined)?.map((o) => o.const).filter((v) => v !== undefined);
+      return options?.length ? `应为以下之一：${options.join(', ')}` : '格式错误';
+    }
+    case 'pattern':
+      return `格式错误：应匹配 ${String(e.params.pattern)}`;
+    case 'format':
+      return `格式错误：应为 ${String(e.params.format)}`;
+    default:
+      return e.message ?? '格式错误';
+  }
+}

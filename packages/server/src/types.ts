@@ -1,0 +1,24 @@
+import type { Db } from './db/index.js';
+import type { Config } from './config.js';
+import type { Area } from './plugins/areas.js';
+import type { LookupGroup } from './plugins/lookup-platform.js';
+import type { AuthDeclaration, AuthContext } from './admin/auth/guard.js';
+import type { Redis } from 'ioredis';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Which error/body shape the route uses; see plugins/areas.ts. */
+    area?: Area;
+    lookupGroup?: LookupGroup;
+    /** Admin routes: 'public', 'authenticated', or the permission bits (and menu) required. Emitted as x-permission. */
+    auth?: AuthDeclaration;
+  }
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+    redis?: Redis;
+  }
+  interface FastifyRequest {
+    auth?: AuthContext;
+  }
+}
