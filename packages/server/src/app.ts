@@ -15,6 +15,8 @@ import { seedDatabase } from './admin/seed.js';
 import adminApi from './admin/index.js';
 import lookupApi from './lookup/index.js';
 import healthRoutes from './plugins/health.js';
+import { ContentStore } from './content/store.js';
+import monitor from './monitor/plugin.js';
 import './types.js';
 
 export interface BuildOptions {
@@ -60,6 +62,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     app.log.warn(`Created the first super administrator "${config.adminUsername}" with the generated password: ${seeded.generatedPassword} (shown once; change it after signing in)`);
   }
 
+  // Public endpoints read the content library from memory; it is loaded (and seeded on first start) before routes.
+  const content = new ContentStore(db.kysely, app.log, app.redis);
+  await content.init();
+  app.decorate('content', content);
+  app.addHook('onClose', () => content.close());
+
   app.addSchema(ErrorEnvelopeSchema);
   app.addSchema(AdminErrorSchema);
   app.addSchema(MenuNodeSchema);
@@ -87,6 +95,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   await app.register(openapi);
   await app.register(healthRoutes);
+  await app.register(monitor);
   await app.register(adminApi);
   await app.register(lookupApi, { prefix: '/api' });
   return app;

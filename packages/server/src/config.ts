@@ -24,6 +24,7 @@ const EnvSchema = Type.Object({
   LOGIN_MAX_FAILURES: Type.Integer({ minimum: 1, default: 5, description: 'Failed logins per account per 15 minutes before 429' }),
   LOGIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, default: 30, description: 'Failed logins per IP per 15 minutes before 429' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  USAGE_FLUSH_INTERVAL: Type.String({ default: '60s', description: 'How often public API usage counts are written from memory to the database' }),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ description: 'Absolute base URL used in generated links (avatars, images); default from the request' })),
   MAXMIND_CITY_DB: Type.Optional(Type.String({ description: 'Path to your own GeoLite2/GeoIP2 City .mmdb' })),
   MAXMIND_ASN_DB: Type.Optional(Type.String({ description: 'Path to your own GeoLite2 ASN .mmdb' })),
@@ -48,6 +49,7 @@ export interface Config {
   loginThrottle: { perAccount: number; perIp: number; windowMs: number };
   logLevel: string;
   publicBaseUrl?: string;
+  usageFlushMs: number;
   maxmind: { cityDb?: string; asnDb?: string };
 }
 
@@ -108,6 +110,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: parseDuration('RATE_LIMIT_WINDOW', e.RATE_LIMIT_WINDOW) * 1000 },
     loginThrottle: { perAccount: e.LOGIN_MAX_FAILURES, perIp: e.LOGIN_MAX_FAILURES_PER_IP, windowMs: 15 * 60 * 1000 },
     logLevel: e.LOG_LEVEL,
+    usageFlushMs: parseDuration('USAGE_FLUSH_INTERVAL', e.USAGE_FLUSH_INTERVAL) * 1000,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     maxmind: { cityDb: e.MAXMIND_CITY_DB, asnDb: e.MAXMIND_ASN_DB },
   };

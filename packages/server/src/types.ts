@@ -4,6 +4,7 @@ import type { Area } from './plugins/areas.js';
 import type { LookupGroup } from './plugins/lookup-platform.js';
 import type { AuthDeclaration, AuthContext } from './admin/auth/guard.js';
 import type { Redis } from 'ioredis';
+import type { ContentStore } from './content/store.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -17,6 +18,8 @@ declare module 'fastify' {
     config: Config;
     db: Db;
     redis?: Redis;
+    /** In-memory snapshots of the content libraries (refreshed on change, across instances via Redis). */
+    content: ContentStore;
   }
   interface FastifyRequest {
     auth?: AuthContext;

@@ -2,6 +2,9 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import auditRecorder from './audit/recorder.js';
 import authGuard from './auth/guard.js';
 import authRoutes, { permissionRoutes } from './auth/routes.js';
+import usersRoutes from './users/routes.js';
+import contentRoutes from '../content/routes.js';
+import usageRoutes from '../monitor/routes.js';
 
 /**
  * Every route registered inside the admin API is marked as such (admin error bodies, guard), and its permission
@@ -28,4 +31,7 @@ export default async function adminApi(app: FastifyInstance) {
   await app.register(authGuard);
   await app.register(authRoutes, { prefix: '/api/auth' });
   await app.register(permissionRoutes, { prefix: '/api/permissions' });
+  await app.register(usersRoutes, { prefix: '/api/users' });
+  await app.register(contentRoutes, { prefix: '/api/admin/content' });
+  await app.register(usageRoutes, { prefix: '/api/admin/usage' });
 }

@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.js';
 import { hashPassword } from './auth/service.js';
 import { SUPER_ADMIN_ROLE } from './auth/access.js';
 import { SUPER_MASK } from './permissions/mask.js';
+import { LIBRARIES, menuCodeOf } from '../content/libraries.js';
 
 export interface MenuSeed {
   code: string;
@@ -31,6 +32,22 @@ export const MENU_TREE: MenuSeed[] = [
       { code: 'system:menu', name: '菜单管理', path: '/system/menus', icon: 'list-tree', sort: 3 },
       { code: 'system:audit', name: '审计日志', path: '/system/audit-logs', icon: 'scroll-text', sort: 4 },
     ],
+  },
+  {
+    code: 'content',
+    name: '内容管理',
+    path: '/content',
+    icon: 'library',
+    sort: 20,
+    children: LIBRARIES.map((lib, i) => ({ code: menuCodeOf(lib), name: lib.label, path: `/content/${lib.name}`, icon: lib.icon, sort: i + 1 })),
+  },
+  {
+    code: 'monitor',
+    name: '监控',
+    path: '/monitor',
+    icon: 'activity',
+    sort: 30,
+    children: [{ code: 'monitor:api', name: '接口统计', path: '/monitor/api', icon: 'chart-line', sort: 1 }],
   },
 ];
 

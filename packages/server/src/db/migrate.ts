@@ -1,6 +1,8 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './index.js';
 import * as m0001 from './migrations/0001-admin.js';
+import * as m0002 from './migrations/0002-content.js';
+import * as m0003 from './migrations/0003-usage.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
@@ -8,6 +10,8 @@ import * as m0001 from './migrations/0001-admin.js';
  */
 const migrations: Record<string, Migration> = {
   '0001-admin': m0001,
+  '0002-content': m0002,
+  '0003-usage': m0003,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -75,6 +75,32 @@ export interface AuditLogsTable {
   created_at: Timestamp;
 }
 
+export interface ContentItemsTable {
+  id: string;
+  library: string;
+  /** The item as JSON text; its shape is the library's schema (content/libraries.ts). */
+  data: string;
+  /** Lower-cased text the admin search matches against. */
+  search_text: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ContentMetaTable {
+  library: string;
+  seeded_at: Timestamp | null;
+  revision: number;
+}
+
+export interface ApiUsageTable {
+  endpoint: string;
+  day: string;
+  requests: number;
+  errors: number;
+  /** JSON array of counts per latency bucket (monitor/histogram.ts). */
+  buckets: string;
+}
+
 export interface Database {
   users: UsersTable;
   roles: RolesTable;
@@ -83,6 +109,9 @@ export interface Database {
   user_roles: UserRolesTable;
   refresh_tokens: RefreshTokensTable;
   audit_logs: AuditLogsTable;
+  content_items: ContentItemsTable;
+  content_meta: ContentMetaTable;
+  api_usage: ApiUsageTable;
 }
 
 export type { ColumnType, Generated };

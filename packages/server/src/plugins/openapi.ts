@@ -25,6 +25,8 @@ export default fp(
         tags: [
           { name: '认证 Auth', description: 'Sign-in, refresh, sign-out, identity' },
           { name: '系统管理 System', description: 'Users, roles, menus and the audit log' },
+          { name: '内容管理 Content', description: 'The text libraries and holiday schedules behind the public API' },
+          { name: '监控 Monitor', description: 'Public API usage' },
           ...Object.values(LOOKUP_GROUPS),
         ],
         components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },

@@ -1,0 +1,171 @@
+import { Type, type TObject } from '@sinclair/typebox';
+
+/**
+ * Every text library the admin can manage. One definition drives the database seed, the admin routes
+ * (menu `content:<name>`), validation of imports, CSV columns and the public endpoints' snapshot.
+ */
+export interface LibraryDef {
+  /** URL segment and menu suffix: /api/admin/content/<name>, menu content:<name>. */
+  name: string;
+  /** Menu label in the admin app. */
+  label: string;
+  icon: string;
+  /** Schema of one item (without id). */
+  schema: TObject;
+  /** File under data/ the library is seeded from on first start. */
+  seedFile: string;
+  /** Fields the admin search matches. */
+  searchFields: string[];
+  /** Field that must be unique within the library, if any (import reports duplicates). */
+  uniqueField?: string;
+  /** Turns the seed file's JSON into items, when the file is not already an array of items. */
+  fromSeedFile?: (raw: unknown) => Array<Record<string, unknown>>;
+}
+
+const s = (maxLength: number, extra: object = {}) => Type.String({ minLength: 1, maxLength, ...extra });
+const date = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', 'x-hint': 'YYYY-MM-DD' });
+
+export const HITOKOTO_TYPES = 'abcdefghijkl';
+
+export const HolidayBlockSchema = Type.Object(
+  {
+    name: s(20),
+    start: date,
+    end: date,
+    work: Type.Array(date, { maxItems: 10, description: 'Make-up working days' }),
+  },
+  { additionalProperties: false },
+);
+
+export const LIBRARIES: LibraryDef[] = [
+  {
+    name: 'hitokoto',
+    label: '一言',
+    icon: 'quote',
+    schema: Type.Object(
+      {
+        type: Type.String({ pattern: `^[${HITOKOTO_TYPES}]$`, 'x-hint': '分类字母 a–l' }),
+        content: s(500),
+        from: s(100),
+        from_who: Type.Union([Type.String({ maxLength: 100 }), Type.Null()]),
+        creator: s(50),
+        commit_from: s(50),
+      },
+      { additionalProperties: false },
+    ),
+    seedFile: 'content/hitokoto.json',
+    searchFields: ['content', 'from', 'from_who'],
+    uniqueField: 'content',
+  },
+  {
+    name: 'poems',
+    label: '古诗词',
+    icon: 'feather',
+    schema: Type.Object(
+      {
+        title: s(100),
+        author: s(50),
+        dynasty: s(10),
+        lines: Type.Array(s(200), { minItems: 1, maxItems: 400 }),
+        featured: Type.Optional(Type.String({ maxLength: 200, description: 'A well-known line to feature' })),
+      },
+      { additionalProperties: false },
+    ),
+    seedFile: 'content/poems.json',
+    searchFields: ['title', 'author', 'lines'],
+  },
+  {
+    name: 'trivia',
+    label: '冷知识',
+    icon: 'lightbulb',
+    schema: Type.Object({ category: s(20), content: s(500) }, { additionalProperties: false }),
+    seedFile: 'content/trivia.json',
+    searchFields: ['content', 'category'],
+    uniqueField: 'content',
+  },
+  {
+    name: 'jokes',
+    label: '笑话',
+    icon: 'laugh',
+    schema: Type.Object({ content: s(1000) }, { additionalProperties: false }),
+    seedFile: 'content/jokes.json',
+    searchFields: ['content'],
+    uniqueField: 'content',
+  },
+  {
+    name: 'tongue-twisters',
+    label: '绕口令',
+    icon: 'mic',
+    schema: Type.Object({ title: s(50), content: s(1000) }, { additionalProperties: false }),
+    seedFile: 'content/tongue-twisters.json',
+    searchFields: ['title', 'content'],
+    uniqueField: 'content',
+  },
+  {
+    name: 'xiehouyu',
+    label: '歇后语',
+    icon: 'message-square-quote',
+    schema: Type.Object({ riddle: s(50), answer: s(100) }, { additionalProperties: false }),
+    seedFile: 'content/xiehouyu.json',
+    searchFields: ['riddle', 'answer'],
+    uniqueField: 'riddle',
+  },
+  {
+    name: 'mood-quotes',
+    label: '心情语录',
+    icon: 'heart',
+    schema: Type.Object(
+      {
+        style: Type.Union(['diary', 'toxic', 'flattery', 'love', 'caption'].map((v) => Type.Literal(v))),
+        content: s(500),
+      },
+      { additionalProperties: false },
+    ),
+    seedFile: 'content/mood-quotes.json',
+    searchFields: ['content', 'style'],
+    uniqueField: 'content',
+  },
+  {
+    name: 'wallpapers',
+    label: '每日壁纸',
+    icon: 'image',
+    schema: Type.Object(
+      {
+        date,
+        title: s(100),
+        description: Type.String({ maxLength: 500 }),
+        url: Type.String({ minLength: 1, maxLength: 1000, description: 'Absolute URL, or a path on this service' }),
+        width: Type.Integer({ minimum: 1, maximum: 10000 }),
+        height: Type.Integer({ minimum: 1, maximum: 10000 }),
+        copyright: Type.String({ maxLength: 200 }),
+      },
+      { additionalProperties: false },
+    ),
+    seedFile: 'content/wallpapers.json',
+    searchFields: ['title', 'description', 'date'],
+    uniqueField: 'date',
+  },
+  {
+    name: 'holidays',
+    label: '节假日安排',
+    icon: 'calendar-days',
+    schema: Type.Object(
+      {
+        year: Type.Integer({ minimum: 1949, maximum: 2200 }),
+        holidays: Type.Array(HolidayBlockSchema, { minItems: 1, maxItems: 20 }),
+      },
+      { additionalProperties: false },
+    ),
+    seedFile: 'holidays.json',
+    // data/holidays.json is keyed by year: { "2025": [ {name, start, end, work} … ] }
+    fromSeedFile: (raw) =>
+      Object.entries(raw as Record<string, unknown[]>)
+        .filter(([y]) => /^\d{4}$/.test(y))
+        .map(([year, holidays]) => ({ year: Number(year), holidays })),
+    searchFields: ['year'],
+    uniqueField: 'year',
+  },
+];
+
+export const libraryByName = new Map(LIBRARIES.map((l) => [l.name, l]));
+export const menuCodeOf = (lib: LibraryDef) => `content:${lib.name}`;

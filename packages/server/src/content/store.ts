@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { readDataJson } from '../data-files.js';
+import { LIBRARIES, type LibraryDef } from './libraries.js';
+import { searchTextOf } from './repository.js';
+
+export interface ContentItem {
+  id: string;
+  [key: string]: unknown;
+}
+
+const CHANNEL = 'tianji:content-changed';
+
+/**
+ * In-memory snapshots of every library. Public endpoints read these (no database query per public request);
+ * an admin change reloads the affected library here and, through Redis pub/sub, on every other instance.
+ */
+export class ContentStore {
+  private readonly snapshots = new Map<string, ContentItem[]>();
+  private readonly listeners = new Set<(library: string) => void>();
+  private subscriber?: Redis;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly log: FastifyBaseLogger,
+    private readonly redis?: Redis,
+  ) {}
+
+  /** Seeds libraries never seeded before from data/, loads every snapshot, and listens for other instances' changes. */
+  async init(): Promise<void> {
+    for (const lib of LIBRARIES) await this.seed(lib);
+    for (const lib of LIBRARIES) await this.reload(lib.name);
+    if (this.redis) {
+      this.subscriber = this.redis.duplicate();
+      this.subscriber.on('error', (err) => this.log.warn({ err: err.message }, 'content subscriber error'));
+      this.subscriber.on('message', (_channel, library) => {
+        if (this.snapshots.has(library)) void this.reload(library).catch((err) => this.log.error({ err }, 'content reload failed'));
+      });
+      await this.subscriber.subscribe(CHANNEL);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.subscriber?.quit().catch(() => undefined);
+  }
+
+  /** The current snapshot of a library (ids included). */
+  items(library: string): readonly ContentItem[] {
+    return this.snapshots.get(library) ?? [];
+  }
+
+  onChange(listener: (library: string) => void): void {
+    this.listeners.add(listener);
+  }
+
+  /** Call after a committed change: reloads here, bumps the revision, and tells the other instances. */
+  async changed(library: string): Promise<void> {
+    await this.reload(library);
+    await this.db
+      .updateTable('content_meta')
+      .set((eb) => ({ revision: eb('revision', '+', 1) }))
+      .where('library', '=', library)
+      .execute();
+    await this.redis?.publish(CHANNEL, library).catch((err) => this.log.warn({ err: err.message }, 'content publish failed'));
+  }
+
+  private async reload(library: string): Promise<void> {
+    const rows = await this.db.selectFrom('content_items').select(['id', 'data']).where('library', '=', library).orderBy('created_at').orderBy('id').execute();
+    this.snapshots.set(
+      library,
+      rows.map((r) => ({ ...(JSON.parse(r.data) as object), id: r.id })),
+    );
+    for (const l of this.listeners) l(library);
+  }
+
+  private async seed(lib: LibraryDef): Promise<void> {
+    const meta = await this.db.selectFrom('content_meta').selectAll().where('library', '=', lib.name).executeTakeFirst();
+    if (meta?.seeded_at) return;
+    const raw = readDataJson(lib.seedFile);
+    if (raw === undefined) {
+      this.log.warn({ library: lib.name, file: lib.seedFile }, 'no seed file for content library');
+      if (!meta) await this.db.insertInto('content_meta').values({ library: lib.name, seeded_at: null, revision: 0 }).execute();
+      return;
+    }
+    const items = lib.fromSeedFile ? lib.fromSeedFile(raw) : (raw as Array<Record<string, unknown>>);
+    const now = new Date().toISOString();
+    await this.db.transaction().execute(async (trx) => {
+      const rows = items.map((item, i) => {
+        const { id, ...data } = item as { id?: string };
+        // Seed rows keep the file's order through created_at (ms steps) so snapshots list them as shipped.
+        const created = new Date(Date.parse(now) + i).toISOString();
+        return { id: typeof id === 'string' ? id : randomUUID(), library: lib.name, data: JSON.stringify(data), search_text: searchTextOf(lib, data), created_at: created, updated_at: created };
+      });
+      for (let i = 0; i < rows.length; i += 500) await trx.insertInto('content_items').values(rows.slice(i, i + 500)).execute();
+      if (meta) await trx.updateTable('content_meta').set({ seeded_at: now }).where('library', '=', lib.name).execute();
+      else await trx.insertInto('content_meta').values({ library: lib.name, seeded_at: now, revision: 0 }).execute();
+    });
+    this.log.info({ library: lib.name, count: items.length }, 'seeded content library');
+  }
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+
+const Query = Type.Object({
+  from: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'First day (YYYY-MM-DD, Asia/Shanghai), default 30 days ago' })),
+  to: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Last day, inclusive' })),
+  endpoint: Type.Optional(Type.String({ maxLength: 100, description: 'Route path, e.g. /api/almanac' })),
+});
+
+const Row = Type.Object({
+  endpoint: Type.String(),
+  day: Type.String(),
+  requests: Type.Integer(),
+  errors: Type.Integer({ description: 'Answers with status ≥ 400' }),
+  p50: Type.Number({ description: 'ms' }),
+  p90: Type.Number({ description: 'ms' }),
+  p99: Type.Number({ description: 'ms' }),
+});
+
+/** Public API usage per endpoint and day, for the admin dashboard. */
+export default async function usageRoutes(app: FastifyInstance) {
+  app.get(
+    '/',
+    {
+      config: { auth: { menu: 'monitor:api', bits: ['SEARCH'] } },
+      schema: {
+        tags: ['监控 Monitor'],
+        summary: 'Public API usage per endpoint and day',
+        description: 'Request count, error count and latency percentiles (ms, bucketed to ~12%) per endpoint and day (Asia/Shanghai), including this instance’s not yet flushed counts.',
+        querystring: Query,
+        response: { 200: Type.Object({ data: Type.Object({ items: Type.Array(Row) }) }) },
+      },
+    },
+    async (req) => {
+      const q = req.query as Static<typeof Query>;
+      const from = q.from ?? new Date(Date.now() - 30 * 86400_000).toISOString().slice(0, 10);
+      return { data: { items: await app.usage.report({ from, to: q.to, endpoint: q.endpoint }) } };
+    },
+  );
+}

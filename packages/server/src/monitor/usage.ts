@@ -1,0 +1,114 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Dialect } from '../db/index.js';
+import { todayInShanghai } from '../plugins/lookup-platform.js';
+import { bucketOf, emptyBuckets, mergeBuckets, quantile } from './histogram.js';
+
+interface Tally {
+  requests: number;
+  errors: number;
+  buckets: number[];
+}
+
+export interface UsageRow {
+  endpoint: string;
+  day: string;
+  requests: number;
+  errors: number;
+  p50: number;
+  p90: number;
+  p99: number;
+}
+
+/**
+ * Counts public API calls per endpoint and day in memory (one map update per request) and flushes the tallies
+ * to the database periodically and at shutdown — never a write per request. Several instances add into the same rows.
+ */
+export class UsageRecorder {
+  private pending = new Map<string, Tally>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  record(endpoint: string, ms: number, isError: boolean, day = todayInShanghai()): void {
+    const key = `${day}|${endpoint}`;
+    let t = this.pending.get(key);
+    if (!t) this.pending.set(key, (t = { requests: 0, errors: 0, buckets: emptyBuckets() }));
+    t.requests++;
+    if (isError) t.errors++;
+    t.buckets[bucketOf(ms)]++;
+  }
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => void this.flush().catch((err) => this.log.error({ err }, 'usage flush failed')), intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  /** Adds the pending tallies into the stored rows, one transaction per row (row-locked on PostgreSQL). */
+  async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = new Map();
+    for (const [key, t] of batch) {
+      const [day, endpoint] = key.split('|');
+      await this.db.transaction().execute(async (trx) => {
+        let q = trx.selectFrom('api_usage').selectAll().where('endpoint', '=', endpoint).where('day', '=', day);
+        if (this.dialect === 'postgres') q = q.forUpdate();
+        const row = await q.executeTakeFirst();
+        if (!row) {
+          await trx
+            .insertInto('api_usage')
+            .values({ endpoint, day, requests: t.requests, errors: t.errors, buckets: JSON.stringify(t.buckets) })
+            .onConflict((oc) =>
+              oc.columns(['endpoint', 'day']).doUpdateSet((eb) => ({
+                requests: eb('api_usage.requests', '+', t.requests),
+                errors: eb('api_usage.errors', '+', t.errors),
+              })),
+            )
+            .execute();
+          return;
+        }
+        await trx
+          .updateTable('api_usage')
+          .set({
+            requests: Number(row.requests) + t.requests,
+            errors: Number(row.errors) + t.errors,
+            buckets: JSON.stringify(mergeBuckets(JSON.parse(row.buckets) as number[], t.buckets)),
+          })
+          .where('endpoint', '=', endpoint)
+          .where('day', '=', day)
+          .execute();
+      });
+    }
+  }
+
+  /** Stored rows plus what is still pending in this instance, with percentiles, newest day first. */
+  async report(opts: { from?: string; to?: string; endpoint?: string }): Promise<UsageRow[]> {
+    let q = this.db.selectFrom('api_usage').selectAll();
+    if (opts.from) q = q.where('day', '>=', opts.from);
+    if (opts.to) q = q.where('day', '<=', opts.to);
+    if (opts.endpoint) q = q.where('endpoint', '=', opts.endpoint);
+    const merged = new Map<string, Tally & { endpoint: string; day: string }>();
+    for (const r of await q.execute()) {
+      merged.set(`${r.day}|${r.endpoint}`, { endpoint: r.endpoint, day: r.day, requests: Number(r.requests), errors: Number(r.errors), buckets: JSON.parse(r.buckets) as number[] });
+    }
+    for (const [key, t] of this.pending) {
+      const [day, endpoint] = key.split('|');
+      if ((opts.from && day < opts.from) || (opts.to && day > opts.to) || (opts.endpoint && endpoint !== opts.endpoint)) continue;
+      const cur = merged.get(key);
+      merged.set(key, cur ? { ...cur, requests: cur.requests + t.requests, errors: cur.errors + t.errors, buckets: mergeBuckets(cur.buckets, t.buckets) } : { endpoint, day, ...t });
+    }
+    return [...merged.values()]
+      .map((m) => ({ endpoint: m.endpoint, day: m.day, requests: m.requests, errors: m.errors, p50: quantile(m.buckets, 0.5), p90: quantile(m.buckets, 0.9), p99: quantile(m.buckets, 0.99) }))
+      .sort((a, b) => b.day.localeCompare(a.day) || b.requests - a.requests);
+  }
+}

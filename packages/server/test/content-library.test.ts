@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ADMIN, bearer, describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
+
+describeEachDb('content library', (dialect) => {
+  let t: TestInstance;
+  let token: string;
+  beforeAll(async () => {
+    t = await getTestInstance(dialect);
+    token = (await login(t.app)).accessToken;
+  });
+  afterAll(() => t.close());
+
+  const api = (method: string, url: string, payload?: unknown, tok = token) =>
+    t.app.inject({ method: method as 'GET', url, payload: payload as object, headers: bearer(tok) });
+
+  async function emptyLibrary(lib: string) {
+    const all = await api('GET', `/api/admin/content/${lib}/export?format=json`);
+    const ids = (JSON.parse(all.body) as Array<{ id: string }>).map((i) => i.id);
+    for (let i = 0; i < ids.length; i += 500) await api('POST', `/api/admin/content/${lib}/batch-delete`, { ids: ids.slice(i, i + 500) });
+  }
+
+  it('a joke added in the admin API is what the public endpoint serves right after', async () => {
+    await emptyLibrary('jokes');
+    const empty = await t.app.inject('/api/joke');
+    expect(empty.statusCode).toBe(500);
+    expect(empty.json().msg).toContain('笑话库为空');
+
+    const created = await api('POST', '/api/admin/content/jokes', { content: '程序员的笑话：这个 bug 是特性。' });
+    expect(created.statusCode).toBe(201);
+    const pub = await t.app.inject('/api/joke?random=true');
+    expect(pub.statusCode).toBe(200);
+    expect(pub.json().data).toMatchObject({ content: '程序员的笑话：这个 bug 是特性。', id: created.json().data.id });
+
+    const edited = await api('PUT', `/api/admin/content/jokes/${created.json().data.id}`, { content: '改过的笑话' });
+    expect(edited.statusCode).toBe(200);
+    expect((await t.app.inject('/api/joke')).json().data.content).toBe('改过的笑话');
+  });
+
+  it('import then export round-trips JSON and CSV, Chinese text and BOM intact', async () => {
+    await emptyLibrary('xiehouyu');
+    const items = [
+      { riddle: '外甥打灯笼', answer: '照舅（旧）' },
+      { riddle: '孔夫子搬家', answer: '净是书（输）' },
+    ];
+    const imp = await api('POST', '/api/admin/content/xiehouyu/import', { format: 'json', content: JSON.stringify(items) });
+    expect(imp.json()).toEqual({ data: { imported: 2 } });
+
+    const csv = await api('GET', '/api/admin/content/xiehouyu/export?format=csv');
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body.startsWith('\uFEFF')).toBe(true);
+    expect(csv.body).toContain('外甥打灯笼');
+
+    await emptyLibrary('xiehouyu');
+    const back = await api('POST', '/api/admin/content/xiehouyu/import', { format: 'csv', content: csv.body });
+    expect(back.json()).toEqual({ data: { imported: 2 } });
+    const json = JSON.parse((await api('GET', '/api/admin/content/xiehouyu/export?format=json')).body) as Array<{ riddle: string; answer: string }>;
+    expect(json.map(({ riddle, answer }) => ({ riddle, answer })).sort((a, b) => a.riddle.localeCompare(b.riddle))).toEqual(
+      [...items].sort((a, b) => a.riddle.localeCompare(b.riddle)),
+    );
+  });
+
+  it('a malformed import reports every bad row and imports nothing', async () => {
+    const before = (await api('GET', '/api/admin/content/trivia?pageSize=1')).json().data.total;
+    const res = await api('POST', '/api/admin/content/trivia/import', {
+      format: 'json',
+      content: JSON.stringify([{ category: '自然', content: '好的一条' }, { category: '自然' }, { content: 5 }]),
+    });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.code).toBe('VALIDATION_ERROR');
+    expect(body.errors.map((e: { row: number }) => e.row)).toEqual(expect.arrayContaining([2, 3]));
+    expect(body.errors.some((e: { field: string }) => e.field === 'content')).toBe(true);
+    expect((await api('GET', '/api/admin/content/trivia?pageSize=1')).json().data.total).toBe(before);
+
+    const broken = await api('POST', '/api/admin/content/trivia/import', { format: 'csv', content: 'category,content\n"unterminated' });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().message).toContain('not valid CSV');
+  });
+
+  it('a new year of holidays is one JSON upload', async () => {
+    const year = { year: 2199, holidays: [{ name: '元旦', start: '2199-01-01', end: '2199-01-01', work: [] }] };
+    const res = await api('POST', '/api/admin/content/holidays', year);
+    expect(res.statusCode).toBe(201);
+    const dup = await api('POST', '/api/admin/content/holidays', year);
+    expect(dup.statusCode).toBe(409);
+  });
+
+  it('guards every content route with its menu and bit', async () => {
+    // A role with SEARCH only on content:jokes: can list jokes, cannot add, cannot list trivia.
+    const menus = (await api('GET', '/api/auth/me')).json().data.menus as Array<{ code: string; children: Array<{ id: string; code: string }> }>;
+    const jokesMenu = menus.find((m) => m.code === 'content')!.children.find((c) => c.code === 'content:jokes')!;
+    const role = await api('POST', '/api/roles', { code: 'joke_reader', name: 'Joke reader' });
+    if (role.statusCode !== 201 && role.statusCode !== 200) return expect.soft(role.statusCode, 'roles API not available yet').toBe(201);
+    const roleId = role.json().data.id;
+    await api('PUT', `/api/roles/${roleId}/menus`, { grants: [{ menuId: jokesMenu.id, bits: 1 }] });
+    await api('POST', '/api/users', { username: 'reader1', password: 'reader-password-1', roleIds: [roleId] });
+    const reader = (await login(t.app, 'reader1', 'reader-password-1')).accessToken;
+    expect((await api('GET', '/api/admin/content/jokes', undefined, reader)).statusCode).toBe(200);
+    const add = await api('POST', '/api/admin/content/jokes', { content: 'x' }, reader);
+    expect(add.statusCode).toBe(403);
+    expect(add.json()).toEqual({ code: 'FORBIDDEN', message: '无权限' });
+    expect((await api('GET', '/api/admin/content/trivia', undefined, reader)).statusCode).toBe(403);
+    expect((await api('GET', '/api/admin/content/jokes/export', undefined, reader)).statusCode).toBe(403);
+    void ADMIN;
+  });
+});
