@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { lookupRoute } from '../../plugins/lookup-platform.js';
+import { computeBmi, type BmiStandard } from './bmi.js';
+
+export default async function bmiRoute(app: FastifyInstance) {
+  lookupRoute(app, {
+    group: 'life',
+    path: '/bmi',
+    summary: 'BMI 计算 BMI calculator',
+    description:
+      'BMI = weight (kg) / height (m)². Chinese adult standard by default (WS/T 428-2013: < 18.5 偏瘦, 18.5–23.9 正常, 24–27.9 超重, ≥ 28 肥胖); `standard=who` uses the WHO classification. ' +
+      'Returns the category in Chinese and English and the healthy weight range for the height. For adults; not medical advice.',
+    query: Type.Object({
+      height: Type.Number({ minimum: 50, maximum: 260, description: 'Height in centimetres (50–260)', examples: [175] }),
+      weight: Type.Number({ minimum: 2, maximum: 500, description: 'Weight in kilograms (2–500)', examples: [70] }),
+      standard: Type.Union([Type.Literal('china'), Type.Literal('who')], { default: 'china', description: 'china (default) or who' }),
+    }),
+    data: Type.Object({
+      bmi: Type.Number(),
+      category: Type.String({ examples: ['正常'] }),
+      categoryEn: Type.String({ examples: ['normal'] }),
+      standard: Type.String(),
+      height: Type.Number(),
+      weight: Type.Number(),
+      healthyBmi: Type.Object({ min: Type.Number(), max: Type.Number() }),
+      healthyWeight: Type.Object({ min: Type.Number({ description: 'kg' }), max: Type.Number({ description: 'kg' }) }),
+      toHealthy: Type.Number({ description: 'kg to gain (negative: to lose) to reach the healthy range; 0 inside it' }),
+    }),
+    cache: { maxAge: 86400 },
+    handler: (q) => computeBmi(q.height, q.weight, q.standard as BmiStandard),
+  });
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { LookupError } from '../../errors.js';
+import { lookupRoute } from '../../plugins/lookup-platform.js';
+import { buildDialingCodes, searchDialingCodes } from './dialing-codes.js';
+
+export default async function dialingCodeRoute(app: FastifyInstance) {
+  const all = buildDialingCodes();
+  lookupRoute(app, {
+    group: 'life',
+    path: '/dialing-code',
+    summary: '国际区号查询 International dialing codes',
+    description:
+      'By Chinese or English country name (fragment), ISO 3166 code (`CN`, `CHN`) or the calling code itself (`86`, `+86`, `0086`); omitted = all. Data: libphonenumber-js metadata and i18n-iso-countries names.',
+    query: Type.Object({ keyword: Type.Optional(Type.String({ minLength: 1, maxLength: 40, examples: ['日本', '+44', 'DE'] })) }),
+    data: Type.Array(
+      Type.Object({ iso2: Type.String(), iso3: Type.String(), name: Type.String(), nameEn: Type.String(), code: Type.String(), dial: Type.String() }),
+    ),
+    cache: { maxAge: 86400 },
+    handler: (q) => {
+      const found = searchDialingCodes(all, q.keyword);
+      if (found.length === 0) throw new LookupError(`未找到与 "${q.keyword}" 匹配的国家或地区：请输入国家名称、ISO 代码或区号`);
+      return found;
+    },
+  });
+}
