@@ -88,11 +88,15 @@ export class ContentStore {
     const items = lib.fromSeedFile ? lib.fromSeedFile(raw) : (raw as Array<Record<string, unknown>>);
     const now = new Date().toISOString();
     await this.db.transaction().execute(async (trx) => {
+      const ids = new Set<string>();
       const rows = items.map((item, i) => {
-        const { id, ...data } = item as { id?: string };
+        const { id: fileId, ...data } = item as { id?: string };
+        // Ids come from the file when present and unique; a repeated or missing one gets a fresh UUID.
+        const id = typeof fileId === 'string' && !ids.has(fileId) ? fileId : randomUUID();
+        ids.add(id);
         // Seed rows keep the file's order through created_at (ms steps) so snapshots list them as shipped.
         const created = new Date(Date.parse(now) + i).toISOString();
-        return { id: typeof id === 'string' ? id : randomUUID(), library: lib.name, data: JSON.stringify(data), search_text: searchTextOf(lib, data), created_at: created, updated_at: created };
+        return { id, library: lib.name, data: JSON.stringify(data), search_text: searchTextOf(lib, data), created_at: created, updated_at: created };
       });
       for (let i = 0; i < rows.length; i += 500) await trx.insertInto('content_items').values(rows.slice(i, i + 500)).execute();
       if (meta) await trx.updateTable('content_meta').set({ seeded_at: now }).where('library', '=', lib.name).execute();

@@ -1,0 +1,147 @@
+/**
+ * 一言 (hitokoto): one sentence at random, filtered by category and length. Pure: the sentences come from a
+ * `SentenceSource`, so the shipped file, the admin-managed content library, or a test list can feed it.
+ */
+import { readFileSync } from 'node:fs';
+import { paramError } from '../../errors.js';
+import { pickRandom } from './pick.js';
+
+/** One sentence as stored (the `data/content/hitokoto.json` row and the content library item). */
+export interface Sentence {
+  id: string;
+  /** Category letter a–l (see HITOKOTO_CATEGORIES). */
+  type: string;
+  content: string;
+  /** The work it comes from. */
+  from: string;
+  /** Who said or wrote it, when known. */
+  from_who: string | null;
+  creator: string;
+  commit_from: string;
+}
+
+/** The answer: the sentence plus its length in characters. */
+export interface Hitokoto extends Sentence {
+  length: number;
+}
+
+/** Where sentences come from. `all()` is called per request, so it must be cheap (an in-memory snapshot). */
+export interface SentenceSource {
+  all(): readonly Sentence[];
+}
+
+/** The twelve categories of the hitokoto API, by letter. */
+export const HITOKOTO_CATEGORIES: Readonly<Record<string, string>> = {
+  a: '动画',
+  b: '漫画',
+  c: '游戏',
+  d: '文学',
+  e: '原创',
+  f: '来自网络',
+  g: '其他',
+  h: '影视',
+  i: '诗词',
+  j: '网易云',
+  k: '哲学',
+  l: '抖机灵',
+};
+
+const LETTERS = Object.keys(HITOKOTO_CATEGORIES);
+const CATEGORY_LIST = LETTERS.map((l) => `${l} ${HITOKOTO_CATEGORIES[l]}`).join('，');
+
+/** Characters as a reader counts them: code points, so 😀 or 𠮷 count once (String.length would count two). */
+export const charLength = (s: string): number => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+/** The shipped sentences, read once. */
+export function fileSentenceSource(file: URL | string = new URL('../../../../../data/content/hitokoto.json', import.meta.url)): SentenceSource {
+  const rows = JSON.parse(readFileSync(file, 'utf8')) as Sentence[];
+  return { all: () => rows };
+}
+
+/**
+ * `a,b,c` → the letters asked for; empty or omitted → every category. Unknown letters are an error naming them.
+ * Spaces around letters and upper case are tolerated (`A, b`).
+ */
+export function parseTypes(raw: string | undefined): string[] {
+  const parts = (raw ?? '')
+    .split(',')
+    .map((p) => p.trim().toLowerCase())
+    .filter(Boolean);
+  if (parts.length === 0) return LETTERS;
+  const unknown = [...new Set(parts.filter((p) => !(p in HITOKOTO_CATEGORIES)))];
+  if (unknown.length) throw paramError('type', `未知的分类 ${unknown.map((u) => `"${u}"`).join('、')}；应为 a 至 l 的字母，多个用逗号分隔（${CATEGORY_LIST}）`, raw);
+  return [...new Set(parts)];
+}
+
+export interface HitokotoQuery {
+  types: string[];
+  minLength?: number;
+  maxLength?: number;
+}
+
+/** Sentences with their lengths, grouped by category: computed once per snapshot (the array identity). */
+const prepared = new WeakMap<readonly Sentence[], Map<string, Hitokoto[]>>();
+
+function byCategory(all: readonly Sentence[]): Map<string, Hitokoto[]> {
+  let groups = prepared.get(all);
+  if (!groups) {
+    groups = new Map(LETTERS.map((l) => [l, []]));
+    for (const s of all) {
+      groups.get(s.type)?.push({
+        id: s.id,
+        from: s.from,
+        type: s.type,
+        length: charLength(s.content),
+        content: s.content,
+        creator: s.creator,
+        from_who: s.from_who ?? null,
+        commit_from: s.commit_from,
+      });
+    }
+    prepared.set(all, groups);
+  }
+  return groups;
+}
+
+/**
+ * A random sentence of one of `types` whose length lies in [minLength, maxLength] (both inclusive, both optional).
+ * Errors: minLength above maxLength; no sentence in those categories; no sentence of that length (the message
+ * says which lengths exist).
+ */
+export function pickHitokoto(source: SentenceSource, q: HitokotoQuery): Hitokoto {
+  const min = q.minLength ?? 0;
+  const max = q.maxLength ?? Infinity;
+  if (min > max) throw paramError('minLength', `不能大于 maxLength（${q.maxLength}）`, q.minLength);
+  const groups = byCategory(source.all());
+  const pool = q.types.flatMap((t) => groups.get(t) ?? []);
+  const names = q.types.map((t) => `${t} ${HITOKOTO_CATEGORIES[t]}`).join('，');
+  if (pool.length === 0) throw paramError('type', `所选分类（${names}）中还没有句子`, q.types.join(','));
+  const fits = pool.filter((s) => s.length >= min && s.length <= max);
+  const chosen = pickRandom(fits);
+  if (!chosen) {
+    const lengths = pool.map((s) => s.length);
+    const range = `${q.minLength ?? 0} 至 ${q.maxLength ?? '不限'}`;
+    throw paramError(
+      'minLength/maxLength',
+      `所选分类（${names}）中没有长度在 ${range} 个字符之间的句子，现有句子长度为 ${Math.min(...lengths)} 至 ${Math.max(...lengths)} 个字符`,
+    );
+  }
+  return chosen;
+}
+
+/** A JSON string literal that is also safe inside an HTML <script> element (no `</script>`, no `<!--`). */
+function scriptString(s: string): string {
+  return JSON.stringify(s).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * `format=js`: a script that writes the sentence into the first element matching `selector`, in the style of
+ * the hitokoto API's own script (`<script src="…/api/hitokoto?format=js"></script>` next to `<p class="hitokoto">`).
+ */
+export function hitokotoScript(content: string, selector: string): string {
+  return `(function hitokoto(){var hitokoto=${scriptString(content)};var dom=document.querySelector(${scriptString(selector)});Array.isArray(dom)?dom[0].innerText=hitokoto:dom.innerText=hitokoto;})()`;
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { LookupError } from '../../errors.js';
+import { lookupRoute } from '../../plugins/lookup-platform.js';
+import { DailyQuery, resolveDate } from './daily-query.js';
+import { pickForDay, pickRandom } from './pick.js';
+import { poemSource } from './poems.js';
+
+export const PoemSchema = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  author: Type.String(),
+  dynasty: Type.String({ examples: ['唐'] }),
+  lines: Type.Array(Type.String(), { description: 'Full text, one couplet or phrase per line' }),
+  featured: Type.String({ description: 'The line to feature (the opening couplet unless an editor chose another)' }),
+});
+
+export default async function poemRoute(app: FastifyInstance) {
+  const source = poemSource(app);
+  lookupRoute(app, {
+    group: 'daily',
+    path: '/poem',
+    summary: '今日诗词 Poem of the day',
+    description:
+      'A classical poem (Tang and Song, simplified characters; extract of the MIT-licensed chinese-poetry collection, editable in the admin app): the same poem for everyone on a given day (Asia/Shanghai). `date` asks for another day, `random=true` picks at random.',
+    query: Type.Object(DailyQuery),
+    data: Type.Composite([Type.Object({ date: Type.String() }), PoemSchema]),
+    handler: (q) => {
+      const date = resolveDate(q.date);
+      const poems = source.poems();
+      const poem = q.random ? pickRandom(poems) : pickForDay(poems, date, 'poems');
+      if (!poem) throw new LookupError('诗词库为空：请在管理后台添加诗词');
+      return { date, ...poem, featured: poem.featured ?? poem.lines[0] };
+    },
+  });
+}

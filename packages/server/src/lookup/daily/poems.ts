@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { PoemIndex, type Poem } from './poem-index.js';
+
+/** The poems snapshot and its verse index, rebuilt only when the library changed (the snapshot array is replaced then). */
+export function poemSource(app: FastifyInstance) {
+  let indexed: readonly unknown[] | undefined;
+  let index: PoemIndex | undefined;
+  return {
+    poems: () => app.content.items('poems') as unknown as readonly Poem[],
+    index(): PoemIndex {
+      const current = app.content.items('poems');
+      if (!index || indexed !== current) {
+        index = new PoemIndex(current as unknown as readonly Poem[]);
+        indexed = current;
+      }
+      return index;
+    },
+  };
+}

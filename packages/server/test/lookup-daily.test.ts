@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getTestInstance, type TestInstance } from './helpers.js';
+
+describe('daily recommendation endpoints', () => {
+  let t: TestInstance;
+  beforeAll(async () => {
+    t = await getTestInstance('sqlite');
+  });
+  afterAll(() => t.close());
+  const get = async (url: string) => {
+    const res = await t.app.inject(url);
+    return { status: res.statusCode, body: res.json() };
+  };
+
+  it.each([
+    ['/api/trivia', ['category', 'content']],
+    ['/api/joke', ['content']],
+    ['/api/tongue-twister', ['title', 'content']],
+    ['/api/xiehouyu', ['riddle', 'answer']],
+    ['/api/poem', ['title', 'author', 'dynasty', 'lines', 'featured']],
+  ])('%s gives everyone the same item for a day, another with random=true', async (path, fields) => {
+    const a = await get(`${path}?date=2026-11-21`);
+    expect(a.status).toBe(200);
+    expect(a.body.data.date).toBe('2026-11-21');
+    for (const f of fields) expect(a.body.data[f]).toBeTruthy();
+    const b = await get(`${path}?date=2026-11-21`);
+    expect(b.body.data.id).toBe(a.body.data.id);
+    const days = new Set<string>();
+    for (let d = 1; d <= 10; d++) days.add((await get(`${path}?date=2026-11-${String(d).padStart(2, '0')}`)).body.data.id);
+    expect(days.size).toBeGreaterThan(5);
+    const bad = await get(`${path}?date=2026-02-30`);
+    expect(bad.status).toBe(500);
+    expect(bad.body.msg).toContain('date');
+  });
+
+  it('ships libraries of at least 200 entries each, and thousands of poems', () => {
+    for (const lib of ['trivia', 'jokes', 'tongue-twisters', 'xiehouyu']) expect(t.app.content.items(lib).length).toBeGreaterThanOrEqual(200);
+    expect(t.app.content.items('poems').length).toBeGreaterThanOrEqual(5000);
+    expect(t.app.content.items('mood-quotes').length).toBeGreaterThanOrEqual(750);
+  });
+
+  it('poem-game plays 飞花令: every verse contains the keyword and names its poem', async () => {
+    const r = await get(`/api/poem-game?keyword=${encodeURIComponent('月')}&count=8`);
+    expect(r.status).toBe(200);
+    expect(r.body.data.mode).toBe('feihua');
+    expect(r.body.data.items).toHaveLength(8);
+    expect(r.body.data.total).toBeGreaterThan(100);
+    for (const v of r.body.data.items) {
+      expect(v.line).toContain('月');
+      expect(v.title && v.author && v.dynasty).toBeTruthy();
+    }
+  });
+
+  it('poem-game plays 接龙: the answer starts with the last character of the given verse', async () => {
+    const r = await get(`/api/poem-game?after=${encodeURIComponent('床前明月光')}&count=3`);
+    expect(r.status).toBe(200);
+    expect(r.body.data.keyword).toBe('光');
+    for (const v of r.body.data.items) expect(v.line.startsWith('光')).toBe(true);
+  });
+
+  it('poem-game says so when nothing matches or the query is ambiguous', async () => {
+    const none = await get(`/api/poem-game?keyword=${encodeURIComponent('龘')}`);
+    expect(none.status).toBe(500);
+    expect(none.body.msg).toContain('龘');
+    expect((await get('/api/poem-game')).body.msg).toContain('keyword');
+    expect((await get('/api/poem-game?keyword=abc')).status).toBe(500);
+  });
+
+  it('mood-quote keeps to the style and addresses the name in flattery', async () => {
+    const r = await get(`/api/mood-quote?style=flattery&name=${encodeURIComponent('小明')}`);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ style: 'flattery', styleName: '彩虹屁' });
+    expect(r.body.data.content).toContain('小明');
+    expect(r.body.data.content).not.toContain('{name}');
+    for (const style of ['diary', 'toxic', 'love', 'caption']) expect((await get(`/api/mood-quote?style=${style}`)).body.data.style).toBe(style);
+    const bad = await get('/api/mood-quote?style=sad');
+    expect(bad.status).toBe(500);
+    expect(bad.body.msg).toContain('style');
+  });
+});
