@@ -104,3 +104,31 @@ describeEachDb('content library', (dialect) => {
     void ADMIN;
   });
 });
+
+describeEachDb('holiday schedules from the content library', (dialect) => {
+  let t: TestInstance;
+  beforeAll(async () => {
+    t = await getTestInstance(dialect);
+  });
+  afterAll(() => t.close());
+
+  it('serves a newly published year at once, and an unknown year is an error until then', async () => {
+    const before = await t.app.inject('/api/holiday?year=2027');
+    expect(before.statusCode).toBe(500);
+    expect(before.json().msg).toContain('2027');
+    const token = (await login(t.app)).accessToken;
+    const year = {
+      year: 2027,
+      holidays: [
+        { name: '元旦', start: '2027-01-01', end: '2027-01-03', work: [] },
+        { name: '春节', start: '2027-02-05', end: '2027-02-13', work: ['2027-02-14'] },
+      ],
+    };
+    const res = await t.app.inject({ method: 'POST', url: '/api/admin/content/holidays', payload: year, headers: bearer(token) });
+    expect(res.statusCode).toBe(201);
+    const after = await t.app.inject('/api/holiday?year=2027');
+    expect(after.statusCode).toBe(200);
+    const spring = after.json().data.find((h: { name: string }) => h.name === '春节');
+    expect(spring).toMatchObject({ start: '2027-02-05', end: '2027-02-13', length: 9, work: ['2027-02-14'] });
+  });
+});

@@ -20,6 +20,7 @@ const CHANNEL = 'tianji:content-changed';
  */
 export class ContentStore {
   private readonly snapshots = new Map<string, ContentItem[]>();
+  private readonly versions = new Map<string, number>();
   private readonly listeners = new Set<(library: string) => void>();
   private subscriber?: Redis;
 
@@ -52,6 +53,11 @@ export class ContentStore {
     return this.snapshots.get(library) ?? [];
   }
 
+  /** Goes up every time the library's snapshot is reloaded: part of a cache key for answers derived from it. */
+  version(library: string): number {
+    return this.versions.get(library) ?? 0;
+  }
+
   onChange(listener: (library: string) => void): void {
     this.listeners.add(listener);
   }
@@ -73,6 +79,7 @@ export class ContentStore {
       library,
       rows.map((r) => ({ ...(JSON.parse(r.data) as object), id: r.id })),
     );
+    this.versions.set(library, this.version(library) + 1);
     for (const l of this.listeners) l(library);
   }
 

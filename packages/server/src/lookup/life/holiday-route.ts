@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute, todayInShanghai } from '../../plugins/lookup-platform.js';
-import { holidaysOfYear, loadHolidaySchedules } from './holidays.js';
+import { holidaysOfYear, type HolidaySchedules } from './holidays.js';
 
 const Day = (description: string, example: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, examples: [example] });
 
@@ -19,8 +19,10 @@ const HolidayEntrySchema = Type.Object(
 );
 
 export default async function holidayRoute(app: FastifyInstance) {
-  // Read once at registration; the content-management issue will swap this source for the database.
-  const schedules = loadHolidaySchedules();
+  // Schedules come from the content library (seeded from data/holidays.json, editable in the admin app):
+  // one item per year, { year, holidays: [...] }.
+  const schedules = (): HolidaySchedules =>
+    Object.fromEntries((app.content.items('holidays') as unknown as Array<{ year: number; holidays: HolidaySchedules[string] }>).map((i) => [String(i.year), i.holidays]));
   lookupRoute(app, {
     group: 'life',
     path: '/holiday',
@@ -45,11 +47,11 @@ export default async function holidayRoute(app: FastifyInstance) {
       ),
     }),
     data: Type.Array(HolidayEntrySchema),
-    // distance changes every day: one cached answer per day in Shanghai.
-    cache: { maxAge: 3600, vary: () => todayInShanghai() },
+    // distance changes every day, and an admin may publish a new year: one cached answer per day and library version.
+    cache: { maxAge: 3600, vary: () => `${todayInShanghai()}|${app.content.version('holidays')}` },
     handler: (q) => {
       const today = todayInShanghai();
-      return holidaysOfYear(schedules, q.year ?? Number(today.slice(0, 4)), today);
+      return holidaysOfYear(schedules(), q.year ?? Number(today.slice(0, 4)), today);
     },
   });
 }
