@@ -11,10 +11,10 @@ const EnvSchema = Type.Object({
   HOST: Type.String({ default: '0.0.0.0', description: 'Interface to listen on' }),
   DATA_DIR: Type.String({ default: './data', description: 'Folder for the SQLite file and the generated JWT secret' }),
   DATABASE_URL: Type.Optional(Type.String({ description: 'postgres://… selects PostgreSQL; sqlite:<path> or a file path selects SQLite (default <DATA_DIR>/tianji.db)' })),
-  REDIS_URL: Type.Optional(Type.String({ description: 'redis://… shares rate limits, auth cache invalidation and content changes across instances' })),
+  REDIS_URL: Type.Optional(Type.String({ description: 'redis://… lets several instances share the public rate limit, login throttling and content-change notifications' })),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'HS256 secret, at least 32 characters; generated and kept in DATA_DIR when unset' })),
-  ADMIN_USERNAME: Type.String({ default: 'admin', minLength: 3, maxLength: 32 }),
-  ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 128 })),
+  ADMIN_USERNAME: Type.String({ default: 'admin', minLength: 3, maxLength: 32, description: 'Username of the first super administrator, created on an empty database' }),
+  ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 128, description: 'Password of that first super administrator; when unset one is generated and printed once in the log' })),
   ACCESS_TOKEN_TTL: Type.String({ default: '15m', description: 'Access token lifetime: seconds or a number with s/m/h/d' }),
   REFRESH_TOKEN_TTL: Type.String({ default: '7d', description: 'Refresh token lifetime: seconds or a number with s/m/h/d' }),
   TRUST_PROXY: Type.String({ default: 'false', description: 'false, true, a hop count, or comma-separated addresses/CIDRs of trusted proxies' }),
@@ -23,11 +23,12 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_WINDOW: Type.String({ default: '1m', description: 'Window of the public API rate limit' }),
   LOGIN_MAX_FAILURES: Type.Integer({ minimum: 1, default: 5, description: 'Failed logins per account per 15 minutes before 429' }),
   LOGIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, default: 30, description: 'Failed logins per IP per 15 minutes before 429' }),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info', description: 'pino log level (fatal, error, warn, info, debug, trace, silent)' }),
   USAGE_FLUSH_INTERVAL: Type.String({ default: '60s', description: 'How often public API usage counts are written from memory to the database' }),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ description: 'Absolute base URL used in generated links (avatars, images); default from the request' })),
   MAXMIND_CITY_DB: Type.Optional(Type.String({ description: 'Path to your own GeoLite2/GeoIP2 City .mmdb' })),
   MAXMIND_ASN_DB: Type.Optional(Type.String({ description: 'Path to your own GeoLite2 ASN .mmdb' })),
+  PASSWORD_WORKERS: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: 'Worker threads for /api/password-strength (about 50 MB each, started on first use); passwords over 16 characters get one more thread of their own' }),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -51,6 +52,7 @@ export interface Config {
   publicBaseUrl?: string;
   usageFlushMs: number;
   maxmind: { cityDb?: string; asnDb?: string };
+  passwordWorkers: number;
 }
 
 export class ConfigError extends Error {}
@@ -113,6 +115,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     usageFlushMs: parseDuration('USAGE_FLUSH_INTERVAL', e.USAGE_FLUSH_INTERVAL) * 1000,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     maxmind: { cityDb: e.MAXMIND_CITY_DB, asnDb: e.MAXMIND_ASN_DB },
+    passwordWorkers: e.PASSWORD_WORKERS,
   };
 }
 
