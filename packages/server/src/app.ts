@@ -1,11 +1,11 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import helmet from '@fastify/helmet';
 import cors from '@fastify/cors';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
-import errorHandler from './plugins/error-handler.js';
+import errorHandler, { renderFrameworkError } from './plugins/error-handler.js';
 import openapi from './plugins/openapi.js';
 import { areaOfUrl } from './plugins/areas.js';
 import { AdminErrorSchema, ErrorEnvelopeSchema } from './plugins/envelope.js';
@@ -15,6 +15,7 @@ import { seedDatabase } from './admin/seed.js';
 import adminApi from './admin/index.js';
 import lookupApi from './lookup/index.js';
 import healthRoutes from './plugins/health.js';
+import adminApp from './plugins/admin-app.js';
 import { ContentStore } from './content/store.js';
 import monitor from './monitor/plugin.js';
 import './types.js';
@@ -26,6 +27,8 @@ export interface BuildOptions {
   /** Keep a generated JWT secret in the data folder (the server does; tests don't). */
   persistSecret?: boolean;
   logger?: boolean | object;
+  /** Sees every route as it is registered (tests walk them all, e.g. to prove each admin route declares a permission). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -40,8 +43,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { verbose: true, keywords: ['x-hint'], allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Malformed paths are answered in the area's own body shape, not Fastify's (plugins/error-handler.ts).
+    frameworkErrors: renderFrameworkError,
   });
 
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   const db = opts.db ?? openDatabase(config.databaseUrl);
   app.decorate('config', config);
   app.decorate('db', db);
@@ -83,13 +89,16 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
+        // Self-hosted installs are often reached over plain HTTP (a LAN address): upgrading would break /admin and /docs assets.
+        upgradeInsecureRequests: null,
       },
     },
   });
   // The public API is open to every origin; the admin API only to CORS_ORIGINS.
   await app.register(cors, {
     delegator: (req, cb) => {
-      if (areaOfUrl(req.url ?? '') === 'admin') cb(null, { origin: config.corsOrigins.length ? config.corsOrigins : false, credentials: false });
+      // The matched route's own area wins; the URL decides only where no route matched (preflights, 404s).
+      if ((req.routeOptions.config?.area ?? areaOfUrl(req.url ?? '')) === 'admin') cb(null, { origin: config.corsOrigins.length ? config.corsOrigins : false, credentials: false });
       else cb(null, { origin: '*', methods: ['GET', 'HEAD', 'OPTIONS'], exposedHeaders: ['Retry-After', 'ETag', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] });
     },
   });
@@ -98,5 +107,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(monitor);
   await app.register(adminApi);
   await app.register(lookupApi, { prefix: '/api' });
+  await app.register(adminApp);
   return app;
 }

@@ -28,7 +28,7 @@ const EnvSchema = Type.Object({
   PUBLIC_BASE_URL: Type.Optional(Type.String({ description: 'Absolute base URL used in generated links (avatars, images); default from the request' })),
   MAXMIND_CITY_DB: Type.Optional(Type.String({ description: 'Path to your own GeoLite2/GeoIP2 City .mmdb' })),
   MAXMIND_ASN_DB: Type.Optional(Type.String({ description: 'Path to your own GeoLite2 ASN .mmdb' })),
-  PASSWORD_WORKERS: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: 'Worker threads for /api/password-strength (about 50 MB each, started on first use); passwords over 16 characters get one more thread of their own' }),
+  PASSWORD_WORKERS: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: 'Worker threads for /api/password-strength (about 70 MB each, started on first use, stopped after 10 idle minutes); passwords over 16 characters get one more thread of their own' }),
 });
 
 export type Env = Static<typeof EnvSchema>;

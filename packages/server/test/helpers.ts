@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { describe } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
+import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Db, type Dialect } from '../src/db/index.js';
 
@@ -65,9 +65,13 @@ export interface TestInstance {
 }
 
 /** Builds a fresh app on a fresh database (better-auth's getTestInstance, in spirit). */
-export async function getTestInstance(dialect: Dialect = 'sqlite', env: Record<string, string> = {}): Promise<TestInstance> {
+export async function getTestInstance(
+  dialect: Dialect = 'sqlite',
+  env: Record<string, string> = {},
+  build: Pick<BuildOptions, 'onRoute'> = {},
+): Promise<TestInstance> {
   const db = await freshDb(dialect);
-  const app = await buildApp({ config: testConfig(env), db, logger: false });
+  const app = await buildApp({ config: testConfig(env), db, logger: false, ...build });
   await app.ready();
   return {
     app,

@@ -3,6 +3,9 @@ import auditRecorder from './audit/recorder.js';
 import authGuard from './auth/guard.js';
 import authRoutes, { permissionRoutes } from './auth/routes.js';
 import usersRoutes from './users/routes.js';
+import rolesRoutes from './roles/routes.js';
+import menusRoutes from './menus/routes.js';
+import auditRoutes from './audit/routes.js';
 import contentRoutes from '../content/routes.js';
 import usageRoutes from '../monitor/routes.js';
 
@@ -32,6 +35,9 @@ export default async function adminApi(app: FastifyInstance) {
   await app.register(authRoutes, { prefix: '/api/auth' });
   await app.register(permissionRoutes, { prefix: '/api/permissions' });
   await app.register(usersRoutes, { prefix: '/api/users' });
+  await app.register(rolesRoutes, { prefix: '/api/roles' });
+  await app.register(menusRoutes, { prefix: '/api/menus' });
+  await app.register(auditRoutes, { prefix: '/api/audit-logs' });
   await app.register(contentRoutes, { prefix: '/api/admin/content' });
   await app.register(usageRoutes, { prefix: '/api/admin/usage' });
 }

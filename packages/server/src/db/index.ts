@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -56,13 +56,36 @@ export function openDatabase(url: string, opts: { searchPath?: string; poolSize?
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     kysely,
     dialect: 'sqlite',
     close: () => kysely.destroy(),
     ping: async () => {
       await sql`select 1`.execute(kysely);
+    },
+  };
+}
+
+/**
+ * Kysely's SQLite driver calls prepare() for every query, and compiling the SQL is most of a simple query's cost
+ * (measured: ~20 of ~28 µs for a primary-key lookup). Statements are reused by their SQL text instead. Safe because
+ * the driver runs one query at a time on its single connection, so a cached statement is never busy twice;
+ * SQLite re-prepares a statement by itself after a schema change.
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 1000): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let stmt = cache.get(text);
+      if (!stmt) {
+        stmt = sqlite.prepare(text);
+        // Statements with a varying number of placeholders (IN lists, batch inserts) must not grow this forever.
+        if (cache.size >= max) cache.delete(cache.keys().next().value!);
+        cache.set(text, stmt);
+      }
+      return stmt;
     },
   };
 }

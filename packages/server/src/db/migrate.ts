@@ -1,8 +1,9 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './index.js';
 import * as m0001 from './migrations/0001-admin.js';
 import * as m0002 from './migrations/0002-content.js';
 import * as m0003 from './migrations/0003-usage.js';
+import * as m0004 from './migrations/0004-access-revision.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0001-admin': m0001,
   '0002-content': m0002,
   '0003-usage': m0003,
+  '0004-access-revision': m0004,
 };
 
 class ListedMigrations implements MigrationProvider {
@@ -22,7 +24,11 @@ class ListedMigrations implements MigrationProvider {
 
 /** Brings the schema up to date; runs at start-up. Throws with the failing migration's name. */
 export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db: db.kysely, provider: new ListedMigrations() });
+  // Kysely looks for its bookkeeping tables in every schema unless told which: on a PostgreSQL server with other
+  // schemas (parallel test runs, a shared database) it would find another schema's and skip creating its own.
+  const migrationTableSchema =
+    db.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db.kysely)).rows[0].s : undefined;
+  const migrator = new Migrator({ db: db.kysely, provider: new ListedMigrations(), migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);

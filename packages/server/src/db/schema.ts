@@ -112,6 +112,13 @@ export interface Database {
   content_items: ContentItemsTable;
   content_meta: ContentMetaTable;
   api_usage: ApiUsageTable;
+  access_revision: AccessRevisionTable;
+}
+
+/** One row (id 1): bumped by database triggers on every change to roles, user_roles, role_menus or menus. */
+export interface AccessRevisionTable {
+  id: number;
+  rev: number;
 }
 
 export type { ColumnType, Generated };

@@ -7,7 +7,13 @@ const ADMIN_PREFIXES = ['/api/auth', '/api/users', '/api/roles', '/api/menus', '
 export type Area = 'admin' | 'lookup' | 'other';
 
 export function areaOfUrl(url: string): Area {
-  const p = url.split('?')[0];
+  let p = url.split('?')[0];
+  // The router matches the percent-decoded path (/api/%61uth/me reaches /api/auth/me): classify it the same way.
+  try {
+    p = decodeURIComponent(p);
+  } catch {
+    // A malformed escape matches no route; classify the raw text.
+  }
   if (ADMIN_PREFIXES.some((pre) => p === pre || p.startsWith(`${pre}/`))) return 'admin';
   if (p === '/api' || p.startsWith('/api/')) return 'lookup';
   return 'other';

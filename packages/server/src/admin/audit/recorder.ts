@@ -13,24 +13,38 @@ declare module 'fastify' {
   }
 }
 
+export interface AuditEntryInput {
+  actorId: string | null;
+  actorUsername: string;
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  detail?: unknown;
+  ip: string;
+}
+
+/** Writes one audit row. The plugin below fills actor and address from the request; the operator CLI calls it directly. */
+export async function recordAudit(db: Kysely<Database>, e: AuditEntryInput): Promise<void> {
+  await db
+    .insertInto('audit_logs')
+    .values({
+      id: randomUUID(),
+      actor_id: e.actorId,
+      actor_username: e.actorUsername,
+      action: e.action,
+      target_type: e.targetType,
+      target_id: e.targetId,
+      detail: JSON.stringify(e.detail ?? {}),
+      ip: e.ip,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
+}
+
 export default fp(
   async (app) => {
-    const audit: AuditFn = async (req, action, targetType, targetId, detail = {}, db = app.db.kysely) => {
-      await db
-        .insertInto('audit_logs')
-        .values({
-          id: randomUUID(),
-          actor_id: req.auth?.id ?? null,
-          actor_username: req.auth?.username ?? '',
-          action,
-          target_type: targetType,
-          target_id: targetId,
-          detail: JSON.stringify(detail),
-          ip: req.ip,
-          created_at: new Date().toISOString(),
-        })
-        .execute();
-    };
+    const audit: AuditFn = (req, action, targetType, targetId, detail = {}, db = app.db.kysely) =>
+      recordAudit(db, { actorId: req.auth?.id ?? null, actorUsername: req.auth?.username ?? '', action, targetType, targetId, detail, ip: req.ip });
     app.decorate('audit', audit);
   },
   { name: 'audit-recorder' },

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { orMasks, SUPER_MASK } from '../permissions/mask.js';
+import { AccessCache, type GrantRow, type MenuRow } from './access-cache.js';
 
 /** Code of the built-in super administrator role. */
 export const SUPER_ADMIN_ROLE = 'super_admin';
@@ -24,82 +25,102 @@ export interface MenuNode {
   children: MenuNode[];
 }
 
+/** What a user's roles and grants amount to; cached per access revision and shared by that user's requests (read-only). */
+export interface Grants {
+  roles: RoleRef[];
+  isSuper: boolean;
+  /** menu code → mask, from the grants of the enabled roles (use `menuMask`, which also covers the super administrator) */
+  menuMasks: Map<string, number>;
+  /** OR over every menu */
+  aggregate: number;
+  /** The visible menu tree, built on first use. */
+  tree?: Promise<MenuNode[]>;
+}
+
 /**
- * What the server knows about a signed-in user on every request: read fresh from the database, so a change of
- * roles, grants, status or token_version applies from the very next request.
+ * What the server knows about a signed-in user on every request. The user's row is read on every request and the
+ * grants are cached only while nothing that feeds them has changed (see access-cache.ts), so a change of roles,
+ * grants, status or token_version applies from the very next request.
  */
-export interface UserAccess {
+export interface UserAccess extends Omit<Grants, 'tree'> {
   id: string;
   username: string;
   nickname: string;
   status: 'enabled' | 'disabled';
   tokenVersion: number;
-  roles: RoleRef[];
-  isSuper: boolean;
-  /** menu code → mask */
-  menuMasks: Map<string, number>;
-  /** OR over every menu */
-  aggregate: number;
+  /** The access revision this was read at, and the (shared) grants it came from. */
+  revision: number;
+  grants: Grants;
 }
 
-export async function loadUserAccess(db: Kysely<Database>, userId: string): Promise<UserAccess | undefined> {
-  const user = await db
-    .selectFrom('users')
-    .select(['id', 'username', 'nickname', 'status', 'token_version'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  if (!user) return undefined;
-  const roles = await db
-    .selectFrom('user_roles')
-    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-    .select(['roles.id', 'roles.code', 'roles.name'])
-    .where('user_roles.user_id', '=', userId)
-    .where('roles.status', '=', 'enabled')
-    .orderBy('roles.sort')
-    .orderBy('roles.code')
-    .execute();
-  const isSuper = roles.some((r) => r.code === SUPER_ADMIN_ROLE);
+const caches = new WeakMap<Kysely<Database>, AccessCache<Grants>>();
+function cacheFor(db: Kysely<Database>) {
+  let c = caches.get(db);
+  if (!c) caches.set(db, (c = new AccessCache<Grants>(db)));
+  return c;
+}
+
+/** The OR of the grants of the user's enabled roles, per menu; the super administrator role means all ones. */
+export function grantsFrom(rows: GrantRow[]): Grants {
+  const roles = new Map<string, RoleRef & { sort: number }>();
   const menuMasks = new Map<string, number>();
-  if (isSuper) {
-    const menus = await db.selectFrom('menus').select('code').execute();
-    for (const m of menus) menuMasks.set(m.code, SUPER_MASK);
-  } else if (roles.length) {
-    const grants = await db
-      .selectFrom('role_menus')
-      .innerJoin('menus', 'menus.id', 'role_menus.menu_id')
-      .select(['menus.code', 'role_menus.bits'])
-      .where(
-        'role_menus.role_id',
-        'in',
-        roles.map((r) => r.id),
-      )
-      .execute();
-    for (const g of grants) menuMasks.set(g.code, orMasks([menuMasks.get(g.code) ?? 0, Number(g.bits)]));
+  for (const row of rows) {
+    if (!roles.has(row.id)) roles.set(row.id, { id: row.id, code: row.code, name: row.name, sort: Number(row.sort) });
+    if (row.menuCode) menuMasks.set(row.menuCode, orMasks([menuMasks.get(row.menuCode) ?? 0, Number(row.bits)]));
   }
+  const ordered = [...roles.values()].sort((a, b) => a.sort - b.sort || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  const isSuper = ordered.some((r) => r.code === SUPER_ADMIN_ROLE);
   return {
-    id: user.id,
-    username: user.username,
-    nickname: user.nickname,
-    status: user.status,
-    tokenVersion: Number(user.token_version),
-    roles,
+    roles: ordered.map(({ id, code, name }) => ({ id, code, name })),
     isSuper,
     menuMasks,
     aggregate: isSuper ? SUPER_MASK : orMasks(menuMasks.values()),
   };
 }
 
+export async function loadUserAccess(db: Kysely<Database>, userId: string): Promise<UserAccess | undefined> {
+  const cache = cacheFor(db);
+  const user = await cache.user(db, userId);
+  if (!user) return undefined;
+  const grants = await cache.derive(db, userId, user.revision, grantsFrom);
+  const { tree: _tree, ...flat } = grants;
+  return {
+    id: user.id,
+    username: user.username,
+    nickname: user.nickname,
+    status: user.status,
+    tokenVersion: Number(user.token_version),
+    revision: user.revision,
+    ...flat,
+    grants,
+  };
+}
+
+/** The user's mask on one menu; undefined when no enabled role holds a grant on it. The super administrator holds all ones everywhere. */
+export const menuMask = (access: Pick<Grants, 'isSuper' | 'menuMasks'>, menuCode: string): number | undefined =>
+  access.isSuper ? SUPER_MASK : access.menuMasks.get(menuCode);
+
 /**
  * The visible menu tree: every menu the user holds a grant on (bits 0 included), plus the ancestors needed to reach
  * it (an ancestor without its own grant carries permissions 0). Siblings are ordered by `sort`, then code.
+ * Built once per user and access revision; callers must not modify it.
  */
-export async function visibleMenuTree(db: Kysely<Database>, access: UserAccess): Promise<MenuNode[]> {
-  const all = await db.selectFrom('menus').selectAll().execute();
+export function visibleMenuTree(db: Kysely<Database>, access: UserAccess): Promise<MenuNode[]> {
+  const { grants } = access;
+  const build = async () => buildMenuTree(await cacheFor(db).menuRows(db, access.revision), grants);
+  if (!grants.tree) {
+    grants.tree = build();
+    grants.tree.catch(() => (grants.tree = undefined));
+  }
+  return grants.tree;
+}
+
+export function buildMenuTree(all: MenuRow[], grants: Pick<Grants, 'isSuper' | 'menuMasks'>): MenuNode[] {
   const byId = new Map(all.map((m) => [m.id, m]));
   const visible = new Set<string>();
   for (const m of all) {
-    if (!access.menuMasks.has(m.code)) continue;
-    for (let cur: typeof m | undefined = m; cur && !visible.has(cur.id); cur = cur.parent_id ? byId.get(cur.parent_id) : undefined) {
+    if (menuMask(grants, m.code) === undefined) continue;
+    for (let cur: MenuRow | undefined = m; cur && !visible.has(cur.id); cur = cur.parent_id ? byId.get(cur.parent_id) : undefined) {
       visible.add(cur.id);
     }
   }
@@ -114,7 +135,7 @@ export async function visibleMenuTree(db: Kysely<Database>, access: UserAccess):
       path: m.path,
       icon: m.icon,
       sort: Number(m.sort),
-      permissions: access.menuMasks.get(m.code) ?? 0,
+      permissions: menuMask(grants, m.code) ?? 0,
       children: [],
     });
   }
@@ -124,7 +145,7 @@ export async function visibleMenuTree(db: Kysely<Database>, access: UserAccess):
     (parent ? parent.children : roots).push(n);
   }
   const order = (list: MenuNode[]) => {
-    list.sort((a, b) => a.sort - b.sort || a.code.localeCompare(b.code));
+    list.sort((a, b) => a.sort - b.sort || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
     list.forEach((n) => order(n.children));
     return list;
   };

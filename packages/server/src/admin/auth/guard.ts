@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../../errors.js';
 import { hasBits } from '../permissions/mask.js';
 import { bitsOf, type PermissionName } from '../permissions/points.js';
-import { loadUserAccess, type UserAccess } from './access.js';
+import { loadUserAccess, menuMask, type UserAccess } from './access.js';
 import type { TokenService } from './tokens.js';
 
 /**
@@ -24,7 +24,8 @@ declare module 'fastify' {
   }
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9_\-.]+)$/;
+// The scheme is case-insensitive (RFC 9110); the token is base64url segments only.
+const BEARER = /^Bearer +([A-Za-z0-9_\-.]+)$/i;
 
 /** Verifies the bearer token against signature, expiry and the user's current token_version and status. */
 export async function authenticate(req: FastifyRequest): Promise<AuthContext> {
@@ -43,7 +44,7 @@ export async function authenticate(req: FastifyRequest): Promise<AuthContext> {
 export function isAllowed(access: UserAccess, decl: AuthDeclaration): boolean {
   if (decl === 'public' || decl === 'authenticated') return true;
   const need = bitsOf(decl.bits);
-  const mask = decl.menu === undefined ? access.aggregate : access.menuMasks.get(decl.menu);
+  const mask = decl.menu === undefined ? access.aggregate : menuMask(access, decl.menu);
   if (mask === undefined) return false;
   return hasBits(mask, need);
 }

@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { AppError } from '../../errors.js';
 import { normalizeMask } from '../permissions/mask.js';
 import { PERMISSION_POINTS } from '../permissions/points.js';
 import { visibleMenuTree, type MenuNode } from './access.js';
-import { publicUser, AuthService, type ClientInfo } from './service.js';
-import { MemoryFailureCounter, RedisFailureCounter, type FailureCounter } from './throttle.js';
+import { publicUser, AuthService, CredentialError, getDummyHash, type ClientInfo } from './service.js';
+import { createFailureCounter, LoginThrottle } from './throttle.js';
 import {
   ChangePasswordBody,
   LoginBody,
@@ -31,8 +30,10 @@ export function normalizeTree(nodes: MenuNode[]): MenuNodeStatic[] {
 export default async function authRoutes(app: FastifyInstance) {
   const auth = new AuthService(app.db.kysely, app.tokens);
   const { perAccount, perIp, windowMs } = app.config.loginThrottle;
-  const failures: FailureCounter = app.redis ? new RedisFailureCounter(app.redis, windowMs) : new MemoryFailureCounter(windowMs);
+  const throttle = new LoginThrottle(createFailureCounter(app.redis, windowMs, app.log), { perAccount, perIp });
+  const isCredentialFailure = (e: unknown) => e instanceof CredentialError;
   app.decorate('authService', auth);
+  await getDummyHash();
 
   app.post(
     '/login',
@@ -50,22 +51,7 @@ export default async function authRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const { username, password } = req.body as Static<typeof LoginBody>;
-      const keys = [`u:${username.toLowerCase()}`, `ip:${req.ip}`];
-      const [acc, ip] = await Promise.all(keys.map((k) => failures.peek(k)));
-      const blocked = acc.count >= perAccount ? acc : ip.count >= perIp ? ip : undefined;
-      if (blocked) {
-        throw new AppError('TOO_MANY_REQUESTS', `too many failed sign-in attempts; try again in ${blocked.retryAfter} s`, {
-          'retry-after': String(Math.max(1, blocked.retryAfter)),
-        });
-      }
-      try {
-        const result = await auth.login(username, password, clientInfo(req));
-        await failures.reset(keys[0]);
-        return { data: result };
-      } catch (e) {
-        if (e instanceof AppError && e.code === 'UNAUTHORIZED') await Promise.all(keys.map((k) => failures.hit(k)));
-        throw e;
-      }
+      return { data: await throttle.guard(username, req.ip, () => auth.login(username, password, clientInfo(req)), isCredentialFailure) };
     },
   );
 
@@ -93,7 +79,9 @@ export default async function authRoutes(app: FastifyInstance) {
       schema: {
         tags: [TAG],
         summary: 'Sign out: revoke the presented refresh token',
-        description: 'The access token is stateless and stays usable until its own expiry (ACCESS_TOKEN_TTL, 15 minutes by default).',
+        description:
+          'Revokes the presented refresh token and every token rotated from the same sign-in (other devices stay signed in). ' +
+          'The access token is stateless and stays usable until its own expiry (ACCESS_TOKEN_TTL, 15 minutes by default).',
         body: Type.Optional(LogoutBody),
         response: { 204: Type.Null({ description: 'Signed out' }) },
       },
@@ -128,14 +116,17 @@ export default async function authRoutes(app: FastifyInstance) {
       schema: {
         tags: [TAG],
         summary: 'Change one’s own password',
-        description: 'Increments token_version: every token on every device dies. The response carries a fresh pair for this caller.',
+        description:
+          'Increments token_version: every token on every device dies. The response carries a fresh pair for this caller. ' +
+          'A wrong oldPassword is 400 and counts toward the same failure limit as sign-in (429 with Retry-After).',
         body: ChangePasswordBody,
         response: { 200: data(TokenPairSchema) },
       },
     },
     async (req) => {
       const { oldPassword, newPassword } = req.body as Static<typeof ChangePasswordBody>;
-      const pair = await auth.changePassword(req.auth!.id, oldPassword, newPassword, clientInfo(req));
+      const { id, username } = req.auth!;
+      const pair = await throttle.guard(username, req.ip, () => auth.changePassword(id, oldPassword, newPassword, clientInfo(req)), isCredentialFailure);
       await app.audit(req, 'auth.change-password', 'user', req.auth!.id);
       return { data: pair };
     },

@@ -15,7 +15,11 @@ export const hashPassword = (password: string) => hash(password, ARGON2);
 
 /** Verified against when the username is unknown, so a failed login takes the same time either way. */
 let dummyHash: Promise<string> | undefined;
-const getDummyHash = () => (dummyHash ??= hash(randomUUID(), ARGON2));
+/** Computed once per process; awaited at start-up so not even the first unknown username answers faster. */
+export const getDummyHash = () => (dummyHash ??= hash(randomUUID(), ARGON2));
+
+/** A wrong password (login or password change): the sign-in throttle counts exactly these. */
+export class CredentialError extends AppError {}
 
 export async function verifyPassword(stored: string | undefined, password: string): Promise<boolean> {
   try {
@@ -83,7 +87,7 @@ export class AuthService {
   async login(username: string, password: string, client: ClientInfo) {
     const row = await this.db.selectFrom('users').select(['id', 'password_hash', 'status']).where('username', '=', username).executeTakeFirst();
     const ok = await verifyPassword(row?.password_hash, password);
-    if (!row || !ok || row.status !== 'enabled') throw new AppError('UNAUTHORIZED', 'invalid username or password');
+    if (!row || !ok || row.status !== 'enabled') throw new CredentialError('UNAUTHORIZED', 'invalid username or password');
     const access = (await loadUserAccess(this.db, row.id))!;
     const pair = await this.issuePair(row.id, access.tokenVersion, client);
     return { ...pair, user: publicUser(access) };
@@ -126,16 +130,15 @@ export class AuthService {
     await this.db.updateTable('refresh_tokens').set({ revoked_at: nowIso() }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
   }
 
-  /** Revokes the presented refresh token (only the caller's own). The access token lives until it expires. */
+  /**
+   * Signs out the session of the presented refresh token: it and every token rotated from the same login die
+   * (so signing out with a stale token of this session still ends it). Only the caller's own tokens are touched;
+   * the access token lives until it expires.
+   */
   async logout(userId: string, refreshToken: string | undefined): Promise<void> {
     if (!refreshToken) return;
-    await this.db
-      .updateTable('refresh_tokens')
-      .set({ revoked_at: nowIso() })
-      .where('token_hash', '=', sha256(refreshToken))
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .execute();
+    const row = await this.db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', sha256(refreshToken)).where('user_id', '=', userId).executeTakeFirst();
+    if (row) await this.revokeFamily(row.family_id);
   }
 
   /**
@@ -154,9 +157,9 @@ export class AuthService {
   }
 
   async changePassword(userId: string, oldPassword: string, newPassword: string, client: ClientInfo): Promise<TokenPair> {
-    const row = await this.db.selectFrom('users').select(['password_hash']).where('id', '=', userId).executeTakeFirstOrThrow();
-    if (!(await verifyPassword(row.password_hash, oldPassword))) throw new AppError('VALIDATION_ERROR', 'oldPassword is incorrect');
     if (oldPassword === newPassword) throw new AppError('VALIDATION_ERROR', 'newPassword must differ from oldPassword');
+    const row = await this.db.selectFrom('users').select(['password_hash']).where('id', '=', userId).executeTakeFirstOrThrow();
+    if (!(await verifyPassword(row.password_hash, oldPassword))) throw new CredentialError('VALIDATION_ERROR', 'oldPassword is incorrect');
     const passwordHash = await hashPassword(newPassword);
     return this.db.transaction().execute(async (trx) => {
       await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();

@@ -15,6 +15,8 @@ const KINDS = {
   refresh: { typ: 'rt+jwt', aud: 'tianji:refresh' },
 } as const;
 export type TokenKind = keyof typeof KINDS;
+/** Access tokens whose signature was verified, remembered (oldest evicted first); ~1 KB each. */
+const VERIFIED_CACHE_SIZE = 10_000;
 
 export interface AccessClaims {
   sub: string;
@@ -38,16 +40,29 @@ export function resolveSecret(configured: string | undefined, dataDir: string, p
   if (!persist) return randomBytes(32);
   const file = path.join(dataDir, 'jwt-secret');
   try {
-    return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64url');
-  } catch {
+    const kept = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64url');
+    // A truncated or hand-edited file must not silently become a guessable key.
+    if (kept.length < 32) throw new Error(`${file} holds fewer than 32 key bytes; delete it to generate a new secret (every session ends)`);
+    return kept;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     fs.mkdirSync(dataDir, { recursive: true });
     const secret = randomBytes(48);
-    fs.writeFileSync(file, secret.toString('base64url'), { mode: 0o600, flag: 'wx' });
+    try {
+      fs.writeFileSync(file, secret.toString('base64url'), { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      // Another instance sharing the folder created it first: use theirs, so both accept the same tokens.
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return resolveSecret(configured, dataDir, persist);
+      throw err;
+    }
     return secret;
   }
 }
 
 export class TokenService {
+  private imported?: Promise<CryptoKey>;
+  private readonly verifiedAccess = new Map<string, AccessClaims>();
+
   constructor(
     private readonly key: Uint8Array,
     readonly accessTtl: number,
@@ -64,16 +79,28 @@ export class TokenService {
     return { token, jti, expiresAt: new Date(Date.now() + this.refreshTtl * 1000) };
   }
 
-  private sign(kind: TokenKind, claims: Record<string, unknown>, sub: string, ttl: number, jti?: string): Promise<string> {
+  private async sign(kind: TokenKind, claims: Record<string, unknown>, sub: string, ttl: number, jti?: string): Promise<string> {
     const { typ, aud } = KINDS[kind];
     const now = Math.floor(Date.now() / 1000);
     const jwt = new SignJWT(claims).setProtectedHeader({ alg: ALG, typ }).setIssuer(ISSUER).setAudience(aud).setSubject(sub).setIssuedAt(now).setExpirationTime(now + ttl);
     if (jti) jwt.setJti(jti);
-    return jwt.sign(this.key);
+    return jwt.sign(await this.cryptoKey());
   }
 
-  verifyAccess(token: string): Promise<AccessClaims> {
-    return this.verify('access', token) as Promise<AccessClaims>;
+  /**
+   * Verifies an access token. A client sends the same token on every request for its whole lifetime, so the
+   * claims of verified tokens are remembered by their exact text: whether a given string carries a valid
+   * signature never changes (the key is fixed for the life of the process), and expiry is checked again on
+   * every hit. Revocation is not cached here: the guard compares `ver` and the user's status with the database.
+   */
+  async verifyAccess(token: string): Promise<AccessClaims> {
+    const known = this.verifiedAccess.get(token);
+    if (known && known.exp > Date.now() / 1000) return known;
+    if (known) this.verifiedAccess.delete(token);
+    const claims = (await this.verify('access', token)) as AccessClaims;
+    if (this.verifiedAccess.size >= VERIFIED_CACHE_SIZE) this.verifiedAccess.delete(this.verifiedAccess.keys().next().value!);
+    this.verifiedAccess.set(token, claims);
+    return claims;
   }
 
   async verifyRefresh(token: string): Promise<RefreshClaims> {
@@ -85,20 +112,34 @@ export class TokenService {
   private async verify(kind: TokenKind, token: string): Promise<AccessClaims> {
     const { typ, aud } = KINDS[kind];
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, await this.cryptoKey(), {
         algorithms: [ALG],
         issuer: ISSUER,
         audience: aud,
         typ,
         requiredClaims: ['sub', 'iat', 'exp'],
       });
+      if (typeof payload.sub !== 'string' || !payload.sub) throw unauthorized(`invalid ${kind} token: malformed sub claim`);
       if (!Number.isSafeInteger(payload.ver) || (payload.ver as number) < 0) throw unauthorized(`invalid ${kind} token: missing or malformed ver claim`);
       return payload as unknown as AccessClaims;
     } catch (e) {
       if (e instanceof joseErrors.JWTExpired) throw unauthorized(`${kind} token expired`);
+      if (e instanceof joseErrors.JWTClaimValidationFailed && (e.claim === 'typ' || e.claim === 'aud')) {
+        // Signature already checked: it is one of ours, but of the other kind (or forged claims under our key).
+        const other: TokenKind = kind === 'access' ? 'refresh' : 'access';
+        throw unauthorized(`invalid ${kind} token: a${other === 'access' ? 'n' : ''} ${other} token cannot be used here`);
+      }
       if (e instanceof joseErrors.JOSEError) throw unauthorized(`invalid ${kind} token: ${describeJoseError(e)}`);
       throw e;
     }
+  }
+
+  /**
+   * The secret imported once as a WebCrypto key: jose would otherwise import the raw bytes on every sign and
+   * verify, which doubles the cost of each authenticated request.
+   */
+  private cryptoKey(): Promise<CryptoKey> {
+    return (this.imported ??= crypto.subtle.importKey('raw', new Uint8Array(this.key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
   }
 }
 

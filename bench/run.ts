@@ -1,0 +1,216 @@
+/**
+ * `npm run bench [-- --only auth --duration 5 --connections 50]`
+ *
+ * Measures the app against a bare node:http hello-world on the same machine and prints a Markdown table.
+ * Each server runs in its own child process (bench/server.ts) and autocannon runs here, so the load generator
+ * never shares an event loop with the server it measures. The baseline is measured again right before every
+ * target and each ratio uses that paired run, so a machine whose load drifts during the run still gives fair
+ * ratios. See bench/README.md for how to read the numbers.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import type { CpuMessage, ReadyMessage, ServerKind } from './server.js';
+import { TARGETS, type BenchContext, type BenchTarget } from './targets.js';
+
+const ADMIN = { username: 'admin', password: 'bench-password-123' };
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+interface Options {
+  only: string[];
+  duration: number;
+  connections: number;
+  warmup: number;
+}
+
+interface Row {
+  target: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  /** The paired baseline run's req/s. */
+  baseline: number;
+  /** CPU time the server process spent per request (user + system), in µs: steadier than req/s on a busy machine. */
+  cpuPerReq: number;
+  /** Why the numbers cannot be trusted (wrong statuses, socket errors), if so. */
+  invalid?: string;
+}
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+}
+
+function parseOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      only: { type: 'string', multiple: true },
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '50' },
+      warmup: { type: 'string', default: '2' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log('usage: npm run bench -- [--only <text>[,<text>]] [--duration <s>=10] [--connections <n>=50] [--warmup <s>=2]');
+    process.exit(0);
+  }
+  const num = (name: string, raw: string, min: number) => {
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min} (got "${raw}")`);
+    return n;
+  };
+  return {
+    only: (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
+    duration: num('duration', values.duration!, 1),
+    connections: num('connections', values.connections!, 1),
+    warmup: num('warmup', values.warmup!, 0),
+  };
+}
+
+/** Forks bench/server.ts under tsx and resolves with the port it listens on. */
+function startServer(kind: ServerKind, args: string[] = []): Promise<Server> {
+  const child = fork(path.join(here, 'server.ts'), [kind, ...args], {
+    execArgv: ['--import', import.meta.resolve('tsx')],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m: ReadyMessage) => resolve({ child, port: m.port }));
+    child.once('exit', (code) => reject(new Error(`${kind} server exited early (code ${code})`)));
+    child.once('error', reject);
+  });
+}
+
+function cpuOf(server: Server): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (m: CpuMessage) => {
+      if (typeof m?.cpu !== 'number') return;
+      server.child.off('message', onMessage);
+      resolve(m.cpu);
+    };
+    server.child.on('message', onMessage);
+    server.child.send('cpu');
+  });
+}
+
+function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function load(url: string, target: Pick<BenchTarget, 'method' | 'headers' | 'body' | 'paths'>, duration: number, connections: number) {
+  const requests = target.paths?.map((p) => ({ path: p }));
+  return autocannon({ url, method: target.method ?? 'GET', headers: target.headers, body: target.body, duration, connections, pipelining: 1, ...(requests ? { requests } : {}) });
+}
+
+/** Starts a target's unmeasured background load (a fresh path per request); returns the function that stops it. */
+function startBackground(url: string, bg: NonNullable<BenchTarget['background']>): () => void {
+  const instance = autocannon(
+    { url: new URL(url).origin, connections: bg.connections, duration: 24 * 3600, pipelining: 1, requests: [{ setupRequest: (req) => ({ ...req, path: bg.path() }) }] },
+    () => undefined,
+  );
+  return () => instance.stop();
+}
+
+type Shape = Pick<BenchTarget, 'method' | 'headers' | 'body' | 'expectStatus' | 'paths' | 'background'>;
+
+async function measure(server: Server, url: string, target: Shape, opts: Options) {
+  // Background load (if any) runs through the warm-up and the measured run; its CPU is billed to the target.
+  const stopBackground = target.background ? startBackground(url, target.background) : undefined;
+  try {
+    return await measureRun(server, url, target, opts);
+  } finally {
+    stopBackground?.();
+  }
+}
+
+async function measureRun(server: Server, url: string, target: Shape, opts: Options) {
+  // A short warm-up so the JIT and the database page cache are hot before the measured run.
+  if (opts.warmup > 0) await load(url, target, opts.warmup, opts.connections);
+  const cpuBefore = await cpuOf(server);
+  const r = await load(url, target, opts.duration, opts.connections);
+  const cpu = (await cpuOf(server)) - cpuBefore;
+  const wrong = target.expectStatus ? r.requests.total - (r.statusCodeStats?.[`${target.expectStatus}`]?.count ?? 0) : r.non2xx;
+  return {
+    reqPerSec: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    cpuPerReq: r.requests.total ? cpu / r.requests.total : 0,
+    invalid: wrong > 0 || r.errors > 0 ? `${wrong} unexpected statuses, ${r.errors} errors` : undefined,
+  };
+}
+
+function renderTable(rows: Row[]): string {
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const lines = [
+    '| target | req/s | p50 ms | p99 ms | ratio to baseline | server CPU µs/req |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  const base = rows.filter((r) => r.target.startsWith('baseline'));
+  const shown = [
+    { ...base[0], reqPerSec: mean(base.map((r) => r.reqPerSec)), baseline: mean(base.map((r) => r.reqPerSec)), p50: mean(base.map((r) => r.p50)), p99: mean(base.map((r) => r.p99)), cpuPerReq: mean(base.map((r) => r.cpuPerReq)) },
+    ...rows.filter((r) => !r.target.startsWith('baseline')),
+  ];
+  for (const r of shown) {
+    const ratio = (r.reqPerSec / r.baseline).toFixed(2);
+    const cells = [r.target, Math.round(r.reqPerSec), round1(r.p50), round1(r.p99), r.invalid ? `${ratio} ⚠ ${r.invalid}` : ratio, Math.round(r.cpuPerReq)];
+    lines.push(`| ${cells.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+async function main() {
+  const opts = parseOptions(process.argv.slice(2));
+  const targets = opts.only.length
+    ? TARGETS.filter((t) => opts.only.some((o) => t.name.includes(o) || t.path.includes(o)))
+    : TARGETS;
+  if (!targets.length) throw new Error(`no target matches --only ${opts.only.join(',')}; targets: ${TARGETS.map((t) => t.name).join(', ')}`);
+  console.error(`bench: ${targets.length} target(s), ${opts.duration} s each, ${opts.connections} connections, no pipelining; node ${process.version}, ${os.cpus().length} CPUs`);
+
+  const rows: Row[] = [];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-bench-'));
+  const servers: Server[] = [];
+  try {
+    const base = await startServer('baseline');
+    servers.push(base);
+    const app = await startServer('app', [dir, ADMIN.username, ADMIN.password]);
+    servers.push(app);
+    const baseUrl = `http://127.0.0.1:${app.port}`;
+    const ctx: BenchContext = {
+      baseUrl,
+      async login() {
+        const res = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+        if (res.status !== 200) throw new Error(`bench login failed: ${res.status} ${await res.text()}`);
+        return ((await res.json()) as { data: { accessToken: string; refreshToken: string } }).data;
+      },
+    };
+    for (const t of targets) {
+      const extra = (await t.setup?.(ctx)) ?? {};
+      const headers = { ...t.headers, ...extra.headers, ...(t.body ? { 'content-type': 'application/json' } : {}) };
+      console.error(`bench: ${t.name} (paired with a baseline run) …`);
+      const b = await measure(base, `http://127.0.0.1:${base.port}/`, {}, opts);
+      rows.push({ target: 'baseline (node:http)', ...b, baseline: b.reqPerSec });
+      rows.push({ target: t.name, ...(await measure(app, baseUrl + (extra.path ?? t.path), { ...t, headers }, opts)), baseline: b.reqPerSec });
+    }
+  } finally {
+    await Promise.all(servers.map((x) => stopServer(x.child)));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+
+  console.log(renderTable(rows));
+}
+
+main().catch((err) => {
+  console.error(`bench failed: ${err instanceof Error ? err.message : err}`);
+  process.exit(1);
+});

@@ -1,0 +1,69 @@
+/**
+ * What `npm run bench` measures. Each target is one request shape fired at the real app; the bare node:http
+ * baseline is measured first and every target is reported as a ratio to it. Add a public endpoint here by
+ * appending one entry, e.g. `{ name: 'daily/almanac', path: '/api/almanac?date=2026-11-21' }`.
+ */
+
+import { PASSWORD_TARGETS } from './password-targets.js';
+
+export interface BenchContext {
+  /** `http://127.0.0.1:<port>` of the app under test. */
+  baseUrl: string;
+  /** Signs in as the seeded super administrator and returns the pair. */
+  login(): Promise<{ accessToken: string; refreshToken: string }>;
+}
+
+export interface BenchTarget {
+  /** Short name; `--only <text>` keeps the targets whose name or path contains the text. */
+  name: string;
+  path: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+  /**
+   * Runs once against the started app before the load, e.g. to obtain a token. What it returns is merged into
+   * the request (headers are added, path replaces).
+   */
+  setup?: (ctx: BenchContext) => Promise<{ headers?: Record<string, string>; path?: string } | void>;
+  /** Status every response must have (default: any 2xx). A run with other statuses is reported as invalid. */
+  expectStatus?: number;
+  /** Several paths each connection sends in turn (e.g. distinct passwords, so no cache answers them all); replaces `path` in the load. */
+  paths?: string[];
+  /** Load sent alongside the measured one and not measured itself (e.g. an attacker's slow requests); `path` is called per request. */
+  background?: { connections: number; path: () => string };
+}
+
+const withBearer = async (ctx: BenchContext) => ({ headers: { authorization: `Bearer ${(await ctx.login()).accessToken}` } });
+
+export const TARGETS: BenchTarget[] = [
+  // The framework floor: every global hook (helmet, CORS, metrics) and no database.
+  { name: 'healthz', path: '/healthz' },
+  // The heaviest per-request admin path: signature check, user/roles/grants from the database, the menu tree.
+  { name: 'auth/me', path: '/api/auth/me', setup: withBearer },
+  { name: 'auth/permissions', path: '/api/permissions', setup: withBearer },
+  // Life services: deterministic answers served from the memo (the almanac and holiday answers of one day).
+  { name: 'life/almanac', path: '/api/almanac?date=2026-11-21' },
+  { name: 'life/solar-term', path: '/api/solar-term?year=2026' },
+  { name: 'life/holiday', path: '/api/holiday?year=2025' },
+  { name: 'life/license-plate', path: `/api/license-plate?keyword=${encodeURIComponent('粤B')}` },
+  // Not cached: an ip-region lookup (repeated addresses hit the provider's small answer cache), a random pick, a fresh user.
+  { name: 'life/ip-region', path: '/api/ip-region?ip=223.5.5.5' },
+  { name: 'daily/hitokoto', path: '/api/hitokoto' },
+  { name: 'random/random-user', path: '/api/random-user?count=1' },
+  // ID numbers: a validation from the day's memo, and fresh generation (region table, lunar year table, checksum).
+  { name: 'life/id-card', path: '/api/id-card?id=11010519491231002X' },
+  { name: 'random/random-id-card', path: '/api/random-id-card?count=1' },
+  { name: 'random/random-person', path: '/api/random-person?count=1' },
+  // A seeded avatar PNG: rendered once on a worker thread, then served from the byte-bounded image cache.
+  { name: 'random/avatar-png', path: '/api/random-avatar/image?seed=bench&format=png' },
+  // Toolbox: images and colour tools are deterministic, so a repeated URL is rendered once and then served from the
+  // route memo (ETag); random-color is drawn afresh each time (10 colours, each with a nearest-name search).
+  { name: 'toolbox/qrcode-png', path: '/api/qrcode/image?text=https%3A%2F%2Fexample.com%2Ftianji&size=300' },
+  { name: 'toolbox/qrcode-json', path: '/api/qrcode?text=https%3A%2F%2Fexample.com%2Ftianji&size=300' },
+  { name: 'toolbox/barcode-png', path: '/api/barcode/image?text=400638133393&type=ean13' },
+  { name: 'toolbox/palette', path: '/api/palette?color=%233b82f6&name=brand' },
+  { name: 'toolbox/color-convert', path: '/api/color-convert?color=%233b82f6' },
+  { name: 'random/random-color', path: '/api/random-color?count=10' },
+  // Password strength: zxcvbn on worker threads, alone and while crafted slow passwords are hammered.
+  ...PASSWORD_TARGETS,
+];

@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { sendCsv, type CsvColumn } from '../shared/csv.js';
+import { EXPORT_LIMIT, offsetOf } from '../shared/query.js';
+import { CsvResponse, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
+import { auditRepository as repo } from './repository.js';
+import { AuditEntrySchema, AuditExportQuery, AuditQuery, type AuditEntry } from './schemas.js';
+
+const MENU = 'system:audit';
+const tags = [SYSTEM_TAG];
+
+const CSV_COLUMNS: CsvColumn<AuditEntry>[] = [
+  { header: 'createdAt', value: (e) => e.createdAt },
+  { header: 'actorUsername', value: (e) => e.actorUsername },
+  { header: 'actorId', value: (e) => e.actorId },
+  { header: 'action', value: (e) => e.action },
+  { header: 'targetType', value: (e) => e.targetType },
+  { header: 'targetId', value: (e) => e.targetId },
+  { header: 'ip', value: (e) => e.ip },
+  { header: 'detail', value: (e) => (typeof e.detail === 'string' ? e.detail : JSON.stringify(e.detail)) },
+];
+
+/** /api/audit-logs — who did what to which record, when, from where (menu system:audit). Read-only. */
+export default async function auditRoutes(app: FastifyInstance) {
+  const db = app.db.kysely;
+
+  app.get<{ Querystring: Static<typeof AuditQuery> }>(
+    '/',
+    {
+      config: { auth: { menu: MENU, bits: ['SEARCH'] } },
+      schema: {
+        tags,
+        summary: 'Search the audit log',
+        description: 'Newest first. Filters combine: keyword, exact action, actorId, and a time window from/to (ISO dates or instants).',
+        querystring: AuditQuery,
+        response: { 200: PagedSchema(AuditEntrySchema) },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      return { data: { ...(await repo.list(db, q, q.pageSize, offsetOf(q))), page: q.page, pageSize: q.pageSize } };
+    },
+  );
+
+  app.get<{ Querystring: Static<typeof AuditExportQuery> }>(
+    '/export',
+    {
+      config: { auth: { menu: MENU, bits: ['EXPORT'] } },
+      schema: {
+        tags,
+        summary: 'Export the audit log as CSV',
+        description: 'Same filters as the search, without paging; the newest 50 000 rows at most (`X-Export-Truncated: true` when cut).',
+        querystring: AuditExportQuery,
+        response: { 200: CsvResponse },
+      },
+    },
+    async (req, reply) => {
+      const { items, total } = await repo.list(db, req.query, EXPORT_LIMIT, 0);
+      await app.audit(req, 'audit.export', 'audit-log', null, { count: items.length, filter: req.query });
+      return sendCsv(reply, 'audit-logs.csv', CSV_COLUMNS, items, total > items.length);
+    },
+  );
+}

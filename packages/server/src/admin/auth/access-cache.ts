@@ -1,0 +1,108 @@
+import type { Compilable, Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+/**
+ * The database side of UserAccess, built for the hot path: every authenticated request reads the user's row
+ * together with `access_revision`, a counter database triggers bump on any change to roles, user_roles,
+ * role_menus or menus (migration 0004). Roles, grants and menu rows are cached per revision; the user's own row
+ * (status, token_version, names) is never cached. So a change of any kind applies from the very next request,
+ * on every instance, whoever made it.
+ */
+
+/**
+ * A query compiled once and run with fresh parameter values: Kysely's builder and compiler cost more than a
+ * primary-key lookup itself.
+ */
+function precompile<R, A extends unknown[]>(build: (...args: A) => Compilable<R>, placeholders: A) {
+  const compiled = build(...placeholders).compile();
+  const slots = placeholders.map((p) => compiled.parameters.indexOf(p));
+  return async (db: Kysely<Database>, ...args: A): Promise<R[]> => {
+    const parameters = [...compiled.parameters];
+    slots.forEach((slot, i) => (parameters[slot] = args[i]));
+    return (await db.executeQuery<R>({ ...compiled, parameters })).rows;
+  };
+}
+
+const USER_ID = '\u0000user-id';
+
+function compileQueries(db: Kysely<Database>) {
+  return {
+    user: precompile(
+      (userId: string) =>
+        db
+          .selectFrom('users')
+          .select(['id', 'username', 'nickname', 'status', 'token_version'])
+          .select((eb) => eb.selectFrom('access_revision').select('rev').where('id', '=', 1).as('rev'))
+          .where('id', '=', userId),
+      [USER_ID],
+    ),
+    // Each enabled role of the user with each of its grants, in one round trip.
+    grants: precompile(
+      (userId: string) =>
+        db
+          .selectFrom('user_roles as ur')
+          .innerJoin('roles as r', (j) => j.onRef('r.id', '=', 'ur.role_id').on('r.status', '=', 'enabled'))
+          .leftJoin('role_menus as rm', 'rm.role_id', 'r.id')
+          .leftJoin('menus as m', 'm.id', 'rm.menu_id')
+          .select(['r.id', 'r.code', 'r.name', 'r.sort', 'm.code as menuCode', 'rm.bits'])
+          .where('ur.user_id', '=', userId),
+      [USER_ID],
+    ),
+    menus: precompile(() => db.selectFrom('menus').select(['id', 'parent_id', 'code', 'name', 'path', 'icon', 'sort']), []),
+  };
+}
+
+type Queries = ReturnType<typeof compileQueries>;
+export type UserRow = Awaited<ReturnType<Queries['user']>>[number];
+export type GrantRow = Awaited<ReturnType<Queries['grants']>>[number];
+export type MenuRow = Awaited<ReturnType<Queries['menus']>>[number];
+
+/** Users kept per revision; past this the oldest entries go first. */
+const MAX_USERS = 10_000;
+
+export class AccessCache<Derived> {
+  private readonly q: Queries;
+  private rev = -1;
+  private readonly derived = new Map<string, Derived>();
+  private menus?: Promise<MenuRow[]>;
+
+  constructor(db: Kysely<Database>) {
+    this.q = compileQueries(db);
+  }
+
+  /** The user's row and the access revision it was read with; undefined when the user does not exist. */
+  async user(db: Kysely<Database>, userId: string): Promise<(UserRow & { revision: number }) | undefined> {
+    const [row] = await this.q.user(db, userId);
+    if (!row) return undefined;
+    const revision = Number(row.rev);
+    if (revision > this.rev) {
+      this.rev = revision;
+      this.derived.clear();
+      this.menus = undefined;
+    }
+    return { ...row, revision };
+  }
+
+  /**
+   * What `derive` makes of the user's grants at `revision`, cached while the revision is current. The grants are
+   * always read after the revision, so what is cached is never older than the revision it is filed under.
+   */
+  async derive(db: Kysely<Database>, userId: string, revision: number, derive: (rows: GrantRow[]) => Derived): Promise<Derived> {
+    const hit = revision === this.rev ? this.derived.get(userId) : undefined;
+    if (hit) return hit;
+    const value = derive(await this.q.grants(db, userId));
+    if (revision === this.rev) {
+      if (this.derived.size >= MAX_USERS) this.derived.delete(this.derived.keys().next().value!);
+      this.derived.set(userId, value);
+    }
+    return value;
+  }
+
+  /** Every menu row, as of `revision` or later. */
+  menuRows(db: Kysely<Database>, revision: number): Promise<MenuRow[]> {
+    if (revision !== this.rev) return this.q.menus(db);
+    const rows = (this.menus ??= this.q.menus(db));
+    rows.catch(() => (this.menus = undefined));
+    return rows;
+  }
+}

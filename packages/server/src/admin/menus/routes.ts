@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import { data } from '../auth/schemas.js';
+import { actorOf } from '../shared/actor.js';
+import { IdParams, NoContent, SYSTEM_TAG } from '../shared/schemas.js';
+import { CreateMenuBody, DeleteMenuQuery, MenuTreeNodeSchema, UpdateMenuBody } from './schemas.js';
+import { MenusService } from './service.js';
+
+const MENU = 'system:menu';
+const tags = [SYSTEM_TAG];
+type Id = { Params: Static<typeof IdParams> };
+const NodeResponse = data(MenuTreeNodeSchema);
+
+/** /api/menus — the menu tree (menu system:menu). */
+export default async function menusRoutes(app: FastifyInstance) {
+  const menus = new MenusService(app.db);
+
+  app.get(
+    '/',
+    {
+      config: { auth: { menu: MENU, bits: ['SEARCH'] } },
+      schema: { tags, summary: 'The whole menu tree', description: 'Every menu, nested; siblings ordered by sort, then code.', response: { 200: data(Type.Array(MenuTreeNodeSchema)) } },
+    },
+    async () => ({ data: await menus.tree() }),
+  );
+
+  app.get<Id>(
+    '/:id',
+    { config: { auth: { menu: MENU, bits: ['SEARCH'] } }, schema: { tags, summary: 'A menu with its subtree', params: IdParams, response: { 200: NodeResponse } } },
+    async (req) => ({ data: await menus.get(req.params.id) }),
+  );
+
+  app.post<{ Body: Static<typeof CreateMenuBody> }>(
+    '/',
+    {
+      config: { auth: { menu: MENU, bits: ['ADD'] } },
+      schema: {
+        tags,
+        summary: 'Create a root menu',
+        description: 'The super administrator role is granted every permission on it; other roles see it once granted (PUT /api/roles/{id}/menus). A taken code answers 409.',
+        body: CreateMenuBody,
+        response: { 201: NodeResponse },
+      },
+    },
+    async (req, reply) => reply.code(201).send({ data: await menus.create(actorOf(req), null, req.body) }),
+  );
+
+  app.post<Id & { Body: Static<typeof CreateMenuBody> }>(
+    '/:id/children',
+    {
+      config: { auth: { menu: MENU, bits: ['ADD_CHILD'] } },
+      schema: { tags, summary: 'Create a child menu', description: 'Like creating a root menu, under the menu `id` (404 if it does not exist).', params: IdParams, body: CreateMenuBody, response: { 201: NodeResponse } },
+    },
+    async (req, reply) => reply.code(201).send({ data: await menus.create(actorOf(req), req.params.id, req.body) }),
+  );
+
+  app.patch<Id & { Body: Static<typeof UpdateMenuBody> }>(
+    '/:id',
+    {
+      config: { auth: { menu: MENU, bits: ['EDIT'] } },
+      schema: {
+        tags,
+        summary: 'Edit or move a menu',
+        description: '`parentId` moves the menu (null: to the root); a menu cannot move under itself or its own descendants (400). Built-in menus keep their code (409).',
+        params: IdParams,
+        body: UpdateMenuBody,
+        response: { 200: NodeResponse },
+      },
+    },
+    async (req) => ({ data: await menus.update(actorOf(req), req.params.id, req.body) }),
+  );
+
+  app.delete<Id & { Querystring: Static<typeof DeleteMenuQuery> }>(
+    '/:id',
+    {
+      config: { auth: { menu: MENU, bits: ['DELETE'] } },
+      schema: {
+        tags,
+        summary: 'Delete a menu',
+        description: 'A menu with children answers 409 CONFLICT unless `cascade=true`, which deletes the whole subtree. Grants on deleted menus go with them. Built-in menus cannot be deleted (409).',
+        params: IdParams,
+        querystring: DeleteMenuQuery,
+        response: { 204: NoContent },
+      },
+    },
+    async (req, reply) => {
+      await menus.delete(actorOf(req), req.params.id, req.query.cascade);
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,65 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Timestamp } from '../shared/schemas.js';
+
+const MenuCode = Type.String({ pattern: '^[a-z][a-z0-9_:.-]{1,63}$', 'x-hint': '2 至 64 个字符：小写字母开头，只含小写字母、数字、_ : . -', examples: ['content:poems'] });
+const MenuName = Type.String({ minLength: 1, maxLength: 64, examples: ['诗词库'] });
+const MenuPath = Type.String({ maxLength: 255, examples: ['/content/poems'] });
+const MenuIcon = Type.String({ maxLength: 64, description: 'A lucide icon name', examples: ['book-open'] });
+const Sort = Type.Integer({ minimum: 0, maximum: 100000, description: 'Ascending order among siblings' });
+
+export interface MenuTreeNode {
+  id: string;
+  parentId: string | null;
+  code: string;
+  name: string;
+  path: string;
+  icon: string;
+  sort: number;
+  builtIn: boolean;
+  createdAt: string;
+  updatedAt: string;
+  children: MenuTreeNode[];
+}
+
+/** A node of the management tree (unlike /api/auth/me's tree, it carries no permissions: it is every menu). */
+export const MenuTreeNodeSchema = Type.Recursive(
+  (Self) =>
+    Type.Object({
+      id: Type.String(),
+      parentId: Type.Union([Type.String(), Type.Null()]),
+      code: Type.String(),
+      name: Type.String(),
+      path: Type.String(),
+      icon: Type.String(),
+      sort: Type.Integer(),
+      builtIn: Type.Boolean({ description: 'Shipped with the service: cannot be deleted, and its code cannot change (route permissions refer to it)' }),
+      createdAt: Timestamp,
+      updatedAt: Timestamp,
+      children: Type.Array(Self),
+    }),
+  { $id: 'MenuTreeNode' },
+);
+
+export const CreateMenuBody = Type.Object(
+  { code: MenuCode, name: MenuName, path: Type.Optional(MenuPath), icon: Type.Optional(MenuIcon), sort: Type.Optional(Sort) },
+  { additionalProperties: false },
+);
+
+export const UpdateMenuBody = Type.Object(
+  {
+    code: Type.Optional(MenuCode),
+    name: Type.Optional(MenuName),
+    path: Type.Optional(MenuPath),
+    icon: Type.Optional(MenuIcon),
+    sort: Type.Optional(Sort),
+    parentId: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'Move under another menu; null makes it a root' })),
+  },
+  { additionalProperties: false, minProperties: 1, 'x-hint': '至少包含 code、name、path、icon、sort、parentId 之一' },
+);
+
+export const DeleteMenuQuery = Type.Object({
+  cascade: Type.Boolean({ default: false, description: 'Also delete every descendant; without it a menu that has children answers 409' }),
+});
+
+export type CreateMenuInput = Static<typeof CreateMenuBody>;
+export type UpdateMenuInput = Static<typeof UpdateMenuBody>;

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/index.js';
+import { conflict, notFound } from '../../errors.js';
+import { nowIso } from '../auth/service.js';
+import { SUPER_MASK } from '../permissions/mask.js';
+import { MENU_TREE, type MenuSeed } from '../seed.js';
+import { superRoleId } from '../super-admin.js';
+import { changesOf, type Actor } from '../shared/actor.js';
+import { isUniqueViolation } from '../shared/query.js';
+import { fieldError } from '../shared/schemas.js';
+import { descendantsOf, menusRepository as repo, type MenuRow } from './repository.js';
+import type { CreateMenuInput, MenuTreeNode, UpdateMenuInput } from './schemas.js';
+
+/** Codes of the menus the service ships (seed.ts): route permissions name them, so they keep their code and stay. */
+const flatten = (nodes: MenuSeed[]): string[] => nodes.flatMap((n) => [n.code, ...flatten(n.children ?? [])]);
+export const builtInMenuCodes = (): Set<string> => new Set(flatten(MENU_TREE));
+
+const taken = (code: string) => conflict(`menu code "${code}" already exists`);
+
+/** Builds the tree from flat rows; siblings ordered by sort, then code. `rootId` returns that node's subtree only. */
+export function buildTree(rows: MenuRow[], rootId?: string): MenuTreeNode[] {
+  const builtIn = builtInMenuCodes();
+  const nodes = new Map<string, MenuTreeNode>();
+  for (const m of rows) {
+    nodes.set(m.id, {
+      id: m.id,
+      parentId: m.parent_id,
+      code: m.code,
+      name: m.name,
+      path: m.path,
+      icon: m.icon,
+      sort: Number(m.sort),
+      builtIn: builtIn.has(m.code),
+      createdAt: m.created_at,
+      updatedAt: m.updated_at,
+      children: [],
+    });
+  }
+  const roots: MenuTreeNode[] = [];
+  for (const n of nodes.values()) {
+    const parent = n.parentId ? nodes.get(n.parentId) : undefined;
+    if (n.id === rootId || (!rootId && !parent)) roots.push(n);
+    parent?.children.push(n);
+  }
+  const order = (list: MenuTreeNode[]) => {
+    list.sort((a, b) => a.sort - b.sort || a.code.localeCompare(b.code));
+    list.forEach((n) => order(n.children));
+    return list;
+  };
+  return order(roots);
+}
+
+/** Menu tree administration. Every new menu is granted to the super administrator role with the all-ones mask. */
+export class MenusService {
+  constructor(private readonly db: Db) {}
+
+  private get k() {
+    return this.db.kysely;
+  }
+
+  async tree(): Promise<MenuTreeNode[]> {
+    return buildTree(await repo.all(this.k));
+  }
+
+  async get(id: string, db = this.k): Promise<MenuTreeNode> {
+    const [node] = buildTree(await repo.all(db), id);
+    if (!node) throw notFound('menu');
+    return node;
+  }
+
+  /** A root menu (parentId null) or a child of `parentId` (404 when that menu does not exist). */
+  async create(actor: Actor, parentId: string | null, input: CreateMenuInput): Promise<MenuTreeNode> {
+    try {
+      return await this.k.transaction().execute(async (trx) => {
+        if (parentId && !(await repo.findForUpdate(trx, parentId, this.db.dialect))) throw notFound('parent menu');
+        if (await repo.codeTaken(trx, input.code)) throw taken(input.code);
+        const now = nowIso();
+        const row: MenuRow = {
+          id: randomUUID(),
+          parent_id: parentId,
+          code: input.code,
+          name: input.name,
+          path: input.path ?? '',
+          icon: input.icon ?? '',
+          sort: input.sort ?? 0,
+          created_at: now,
+          updated_at: now,
+        };
+        await trx.insertInto('menus').values(row).execute();
+        await trx
+          .insertInto('role_menus')
+          .values({ role_id: await superRoleId(trx), menu_id: row.id, bits: SUPER_MASK })
+          .execute();
+        await actor.audit(parentId ? 'menu.add-child' : 'menu.create', 'menu', row.id, { code: row.code, name: row.name, parentId }, trx);
+        return this.get(row.id, trx);
+      });
+    } catch (e) {
+      throw isUniqueViolation(e) ? taken(input.code) : e;
+    }
+  }
+
+  async update(actor: Actor, id: string, patch: UpdateMenuInput): Promise<MenuTreeNode> {
+    try {
+      return await this.k.transaction().execute(async (trx) => {
+        const moving = patch.parentId !== undefined;
+        const rows = moving ? await repo.allForUpdate(trx, this.db.dialect) : [];
+        const before = moving ? rows.find((r) => r.id === id) : await repo.findForUpdate(trx, id, this.db.dialect);
+        if (!before) throw notFound('menu');
+        if (patch.code !== undefined && patch.code !== before.code) {
+          if (builtInMenuCodes().has(before.code)) throw conflict(`menu "${before.code}" is built in: its code cannot change (route permissions refer to it)`);
+          if (await repo.codeTaken(trx, patch.code, id)) throw taken(patch.code);
+        }
+        if (moving && patch.parentId !== null) {
+          if (!rows.some((r) => r.id === patch.parentId)) throw fieldError('parentId', '菜单不存在', patch.parentId);
+          if (patch.parentId === id || descendantsOf(rows, id).includes(patch.parentId!)) {
+            throw fieldError('parentId', '不能把菜单移到它自己或它的子菜单下面', patch.parentId);
+          }
+        }
+        const { parentId, ...rest } = patch;
+        const set = { ...rest, ...(moving ? { parent_id: parentId } : {}) };
+        const changes = changesOf(before, set);
+        if (Object.keys(changes).length === 0) return this.get(id, trx);
+        await trx
+          .updateTable('menus')
+          .set({ ...set, updated_at: nowIso() })
+          .where('id', '=', id)
+          .execute();
+        await actor.audit('menu.update', 'menu', id, { code: before.code, changes }, trx);
+        return this.get(id, trx);
+      });
+    } catch (e) {
+      throw isUniqueViolation(e) ? taken(patch.code ?? '') : e;
+    }
+  }
+
+  /** Deletes a menu (and, with `cascade`, its descendants) together with every grant on them. */
+  async delete(actor: Actor, id: string, cascade: boolean): Promise<void> {
+    await this.k.transaction().execute(async (trx) => {
+      const rows = await repo.allForUpdate(trx, this.db.dialect);
+      const target = rows.find((r) => r.id === id);
+      if (!target) throw notFound('menu');
+      const descendants = descendantsOf(rows, id);
+      if (descendants.length && !cascade) {
+        throw conflict(`menu "${target.code}" has ${descendants.length} descendant menu(s): delete them first or pass cascade=true`);
+      }
+      const doomed = rows.filter((r) => r.id === id || descendants.includes(r.id));
+      const builtIn = builtInMenuCodes();
+      const kept = doomed.find((r) => builtIn.has(r.code));
+      if (kept) throw conflict(`menu "${kept.code}" is built in and cannot be deleted`);
+      await repo.deleteMany(
+        trx,
+        doomed.map((r) => r.id),
+      );
+      const deleted = [target.code, ...doomed.filter((r) => r.id !== id).map((r) => r.code).sort()];
+      await actor.audit('menu.delete', 'menu', id, { code: target.code, cascade, deleted }, trx);
+    });
+  }
+}

@@ -1,0 +1,123 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { data } from '../auth/schemas.js';
+import { actorOf } from '../shared/actor.js';
+import { sendCsv, type CsvColumn } from '../shared/csv.js';
+import { CsvResponse, DeletedSchema, IdParams, IdsBody, NoContent, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
+import { CreateRoleBody, RoleDetailSchema, RoleExportQuery, RoleFilter, RoleSchema, SetGrantsBody, UpdateRoleBody } from './schemas.js';
+import { RolesService, type RoleDto } from './service.js';
+
+const MENU = 'system:role';
+const tags = [SYSTEM_TAG];
+type Id = { Params: Static<typeof IdParams> };
+
+const CSV_COLUMNS: CsvColumn<RoleDto>[] = [
+  { header: 'id', value: (r) => r.id },
+  { header: 'code', value: (r) => r.code },
+  { header: 'name', value: (r) => r.name },
+  { header: 'description', value: (r) => r.description },
+  { header: 'status', value: (r) => r.status },
+  { header: 'sort', value: (r) => r.sort },
+  { header: 'createdAt', value: (r) => r.createdAt },
+  { header: 'updatedAt', value: (r) => r.updatedAt },
+];
+
+/** /api/roles — role administration and grants (menu system:role). */
+export default async function rolesRoutes(app: FastifyInstance) {
+  const roles = new RolesService(app.db);
+
+  app.get<{ Querystring: Static<typeof RoleFilter> }>(
+    '/',
+    {
+      config: { auth: { menu: MENU, bits: ['SEARCH'] } },
+      schema: { tags, summary: 'List roles', description: '`keyword` matches code or name (case-insensitive substring); ordered by sort, then code.', querystring: RoleFilter, response: { 200: PagedSchema(RoleSchema) } },
+    },
+    async (req) => ({ data: { ...(await roles.list(req.query)), page: req.query.page, pageSize: req.query.pageSize } }),
+  );
+
+  app.get<{ Querystring: Static<typeof RoleExportQuery> }>(
+    '/export',
+    {
+      config: { auth: { menu: MENU, bits: ['EXPORT'] } },
+      schema: { tags, summary: 'Export roles as CSV', description: 'Same filters as the list, without paging; at most 50 000 rows.', querystring: RoleExportQuery, response: { 200: CsvResponse } },
+    },
+    async (req, reply) => {
+      const { items, truncated } = await roles.exportRows(req.query);
+      await app.audit(req, 'role.export', 'role', null, { count: items.length, filter: req.query });
+      return sendCsv(reply, 'roles.csv', CSV_COLUMNS, items, truncated);
+    },
+  );
+
+  app.get<Id>(
+    '/:id',
+    {
+      config: { auth: { menu: MENU, bits: ['SEARCH'] } },
+      schema: { tags, summary: 'Get a role with its menu grants', description: 'Grant masks are normalised: the super administrator’s all-ones mask reads 9223372036854775807.', params: IdParams, response: { 200: data(RoleDetailSchema) } },
+    },
+    async (req) => ({ data: await roles.get(req.params.id) }),
+  );
+
+  app.post<{ Body: Static<typeof CreateRoleBody> }>(
+    '/',
+    {
+      config: { auth: { menu: MENU, bits: ['ADD'] } },
+      schema: { tags, summary: 'Create a role', description: 'A taken code answers 409 CONFLICT. A new role has no grants.', body: CreateRoleBody, response: { 201: data(RoleSchema) } },
+    },
+    async (req, reply) => reply.code(201).send({ data: await roles.create(actorOf(req), req.body) }),
+  );
+
+  app.patch<Id & { Body: Static<typeof UpdateRoleBody> }>(
+    '/:id',
+    {
+      config: { auth: { menu: MENU, bits: ['EDIT'] } },
+      schema: {
+        tags,
+        summary: 'Edit a role',
+        description: 'A disabled role contributes no permission from its holders’ next request. The super administrator role cannot be disabled or renamed in code (409 SUPER_ADMIN_PROTECTED).',
+        params: IdParams,
+        body: UpdateRoleBody,
+        response: { 200: data(RoleSchema) },
+      },
+    },
+    async (req) => ({ data: await roles.update(actorOf(req), req.params.id, req.body) }),
+  );
+
+  app.delete<Id>(
+    '/:id',
+    {
+      config: { auth: { menu: MENU, bits: ['DELETE'] } },
+      schema: { tags, summary: 'Delete a role', description: 'Removes its user assignments and grants. The super administrator role cannot be deleted (409 SUPER_ADMIN_PROTECTED).', params: IdParams, response: { 204: NoContent } },
+    },
+    async (req, reply) => {
+      await roles.delete(actorOf(req), [req.params.id], 'role.delete');
+      return reply.code(204).send();
+    },
+  );
+
+  app.post<{ Body: Static<typeof IdsBody> }>(
+    '/batch-delete',
+    {
+      config: { auth: { menu: MENU, bits: ['BATCH_DELETE'] } },
+      schema: { tags, summary: 'Delete several roles', description: 'All or nothing: a batch holding the super administrator role is refused (409 SUPER_ADMIN_PROTECTED). Unknown ids are ignored.', body: IdsBody, response: { 200: DeletedSchema } },
+    },
+    async (req) => ({ data: { deleted: await roles.delete(actorOf(req), req.body.ids, 'role.batch-delete') } }),
+  );
+
+  app.put<Id & { Body: Static<typeof SetGrantsBody> }>(
+    '/:id/menus',
+    {
+      config: { auth: { menu: MENU, bits: ['GRANT'] } },
+      schema: {
+        tags,
+        summary: 'Replace the menu grants of a role',
+        description:
+          'Each grant is `{menuId, bits}`; bits is an OR of the ten permission points (0–1023); 0 keeps the menu visible with every action hidden. ' +
+          'The all-ones mask is reserved for the super administrator role, whose grants cannot be changed (409 SUPER_ADMIN_PROTECTED). An unknown menuId answers 400 naming it.',
+        params: IdParams,
+        body: SetGrantsBody,
+        response: { 200: data(RoleDetailSchema) },
+      },
+    },
+    async (req) => ({ data: await roles.setGrants(actorOf(req), req.params.id, req.body.grants) }),
+  );
+}

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/index.js';
+import { conflict, notFound } from '../../errors.js';
+import { SUPER_ADMIN_ROLE } from '../auth/access.js';
+import { nowIso } from '../auth/service.js';
+import { normalizeMask, parseGrantBits, SUPER_MASK } from '../permissions/mask.js';
+import { superAdminProtected, SUPER_ADMIN_RULES as RULES } from '../super-admin.js';
+import { changesOf, unique, type Actor } from '../shared/actor.js';
+import { EXPORT_LIMIT, isUniqueViolation } from '../shared/query.js';
+import { fieldError, type PageQuery } from '../shared/schemas.js';
+import { rolesRepository as repo, type RoleFilter, type RoleRow } from './repository.js';
+import type { CreateRoleInput, GrantInput, UpdateRoleInput } from './schemas.js';
+
+export const toRoleDto = (r: RoleRow) => ({
+  id: r.id,
+  code: r.code,
+  name: r.name,
+  description: r.description,
+  status: r.status,
+  sort: Number(r.sort),
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+export type RoleDto = ReturnType<typeof toRoleDto>;
+
+const taken = (code: string) => conflict(`role code "${code}" already exists`);
+
+/**
+ * Checks a grant list before anything is written: every `bits` made of the ten points (the all-ones mask belongs to
+ * the super administrator role alone), no menu twice. Errors name the offending element, e.g. `grants.2.bits`.
+ */
+export function parseGrants(grants: GrantInput[]): Array<{ menuId: string; bits: number }> {
+  const seen = new Set<string>();
+  return grants.map((g, i) => {
+    const bits = parseGrantBits(g.bits);
+    if (bits === undefined) throw fieldError(`grants.${i}.bits`, '应为权限点之和（0 至 1023 的整数，由 1、2、4 … 512 组成）', g.bits);
+    if (bits === SUPER_MASK) throw fieldError(`grants.${i}.bits`, '全部权限（-1 / 9223372036854775807）只属于超级管理员角色，请列出具体权限点', g.bits);
+    if (seen.has(g.menuId)) throw fieldError(`grants.${i}.menuId`, '同一菜单只能出现一次', g.menuId);
+    seen.add(g.menuId);
+    return { menuId: g.menuId, bits };
+  });
+}
+
+/** Role administration. The super administrator role keeps its code, its status and its grants (409 SUPER_ADMIN_PROTECTED). */
+export class RolesService {
+  constructor(private readonly db: Db) {}
+
+  private get k() {
+    return this.db.kysely;
+  }
+
+  async list(q: PageQuery & RoleFilter) {
+    const { items, total } = await repo.list(this.k, q);
+    return { items: items.map(toRoleDto), total };
+  }
+
+  async exportRows(f: RoleFilter) {
+    const { items, total } = await repo.list(this.k, { ...f, page: 1, pageSize: EXPORT_LIMIT }, EXPORT_LIMIT, 0);
+    return { items: items.map(toRoleDto), truncated: total > items.length };
+  }
+
+  /** The role with its grants; masks normalised (the super administrator's -1 → 9223372036854775807). */
+  async get(id: string, db = this.k) {
+    const role = await repo.find(db, id);
+    if (!role) throw notFound('role');
+    const grants = await repo.grants(db, id);
+    return { ...toRoleDto(role), grants: grants.map((g) => ({ menuId: g.menuId, menuCode: g.menuCode, bits: normalizeMask(g.bits) })) };
+  }
+
+  async create(actor: Actor, input: CreateRoleInput): Promise<RoleDto> {
+    try {
+      return await this.k.transaction().execute(async (trx) => {
+        if (await repo.codeTaken(trx, input.code)) throw taken(input.code);
+        const now = nowIso();
+        const row: RoleRow = {
+          id: randomUUID(),
+          code: input.code,
+          name: input.name,
+          description: input.description ?? '',
+          status: input.status ?? 'enabled',
+          sort: input.sort ?? 0,
+          created_at: now,
+          updated_at: now,
+        };
+        await trx.insertInto('roles').values(row).execute();
+        await actor.audit('role.create', 'role', row.id, { code: row.code, name: row.name, status: row.status }, trx);
+        return toRoleDto(row);
+      });
+    } catch (e) {
+      throw isUniqueViolation(e) ? taken(input.code) : e;
+    }
+  }
+
+  async update(actor: Actor, id: string, patch: UpdateRoleInput): Promise<RoleDto> {
+    try {
+      return await this.k.transaction().execute(async (trx) => {
+        const [before] = await repo.lockMany(trx, [id], this.db.dialect);
+        if (!before) throw notFound('role');
+        if (before.code === SUPER_ADMIN_ROLE) {
+          if (patch.code !== undefined && patch.code !== before.code) throw superAdminProtected(RULES.roleCode);
+          if (patch.status === 'disabled') throw superAdminProtected(RULES.roleDisable);
+        }
+        if (patch.code !== undefined && patch.code !== before.code && (await repo.codeTaken(trx, patch.code, id))) throw taken(patch.code);
+        const changes = changesOf(toRoleDto(before), patch);
+        if (Object.keys(changes).length === 0) return toRoleDto(before);
+        await trx
+          .updateTable('roles')
+          .set({ ...patch, updated_at: nowIso() })
+          .where('id', '=', id)
+          .execute();
+        await actor.audit('role.update', 'role', id, { code: before.code, changes }, trx);
+        return toRoleDto((await repo.find(trx, id))!);
+      });
+    } catch (e) {
+      throw isUniqueViolation(e) ? taken(patch.code ?? '') : e;
+    }
+  }
+
+  /** Deletes roles with their user assignments and grants. A batch holding the super administrator role is refused whole. */
+  async delete(actor: Actor, ids: string[], action: 'role.delete' | 'role.batch-delete'): Promise<number> {
+    return this.k.transaction().execute(async (trx) => {
+      const found = await repo.lockMany(trx, unique(ids), this.db.dialect);
+      if (action === 'role.delete' && found.length === 0) throw notFound('role');
+      if (found.some((r) => r.code === SUPER_ADMIN_ROLE)) throw superAdminProtected(RULES.roleDelete);
+      const deleted = await repo.deleteMany(
+        trx,
+        found.map((r) => r.id),
+      );
+      if (deleted > 0) {
+        const detail = { codes: found.map((r) => r.code) };
+        await actor.audit(action, 'role', action === 'role.delete' ? found[0].id : null, detail, trx);
+      }
+      return deleted;
+    });
+  }
+
+  /** Replaces the role's grants. Takes effect on each holder's next request. */
+  async setGrants(actor: Actor, id: string, input: GrantInput[]) {
+    const grants = parseGrants(input);
+    return this.k.transaction().execute(async (trx) => {
+      const role = await repo.find(trx, id);
+      if (!role) throw notFound('role');
+      if (role.code === SUPER_ADMIN_ROLE) throw superAdminProtected(RULES.roleGrants);
+      const ids = grants.map((g) => g.menuId);
+      const menus = ids.length ? await trx.selectFrom('menus').select(['id', 'code']).where('id', 'in', ids).execute() : [];
+      const codeOf = new Map(menus.map((m) => [m.id, m.code]));
+      const missing = ids.findIndex((mid) => !codeOf.has(mid));
+      if (missing >= 0) throw fieldError(`grants.${missing}.menuId`, '菜单不存在', ids[missing]);
+      const before = await repo.grants(trx, id);
+      await repo.setGrants(trx, id, grants);
+      const detail = {
+        code: role.code,
+        from: before.map((g) => ({ menu: g.menuCode, bits: Number(g.bits) })),
+        to: grants.map((g) => ({ menu: codeOf.get(g.menuId), bits: g.bits })),
+      };
+      await actor.audit('role.set-grants', 'role', id, detail, trx);
+      return this.get(id, trx);
+    });
+  }
+}

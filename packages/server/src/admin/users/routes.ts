@@ -1,0 +1,183 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { AuthService } from '../auth/service.js';
+import { data } from '../auth/schemas.js';
+import { actorOf } from '../shared/actor.js';
+import { sendCsv, type CsvColumn } from '../shared/csv.js';
+import { CsvResponse, DeletedSchema, IdParams, IdsBody, NoContent, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
+import { UsersService } from './service.js';
+import {
+  CreateUserBody,
+  ResetPasswordBody,
+  SetRolesBody,
+  UpdateUserBody,
+  UserExportQuery,
+  UserFilter,
+  UserSchema,
+  type UserDto,
+} from './schemas.js';
+
+const MENU = 'system:user';
+const tags = [SYSTEM_TAG];
+type Id = { Params: Static<typeof IdParams> };
+
+const CSV_COLUMNS: CsvColumn<UserDto>[] = [
+  { header: 'id', value: (u) => u.id },
+  { header: 'username', value: (u) => u.username },
+  { header: 'nickname', value: (u) => u.nickname },
+  { header: 'status', value: (u) => u.status },
+  { header: 'roles', value: (u) => u.roles.map((r) => r.name).join('; ') },
+  { header: 'createdAt', value: (u) => u.createdAt },
+  { header: 'updatedAt', value: (u) => u.updatedAt },
+];
+
+/** /api/users — user administration (menu system:user). */
+export default async function usersRoutes(app: FastifyInstance) {
+  // The auth plugin's AuthService when it is visible here; any instance ends sessions the same way (database only).
+  const users = new UsersService(app.db, app.authService ?? new AuthService(app.db.kysely, app.tokens));
+
+  app.get<{ Querystring: Static<typeof UserFilter> }>(
+    '/',
+    {
+      config: { auth: { menu: MENU, bits: ['SEARCH'] } },
+      schema: {
+        tags,
+        summary: 'List users',
+        description: '`keyword` matches username or nickname (case-insensitive substring); newest first.',
+        querystring: UserFilter,
+        response: { 200: PagedSchema(UserSchema) },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      return { data: { ...(await users.list(q)), page: q.page, pageSize: q.pageSize } };
+    },
+  );
+
+  app.get<{ Querystring: Static<typeof UserExportQuery> }>(
+    '/export',
+    {
+      config: { auth: { menu: MENU, bits: ['EXPORT'] } },
+      schema: {
+        tags,
+        summary: 'Export users as CSV',
+        description: 'Same filters as the list, without paging; at most 50 000 rows (`X-Export-Truncated: true` when cut). Roles are listed by name.',
+        querystring: UserExportQuery,
+        response: { 200: CsvResponse },
+      },
+    },
+    async (req, reply) => {
+      const { items, truncated } = await users.exportRows(req.query);
+      await app.audit(req, 'user.export', 'user', null, { count: items.length, filter: req.query });
+      return sendCsv(reply, 'users.csv', CSV_COLUMNS, items, truncated);
+    },
+  );
+
+  app.get<Id>(
+    '/:id',
+    { config: { auth: { menu: MENU, bits: ['SEARCH'] } }, schema: { tags, summary: 'Get a user', params: IdParams, response: { 200: data(UserSchema) } } },
+    async (req) => ({ data: await users.get(req.params.id) }),
+  );
+
+  app.post<{ Body: Static<typeof CreateUserBody> }>(
+    '/',
+    {
+      config: { auth: { menu: MENU, bits: ['ADD'] } },
+      schema: {
+        tags,
+        summary: 'Create a user',
+        description: 'A taken username answers 409 CONFLICT. Giving the super_admin role requires a super administrator (403 otherwise).',
+        body: CreateUserBody,
+        response: { 201: data(UserSchema) },
+      },
+    },
+    async (req, reply) => reply.code(201).send({ data: await users.create(actorOf(req), req.body) }),
+  );
+
+  app.patch<Id & { Body: Static<typeof UpdateUserBody> }>(
+    '/:id',
+    {
+      config: { auth: { menu: MENU, bits: ['EDIT'] } },
+      schema: {
+        tags,
+        summary: 'Edit a user (username, nickname, status)',
+        description:
+          'Disabling a user ends all of their sessions at once (token_version + 1, refresh tokens revoked). You cannot disable yourself (409 CONFLICT), ' +
+          'nor the last active super administrator (409 SUPER_ADMIN_PROTECTED). Only a super administrator may edit a super administrator (403 otherwise).',
+        params: IdParams,
+        body: UpdateUserBody,
+        response: { 200: data(UserSchema) },
+      },
+    },
+    async (req) => ({ data: await users.update(actorOf(req), req.params.id, req.body) }),
+  );
+
+  app.delete<Id>(
+    '/:id',
+    {
+      config: { auth: { menu: MENU, bits: ['DELETE'] } },
+      schema: {
+        tags,
+        summary: 'Delete a user',
+        description: 'You cannot delete yourself (409 CONFLICT) nor the last active super administrator (409 SUPER_ADMIN_PROTECTED).',
+        params: IdParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (req, reply) => {
+      await users.delete(actorOf(req), [req.params.id], 'user.delete');
+      return reply.code(204).send();
+    },
+  );
+
+  app.post<{ Body: Static<typeof IdsBody> }>(
+    '/batch-delete',
+    {
+      config: { auth: { menu: MENU, bits: ['BATCH_DELETE'] } },
+      schema: {
+        tags,
+        summary: 'Delete several users',
+        description: 'All or nothing: if any rule refuses one of them (yourself, the last super administrators), none is deleted. Unknown ids are ignored.',
+        body: IdsBody,
+        response: { 200: DeletedSchema },
+      },
+    },
+    async (req) => ({ data: { deleted: await users.delete(actorOf(req), req.body.ids, 'user.batch-delete') } }),
+  );
+
+  app.post<Id & { Body: Static<typeof ResetPasswordBody> }>(
+    '/:id/reset-password',
+    {
+      config: { auth: { menu: MENU, bits: ['RESET_PASSWORD'] } },
+      schema: {
+        tags,
+        summary: 'Set a new password for a user',
+        description: 'Ends every session of that user (token_version + 1). The password is never written to the audit log.',
+        params: IdParams,
+        body: ResetPasswordBody,
+        response: { 204: NoContent },
+      },
+    },
+    async (req, reply) => {
+      await users.resetPassword(actorOf(req), req.params.id, req.body.password);
+      return reply.code(204).send();
+    },
+  );
+
+  app.put<Id & { Body: Static<typeof SetRolesBody> }>(
+    '/:id/roles',
+    {
+      config: { auth: { menu: MENU, bits: ['GRANT'] } },
+      schema: {
+        tags,
+        summary: "Replace a user's roles",
+        description:
+          'Applies from the user’s next request. Granting or revoking super_admin requires a super administrator; the last active super administrator cannot lose the role (409 SUPER_ADMIN_PROTECTED).',
+        params: IdParams,
+        body: SetRolesBody,
+        response: { 200: data(UserSchema) },
+      },
+    },
+    async (req) => ({ data: await users.setRoles(actorOf(req), req.params.id, req.body.roleIds) }),
+  );
+}

@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db/index.js';
+import type { Database } from '../../db/schema.js';
+import { conflict, forbidden, notFound } from '../../errors.js';
+import { hashPassword, nowIso } from '../auth/service.js';
+import { rolesRepository } from '../roles/repository.js';
+import { isSuperAdmin, SuperAdminGuard, SUPER_ADMIN_RULES as RULES, superRoleId } from '../super-admin.js';
+import { changesOf, unique, type Actor, type SessionInvalidator } from '../shared/actor.js';
+import { EXPORT_LIMIT, isUniqueViolation } from '../shared/query.js';
+import { fieldError, type PageQuery } from '../shared/schemas.js';
+import { usersRepository as repo } from './repository.js';
+import type { UserDto, UserFilterQuery } from './schemas.js';
+
+export interface CreateUserInput {
+  username: string;
+  nickname?: string;
+  password: string;
+  status?: 'enabled' | 'disabled';
+  roleIds?: string[];
+}
+
+export interface UpdateUserInput {
+  username?: string;
+  nickname?: string;
+  status?: 'enabled' | 'disabled';
+}
+
+const taken = (username: string) => conflict(`username "${username}" already exists`);
+
+/**
+ * User administration. Every write runs in one transaction with its audit row. Rules beyond the super-administrator
+ * ones (super-admin.ts): nobody deletes or disables their own account (409 CONFLICT), and only a super administrator
+ * may grant or revoke the super_admin role or touch a super administrator's account (403) — otherwise anyone holding
+ * GRANT on system:user could make themselves super administrator.
+ */
+export class UsersService {
+  constructor(
+    private readonly db: Db,
+    private readonly sessions: SessionInvalidator,
+  ) {}
+
+  private get k() {
+    return this.db.kysely;
+  }
+
+  list(q: PageQuery & UserFilterQuery) {
+    return repo.list(this.k, q);
+  }
+
+  async exportRows(f: UserFilterQuery) {
+    const { items, total } = await repo.list(this.k, { ...f, page: 1, pageSize: EXPORT_LIMIT }, EXPORT_LIMIT, 0);
+    return { items, truncated: total > items.length };
+  }
+
+  async get(id: string): Promise<UserDto> {
+    const user = await repo.find(this.k, id);
+    if (!user) throw notFound('user');
+    return user;
+  }
+
+  /** Unknown role ids → 400 naming roleIds; granting super_admin needs a super administrator. */
+  private async checkRoles(trx: Kysely<Database>, actor: Actor, roleIds: string[]) {
+    const found = await rolesRepository.findMany(trx, roleIds);
+    const missing = roleIds.find((id) => !found.some((r) => r.id === id));
+    if (missing) throw fieldError('roleIds', '角色不存在', missing);
+    if (!actor.isSuper && roleIds.includes(await superRoleId(trx))) throw forbidden();
+  }
+
+  async create(actor: Actor, input: CreateUserInput): Promise<UserDto> {
+    const roleIds = unique(input.roleIds ?? []);
+    if (await repo.usernameTaken(this.k, input.username)) throw taken(input.username);
+    const passwordHash = await hashPassword(input.password);
+    try {
+      return await this.k.transaction().execute(async (trx) => {
+        await this.checkRoles(trx, actor, roleIds);
+        const id = randomUUID();
+        const now = nowIso();
+        const user = { username: input.username, nickname: input.nickname ?? '', status: input.status ?? ('enabled' as const) };
+        await trx
+          .insertInto('users')
+          .values({ id, ...user, password_hash: passwordHash, token_version: 0, created_at: now, updated_at: now })
+          .execute();
+        await repo.setRoles(trx, id, roleIds);
+        await actor.audit('user.create', 'user', id, { ...user, roleIds }, trx);
+        return (await repo.find(trx, id))!;
+      });
+    } catch (e) {
+      throw isUniqueViolation(e) ? taken(input.username) : e;
+    }
+  }
+
+  async update(actor: Actor, id: string, patch: UpdateUserInput): Promise<UserDto> {
+    try {
+      return await this.k.transaction().execute(async (trx) => {
+        // Lock first: disabling may remove an active super administrator.
+        const guard = patch.status === 'disabled' ? await SuperAdminGuard.lock(trx, this.db.dialect) : undefined;
+        const before = await repo.find(trx, id);
+        if (!before) throw notFound('user');
+        if (!actor.isSuper && (await isSuperAdmin(trx, id))) throw forbidden();
+        const disabling = guard !== undefined && before.status === 'enabled';
+        if (disabling) {
+          guard.ensureOneRemainsWithout([id], RULES.lastDisable);
+          if (id === actor.id) throw conflict('you cannot disable your own account');
+        }
+        if (patch.username !== undefined && patch.username !== before.username && (await repo.usernameTaken(trx, patch.username, id))) {
+          throw taken(patch.username);
+        }
+        const changes = changesOf(before, patch);
+        if (Object.keys(changes).length === 0) return before;
+        await trx
+          .updateTable('users')
+          .set({ ...patch, updated_at: nowIso() })
+          .where('id', '=', id)
+          .execute();
+        if (disabling) await this.sessions.invalidateSessions(id, trx);
+        await actor.audit('user.update', 'user', id, { username: before.username, changes }, trx);
+        return (await repo.find(trx, id))!;
+      });
+    } catch (e) {
+      throw isUniqueViolation(e) ? taken(patch.username ?? '') : e;
+    }
+  }
+
+  /** Deletes users (one or a batch). Refuses the whole batch if any rule fails. */
+  async delete(actor: Actor, ids: string[], action: 'user.delete' | 'user.batch-delete'): Promise<number> {
+    const wanted = unique(ids);
+    return this.k.transaction().execute(async (trx) => {
+      const guard = await SuperAdminGuard.lock(trx, this.db.dialect);
+      const found = await repo.findMany(trx, wanted);
+      if (action === 'user.delete' && found.length === 0) throw notFound('user');
+      const foundIds = found.map((u) => u.id);
+      if (!actor.isSuper && foundIds.some((id) => guard.isSuper(id))) throw forbidden();
+      guard.ensureOneRemainsWithout(foundIds, RULES.lastDelete);
+      if (foundIds.includes(actor.id)) throw conflict('you cannot delete your own account');
+      const deleted = await repo.deleteMany(trx, foundIds);
+      if (deleted > 0) {
+        const detail = action === 'user.delete' ? { username: found[0].username } : { ids: foundIds, usernames: found.map((u) => u.username) };
+        await actor.audit(action, 'user', action === 'user.delete' ? foundIds[0] : null, detail, trx);
+      }
+      return deleted;
+    });
+  }
+
+  /** Sets a new password and ends every session of the user (token_version + 1). The password is never logged. */
+  async resetPassword(actor: Actor, id: string, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    await this.k.transaction().execute(async (trx) => {
+      const user = await repo.find(trx, id);
+      if (!user) throw notFound('user');
+      if (!actor.isSuper && (await isSuperAdmin(trx, id))) throw forbidden();
+      await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: nowIso() }).where('id', '=', id).execute();
+      await this.sessions.invalidateSessions(id, trx);
+      await actor.audit('user.reset-password', 'user', id, { username: user.username }, trx);
+    });
+  }
+
+  /** Replaces the user's roles. Takes effect on the user's next request (masks are read per request). */
+  async setRoles(actor: Actor, id: string, roleIds: string[]): Promise<UserDto> {
+    const wanted = unique(roleIds);
+    return this.k.transaction().execute(async (trx) => {
+      const guard = await SuperAdminGuard.lock(trx, this.db.dialect);
+      const before = await repo.find(trx, id);
+      if (!before) throw notFound('user');
+      await this.checkRoles(trx, actor, wanted);
+      const wasSuper = guard.isSuper(id);
+      if (!actor.isSuper && wasSuper) throw forbidden();
+      if (wasSuper && !wanted.includes(guard.roleId)) guard.ensureOneRemainsWithout([id], RULES.lastRole);
+      await repo.setRoles(trx, id, wanted);
+      const after = (await repo.find(trx, id))!;
+      const codes = (u: UserDto) => u.roles.map((r) => r.code);
+      await actor.audit('user.set-roles', 'user', id, { username: before.username, from: codes(before), to: codes(after) }, trx);
+      return after;
+    });
+  }
+}

@@ -1,0 +1,145 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { recordAudit } from '../admin/audit/recorder.js';
+import { AuthService, hashPassword, nowIso } from '../admin/auth/service.js';
+import { TokenService } from '../admin/auth/tokens.js';
+import { superRoleId } from '../admin/super-admin.js';
+
+/** Exit codes: 0 done, 1 the command failed (e.g. no such user), 2 wrong usage, 78 bad configuration (as the server). */
+export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, CONFIG: 78 } as const;
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export const USAGE = `Usage: npm run admin -- <command> [options]
+
+Operator recovery for a locked-out installation. Works directly on the configured database (DATABASE_URL);
+the server does not need to run.
+
+Commands:
+  reset-password <username> [--password <pw>]      Set a new password (generated and printed when omitted)
+                                                    and sign the user out everywhere.
+  create-super-admin <username> [--password <pw>]  Create the user as super administrator, or enable an existing
+                                                    user and give them the super administrator role.
+  list-super-admins                                 List the users holding the super administrator role.
+
+Passing --password puts it in your shell history; omit it to get a generated one.`;
+
+const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
+const CLI_ACTOR = { actorId: null, actorUsername: '(cli)', ip: 'local' };
+
+class UsageError extends Error {}
+class CommandError extends Error {}
+
+const generatePassword = () => randomBytes(12).toString('base64url');
+
+function checkPassword(pw: string | undefined) {
+  if (pw !== undefined && (pw.length < 8 || pw.length > 128)) throw new UsageError('--password must be 8 to 128 characters');
+}
+
+/** AuthService ends sessions with database writes only; the key of this TokenService signs nothing. */
+const sessions = (db: Kysely<Database>) => new AuthService(db, new TokenService(randomBytes(32), 60, 60));
+
+async function resetPassword(db: Kysely<Database>, io: CliIo, username: string, given?: string) {
+  checkPassword(given);
+  const user = await db.selectFrom('users').select(['id', 'status']).where('username', '=', username).executeTakeFirst();
+  if (!user) throw new CommandError(`no user named "${username}" (list-super-admins shows the super administrators)`);
+  const password = given ?? generatePassword();
+  const hash = await hashPassword(password);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ password_hash: hash, updated_at: nowIso() }).where('id', '=', user.id).execute();
+    await sessions(trx).invalidateSessions(user.id, trx);
+    await recordAudit(trx, { ...CLI_ACTOR, action: 'cli.reset-password', targetType: 'user', targetId: user.id, detail: { username } });
+  });
+  io.out(`Password of "${username}" reset; every session of this user is signed out.`);
+  if (!given) io.out(`New password: ${password}`);
+  if (user.status !== 'enabled') io.out(`Note: "${username}" is disabled and cannot sign in; "create-super-admin ${username}" enables it.`);
+}
+
+async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: string, given?: string) {
+  if (!USERNAME.test(username)) throw new UsageError('username must be 3 to 32 characters: letters, digits, _ . -');
+  checkPassword(given);
+  const existing = await db.selectFrom('users').select(['id', 'status']).where('username', '=', username).executeTakeFirst();
+  const password = given ?? (existing ? undefined : generatePassword());
+  const hash = password === undefined ? undefined : await hashPassword(password);
+  const lines = await db.transaction().execute(async (trx) => {
+    const roleId = await superRoleId(trx);
+    const now = nowIso();
+    const out: string[] = [];
+    let userId = existing?.id;
+    if (!userId) {
+      userId = randomUUID();
+      await trx
+        .insertInto('users')
+        .values({ id: userId, username, nickname: '', password_hash: hash!, status: 'enabled', token_version: 0, created_at: now, updated_at: now })
+        .execute();
+      out.push(`Created super administrator "${username}".`);
+    } else {
+      await trx.updateTable('users').set({ status: 'enabled', updated_at: now, ...(hash ? { password_hash: hash } : {}) }).where('id', '=', userId).execute();
+      if (hash) await sessions(trx).invalidateSessions(userId, trx);
+      out.push(`"${username}" is ${existing!.status === 'enabled' ? 'enabled' : 'now enabled again'} and holds the super administrator role.`);
+      if (hash) out.push('Its password was replaced; its existing sessions are signed out.');
+    }
+    const has = await trx.selectFrom('user_roles').select('role_id').where('user_id', '=', userId).where('role_id', '=', roleId).executeTakeFirst();
+    if (!has) await trx.insertInto('user_roles').values({ user_id: userId, role_id: roleId }).execute();
+    const detail = { username, created: !existing, enabled: existing?.status === 'disabled', passwordSet: hash !== undefined };
+    await recordAudit(trx, { ...CLI_ACTOR, action: 'cli.create-super-admin', targetType: 'user', targetId: userId, detail });
+    return out;
+  });
+  lines.forEach((l) => io.out(l));
+  if (!given && password) io.out(`Password: ${password}`);
+}
+
+async function listSuperAdmins(db: Kysely<Database>, io: CliIo) {
+  const rows = await db
+    .selectFrom('users')
+    .innerJoin('user_roles', 'user_roles.user_id', 'users.id')
+    .select(['users.id', 'users.username', 'users.nickname', 'users.status'])
+    .where('user_roles.role_id', '=', await superRoleId(db))
+    .orderBy('users.username')
+    .execute();
+  if (rows.length === 0) io.out('No user holds the super administrator role.');
+  for (const r of rows) io.out(`${r.username}\t${r.status}\t${r.id}${r.nickname ? `\t${r.nickname}` : ''}`);
+  if (!rows.some((r) => r.status === 'enabled')) io.out('No enabled super administrator: run "create-super-admin <username>" to restore access.');
+}
+
+/**
+ * Runs one command against an open, migrated database and returns the exit code. Messages go to `io`
+ * (stdout for results, stderr for errors), so tests call this directly.
+ */
+export async function runAdminCli(argv: string[], db: Kysely<Database>, io: CliIo): Promise<number> {
+  try {
+    const { positionals, values } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { password: { type: 'string', short: 'p' }, help: { type: 'boolean', short: 'h' } },
+    });
+    const [command, username, ...extra] = positionals;
+    if (values.help || command === undefined || command === 'help') {
+      io.out(USAGE);
+      return command === undefined && !values.help ? EXIT.USAGE : EXIT.OK;
+    }
+    const needsUser = command === 'reset-password' || command === 'create-super-admin';
+    if (needsUser && (!username || extra.length)) throw new UsageError(`${command} takes exactly one <username>`);
+    if (command === 'reset-password') await resetPassword(db, io, username, values.password);
+    else if (command === 'create-super-admin') await createSuperAdmin(db, io, username, values.password);
+    else if (command === 'list-super-admins') await listSuperAdmins(db, io);
+    else throw new UsageError(`unknown command "${command}"`);
+    return EXIT.OK;
+  } catch (e) {
+    if (e instanceof CommandError) {
+      io.err(`error: ${e.message}`);
+      return EXIT.FAILED;
+    }
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`error: ${(e as Error).message}\n\n${USAGE}`);
+      return EXIT.USAGE;
+    }
+    io.err(`error: ${(e as Error).message}`);
+    return EXIT.FAILED;
+  }
+}

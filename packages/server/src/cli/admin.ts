@@ -1,0 +1,45 @@
+import { ConfigError, loadConfig } from '../config.js';
+import { openDatabase } from '../db/index.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { seedDatabase } from '../admin/seed.js';
+import { EXIT, runAdminCli, type CliIo } from './admin-commands.js';
+
+/**
+ * `npm run admin -- <command>`: the operator's recovery tool. Opens the configured database (migrating and seeding
+ * it like the server would, so it also works on a fresh installation), runs one command, and exits with its code.
+ */
+async function main(argv: string[]): Promise<number> {
+  const io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) };
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      io.err(`tianji admin: ${e.message}`);
+      return EXIT.CONFIG;
+    }
+    throw e;
+  }
+  const db = openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(db);
+    const seeded = await seedDatabase(db.kysely, { adminUsername: config.adminUsername, adminPassword: config.adminPassword });
+    if (seeded.generatedPassword) io.out(`(empty database: created the first super administrator "${config.adminUsername}" with password ${seeded.generatedPassword})`);
+    return await runAdminCli(argv, db.kysely, io);
+  } catch (e) {
+    io.err(`tianji admin: cannot use the database: ${(e as Error).message}`);
+    return EXIT.FAILED;
+  } finally {
+    await db.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    console.error('tianji admin failed:', e instanceof Error ? e.message : e);
+    process.exitCode = EXIT.FAILED;
+  },
+);

@@ -1,0 +1,70 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { bearer, login } from './helpers.js';
+
+/** Test helpers for the administration resources: every fixture is built through the HTTP API, as a client would. */
+
+export const PASSWORD = 'password-123';
+
+export type Call = (method: InjectOptions['method'], url: string, payload?: unknown) => Promise<LightMyRequestResponse>;
+
+/** Requests as the holder of `token`. */
+export const as =
+  (app: FastifyInstance, token: string): Call =>
+  (method, url, payload) =>
+    app.inject({ method, url, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as object }) });
+
+export async function adminCall(app: FastifyInstance): Promise<Call> {
+  return as(app, (await login(app)).accessToken);
+}
+
+/** menu code → id, over the whole tree. */
+export async function menuIds(call: Call): Promise<Map<string, string>> {
+  const res = await call('GET', '/api/menus');
+  const out = new Map<string, string>();
+  const walk = (nodes: Array<{ id: string; code: string; children: unknown[] }>) =>
+    nodes.forEach((n) => {
+      out.set(n.code, n.id);
+      walk(n.children as typeof nodes);
+    });
+  walk(res.json().data);
+  return out;
+}
+
+export async function roleId(call: Call, code: string): Promise<string> {
+  const res = await call('GET', `/api/roles?keyword=${encodeURIComponent(code)}&pageSize=100`);
+  const role = (res.json().data.items as Array<{ id: string; code: string }>).find((r) => r.code === code);
+  if (!role) throw new Error(`no role ${code}`);
+  return role.id;
+}
+
+/** Creates a role and grants it `grants` (menu code → bits). */
+export async function createRole(call: Call, code: string, grants: Record<string, number> = {}): Promise<string> {
+  const res = await call('POST', '/api/roles', { code, name: `角色 ${code}` });
+  if (res.statusCode !== 201) throw new Error(`create role ${code}: ${res.statusCode} ${res.body}`);
+  const id = res.json().data.id as string;
+  await setGrants(call, id, grants);
+  return id;
+}
+
+export async function setGrants(call: Call, id: string, grants: Record<string, number>): Promise<void> {
+  const menus = await menuIds(call);
+  const body = { grants: Object.entries(grants).map(([code, bits]) => ({ menuId: menus.get(code), bits })) };
+  const res = await call('PUT', `/api/roles/${id}/menus`, body);
+  if (res.statusCode !== 200) throw new Error(`grant ${id}: ${res.statusCode} ${res.body}`);
+}
+
+export async function createUser(call: Call, username: string, roleIds: string[] = [], extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await call('POST', '/api/users', { username, password: PASSWORD, roleIds, ...extra });
+  if (res.statusCode !== 201) throw new Error(`create user ${username}: ${res.statusCode} ${res.body}`);
+  return res.json().data.id as string;
+}
+
+/** Creates a user holding one new role with `grants`, signs them in, and returns a caller for them. */
+export async function userWithGrants(app: FastifyInstance, admin: Call, name: string, grants: Record<string, number>) {
+  const role = await createRole(admin, `r_${name}`, grants);
+  const id = await createUser(admin, name, [role]);
+  const { accessToken } = await login(app, name, PASSWORD);
+  return { id, role, call: as(app, accessToken), token: accessToken };
+}
+
+export const FORBIDDEN_BODY = '{"code":"FORBIDDEN","message":"无权限"}';

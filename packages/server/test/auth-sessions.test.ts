@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDb, getTestInstance, type TestInstance } from './helpers.js';
+import { USER_PASSWORD, expectUnauthorized, insertUser, me, refresh, signIn } from './auth-fixtures.js';
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describeEachDb('refresh token rotation and sessions', (dialect) => {
+  let t: TestInstance;
+  let n = 0;
+  /** A fresh user per test, so one test's revocations cannot help or hurt another. */
+  const freshUser = async () => {
+    const username = `user${++n}`;
+    return { username, id: await insertUser(t.db, username) };
+  };
+
+  beforeAll(async () => {
+    t = await getTestInstance(dialect);
+  });
+  afterAll(() => t.close());
+
+  it('refresh rotates the pair and voids the presented refresh token at once', async () => {
+    const { username } = await freshUser();
+    const first = await signIn(t.app, username);
+    const res = await refresh(t.app, first.refreshToken);
+    expect(res.statusCode).toBe(200);
+    const next = res.json().data;
+    expect(Object.keys(next).sort()).toEqual(['accessToken', 'refreshToken']);
+    expect(next.refreshToken).not.toBe(first.refreshToken);
+    expect((await me(t.app, next.accessToken)).statusCode).toBe(200);
+    expectUnauthorized(await refresh(t.app, first.refreshToken), /reuse detected/);
+  });
+
+  it('a replayed refresh token revokes its whole family but leaves another device signed in', async () => {
+    const { username } = await freshUser();
+    const laptop = await signIn(t.app, username);
+    const phone = await signIn(t.app, username);
+    const rotated = (await refresh(t.app, laptop.refreshToken)).json().data;
+    // The thief replays the stolen, already-rotated token…
+    expectUnauthorized(await refresh(t.app, laptop.refreshToken), /reuse detected/);
+    // …which kills the token the rotation issued as well, so neither party keeps the session.
+    expectUnauthorized(await refresh(t.app, rotated.refreshToken), /revoked/);
+    const phoneNext = await refresh(t.app, phone.refreshToken);
+    expect(phoneNext.statusCode).toBe(200);
+    expect((await me(t.app, phoneNext.json().data.accessToken)).statusCode).toBe(200);
+  });
+
+  it('of 20 concurrent refreshes with one token exactly one succeeds', async () => {
+    const { username } = await freshUser();
+    const { refreshToken } = await signIn(t.app, username);
+    const results = await Promise.all(Array.from({ length: 20 }, () => refresh(t.app, refreshToken)));
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(1);
+    expect(codes.filter((c) => c === 401)).toHaveLength(19);
+    for (const r of results.filter((x) => x.statusCode === 401)) expect(r.json().code).toBe('UNAUTHORIZED');
+    const rows = await t.db.kysely.selectFrom('refresh_tokens').innerJoin('users', 'users.id', 'refresh_tokens.user_id').select('refresh_tokens.id').where('users.username', '=', username).execute();
+    expect(rows).toHaveLength(2); // the original and exactly one successor
+  });
+
+  it('logout answers 204, kills the refresh token, and the access token works until it expires', async () => {
+    const { username } = await freshUser();
+    const s = await signIn(t.app, username);
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(s.accessToken), payload: { refreshToken: s.refreshToken } });
+    expect(out.statusCode).toBe(204);
+    expect(out.body).toBe('');
+    expectUnauthorized(await refresh(t.app, s.refreshToken), /revoked/);
+    expect((await me(t.app, s.accessToken)).statusCode).toBe(200);
+  });
+
+  it('logout with a stale token of the same sign-in still ends that sign-in', async () => {
+    const { username } = await freshUser();
+    const s = await signIn(t.app, username);
+    const rotated = (await refresh(t.app, s.refreshToken)).json().data;
+    await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(rotated.accessToken), payload: { refreshToken: s.refreshToken } });
+    expectUnauthorized(await refresh(t.app, rotated.refreshToken), /revoked/);
+  });
+
+  it('logout cannot revoke another user’s refresh token', async () => {
+    const alice = await signIn(t.app, (await freshUser()).username);
+    const bob = await signIn(t.app, (await freshUser()).username);
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(alice.accessToken), payload: { refreshToken: bob.refreshToken } });
+    expect(out.statusCode).toBe(204);
+    expect((await refresh(t.app, bob.refreshToken)).statusCode).toBe(200);
+  });
+
+  it('logout needs a valid access token', async () => {
+    const s = await signIn(t.app, (await freshUser()).username);
+    expectUnauthorized(await t.app.inject({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken: s.refreshToken } }), /missing/);
+    expect((await refresh(t.app, s.refreshToken)).statusCode).toBe(200);
+  });
+
+  it('a password change returns a fresh pair and kills every other token on every device', async () => {
+    const { username } = await freshUser();
+    const here = await signIn(t.app, username);
+    const there = await signIn(t.app, username);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/auth/password',
+      headers: bearer(here.accessToken),
+      payload: { oldPassword: USER_PASSWORD, newPassword: 'a-brand-new-password' },
+    });
+    expect(res.statusCode).toBe(200);
+    const fresh = res.json().data;
+    expect(Object.keys(fresh).sort()).toEqual(['accessToken', 'refreshToken']);
+    expect((await me(t.app, fresh.accessToken)).statusCode).toBe(200);
+    expect((await refresh(t.app, fresh.refreshToken)).statusCode).toBe(200);
+
+    expectUnauthorized(await me(t.app, here.accessToken), /version mismatch/);
+    expectUnauthorized(await me(t.app, there.accessToken), /version mismatch/);
+    expectUnauthorized(await refresh(t.app, here.refreshToken), /revoked/);
+    expectUnauthorized(await refresh(t.app, there.refreshToken), /revoked/);
+
+    const oldLogin = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password: USER_PASSWORD } });
+    expect(oldLogin.statusCode).toBe(401);
+    await signIn(t.app, username, 'a-brand-new-password');
+  });
+
+  it('a wrong oldPassword is 400 and changes nothing', async () => {
+    const { username } = await freshUser();
+    const s = await signIn(t.app, username);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/auth/password',
+      headers: bearer(s.accessToken),
+      payload: { oldPassword: 'not-my-password', newPassword: 'a-brand-new-password' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/oldPassword/) });
+    expect((await me(t.app, s.accessToken)).statusCode).toBe(200);
+    expect((await refresh(t.app, s.refreshToken)).statusCode).toBe(200);
+    await signIn(t.app, username);
+  });
+
+  it('a too-short new password is 400 naming newPassword', async () => {
+    const s = await signIn(t.app, (await freshUser()).username);
+    const res = await t.app.inject({ method: 'PUT', url: '/api/auth/password', headers: bearer(s.accessToken), payload: { oldPassword: USER_PASSWORD, newPassword: 'short' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/newPassword/);
+  });
+
+  it('disabling a user kills their access and refresh tokens on the very next request', async () => {
+    const { username, id } = await freshUser();
+    const s = await signIn(t.app, username);
+    expect((await me(t.app, s.accessToken)).statusCode).toBe(200);
+    await t.db.kysely.updateTable('users').set({ status: 'disabled' }).where('id', '=', id).execute();
+    expectUnauthorized(await me(t.app, s.accessToken), /disabled/);
+    expectUnauthorized(await refresh(t.app, s.refreshToken), /disabled/);
+  });
+
+  it('deleting a user kills their tokens on the very next request', async () => {
+    const { username, id } = await freshUser();
+    const s = await signIn(t.app, username);
+    expect((await me(t.app, s.accessToken)).statusCode).toBe(200);
+    await t.db.kysely.deleteFrom('users').where('id', '=', id).execute();
+    expectUnauthorized(await me(t.app, s.accessToken), /no longer exists/);
+    expectUnauthorized(await refresh(t.app, s.refreshToken), /not recognised/);
+  });
+
+  it('bumping token_version in the database kills both tokens on the very next request', async () => {
+    const { username, id } = await freshUser();
+    const s = await signIn(t.app, username);
+    await t.db.kysely.updateTable('users').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('id', '=', id).execute();
+    expectUnauthorized(await me(t.app, s.accessToken), /version mismatch/);
+    expectUnauthorized(await refresh(t.app, s.refreshToken), /version mismatch/);
+  });
+
+  it('keeps only a SHA-256 hash of each refresh token', async () => {
+    const s = await signIn(t.app, (await freshUser()).username);
+    const rows = await t.db.kysely.selectFrom('refresh_tokens').select('token_hash').execute();
+    expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.token_hash))).toBe(true);
+    expect(rows.some((r) => r.token_hash === s.refreshToken)).toBe(false);
+  });
+});
