@@ -35,6 +35,21 @@ export default fp(
   { name: 'error-handler' },
 );
 
+/**
+ * Errors the router raises before any route or hook runs: a malformed percent-escape in the path, an over-long path
+ * parameter. Passed to Fastify as `frameworkErrors` (app.ts) so that these too get their area's body instead of
+ * Fastify's own; a public path also gets the CORS header here, because the CORS hook has not run.
+ */
+export function renderFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  const path = truncate(req.url.split('?')[0]);
+  const why = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? '路径参数过长' : '路径含有无效的百分号编码';
+  if (areaOfUrl(req.url) === 'admin') {
+    return reply.code(400).send({ code: 'VALIDATION_ERROR', message: `malformed URL path ${path}` });
+  }
+  reply.header('access-control-allow-origin', '*');
+  return reply.code(404).send(fail(404, `接口不存在：${req.method} ${path}（${why}）`));
+}
+
 function truncate(s: string) {
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import { EnvelopeSchema, ok } from './envelope.js';
+import { describeValidation } from './validation-messages.js';
+import { LookupError } from '../errors.js';
 
 /** The five groups of the public API; each is an OpenAPI tag. */
 export const LOOKUP_GROUPS = {
@@ -28,8 +30,8 @@ export class RawReply {
 export interface LookupCache<Q> {
   /** Seconds a client or CDN may keep the answer. */
   maxAge: number;
-  /** Extra cache key for answers that also depend on something outside the query (e.g. today's date). */
-  vary?: (query: Q) => string;
+  /** Extra cache key for answers that also depend on something outside the query (today's date, the public base URL of the request). */
+  vary?: (query: Q, req: FastifyRequest) => string;
 }
 
 export interface LookupRouteDef<Q extends TObject, D extends TSchema> {
@@ -41,6 +43,11 @@ export interface LookupRouteDef<Q extends TObject, D extends TSchema> {
   data: D;
   /** Deterministic answers: memoised per query, sent with Cache-Control and ETag, and 304 on If-None-Match. */
   cache?: LookupCache<Static<Q>>;
+  /**
+   * The query carries a secret (e.g. a password): the route writes no access-log lines (they would record the URL)
+   * and answers with `Cache-Control: no-store`. Not combinable with `cache`.
+   */
+  sensitiveQuery?: boolean;
   /** Bypass the memo when the query asks for randomness (e.g. `random=true`). */
   handler: (query: Static<Q>, req: FastifyRequest, reply: FastifyReply) => Static<D> | RawReply | Promise<Static<D> | RawReply>;
 }
@@ -49,9 +56,13 @@ interface Memo {
   data: unknown;
   etag: string;
   raw?: RawReply;
+  /** Size of the serialised answer, for the memo's byte budget. */
+  bytes: number;
 }
 
 const MEMO_LIMIT = 2000;
+/** Per route: images and long lists are memoised too, so entries alone do not bound the memory. */
+const MEMO_BYTES = 16 * 1024 * 1024;
 
 /**
  * Registers one public GET endpoint: query and data schemas (validated, serialised fast, documented), the
@@ -59,12 +70,16 @@ const MEMO_LIMIT = 2000;
  */
 export function lookupRoute<Q extends TObject, D extends TSchema>(app: FastifyInstance, def: LookupRouteDef<Q, D>): void {
   const memo = new Map<string, Memo>();
+  let memoBytes = 0;
   const tag = LOOKUP_GROUPS[def.group].name;
+  const numeric = numericParams(def.query);
+  const params = Object.keys(def.query.properties);
 
   app.route({
     method: 'GET',
     url: def.path,
     config: { area: 'lookup', lookupGroup: def.group },
+    ...(def.sensitiveQuery ? { logLevel: 'warn', onRequest: noStore } : {}),
     schema: {
       tags: [tag],
       summary: def.summary,
@@ -78,37 +93,82 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(app: FastifyIn
     },
     handler: async (req, reply) => {
       const query = req.query as Static<Q>;
+      rejectNonFinite(numeric, query as Record<string, unknown>);
       if (!def.cache) {
         const result = await def.handler(query, req, reply);
         if (result instanceof RawReply) return reply.type(result.contentType).send(result.body);
         return ok(result);
       }
-      const key = cacheKey(req.url, def.cache.vary?.(query));
+      const key = cacheKey(req.routeOptions.url ?? def.path, params, query as Record<string, unknown>, def.cache.vary?.(query, req));
       let hit = memo.get(key);
       if (!hit) {
         const result = await def.handler(query, req, reply);
-        hit =
-          result instanceof RawReply
-            ? { data: null, raw: result, etag: etagOf(result.body) }
-            : { data: result, etag: etagOf(JSON.stringify(result)) };
-        if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
-        memo.set(key, hit);
+        const body = result instanceof RawReply ? result.body : JSON.stringify(result);
+        hit = result instanceof RawReply ? { data: null, raw: result, etag: etagOf(body), bytes: body.length } : { data: result, etag: etagOf(body), bytes: body.length };
+        // Bounded by entries and by size: distinct queries (hostile ones included) must not grow the memo without limit.
+        if (hit.bytes <= MEMO_BYTES) {
+          while (memo.size >= MEMO_LIMIT || memoBytes + hit.bytes > MEMO_BYTES) {
+            const oldest = memo.keys().next().value as string;
+            memoBytes -= memo.get(oldest)!.bytes;
+            memo.delete(oldest);
+          }
+          memo.set(key, hit);
+          memoBytes += hit.bytes;
+        }
       }
       reply.header('cache-control', `public, max-age=${def.cache.maxAge}`);
       reply.header('etag', hit.etag);
-      if (req.headers['if-none-match'] === hit.etag) return reply.code(304).send();
+      if (matchesEtag(req.headers['if-none-match'], hit.etag)) return reply.code(304).send();
       if (hit.raw) return reply.type(hit.raw.contentType).send(hit.raw.body);
       return ok(hit.data);
     },
   });
 }
 
-/** Canonical key: query parameters sorted, so `?a=1&b=2` and `?b=2&a=1` share an entry. */
-function cacheKey(url: string, extra?: string): string {
-  const [p, q = ''] = url.split('?');
-  const params = new URLSearchParams(q);
-  params.sort();
-  return `${p}?${params.toString()}#${extra ?? ''}`;
+/** Errors included: a secret may be echoed in a message. */
+function noStore(_req: FastifyRequest, reply: FastifyReply, done: () => void) {
+  reply.header('cache-control', 'no-store');
+  done();
+}
+
+/** If-None-Match per RFC 9110 §13.1.2: `*`, or a comma-separated list of tags compared weakly (a `W/` prefix is ignored). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * Canonical key: the declared parameters of the validated query (coerced, defaults applied, in schema order), so
+ * `?a=1&b=2`, `?b=2&a=01` and the same query with an undeclared extra share an entry: the handler sees the same.
+ */
+function cacheKey(path: string, params: string[], query: Record<string, unknown>, extra?: string): string {
+  return `${path}?${JSON.stringify(params.map((k) => query[k]))}#${extra ?? ''}`;
+}
+
+type SchemaNode = { type?: unknown; items?: SchemaNode; anyOf?: SchemaNode[] };
+const isNumeric = (s: SchemaNode | undefined): boolean =>
+  !!s && (s.type === 'number' || s.type === 'integer' || (s.type === 'array' && isNumeric(s.items)) || !!s.anyOf?.some(isNumeric));
+
+/** The query's number and integer parameters (top level, or arrays of them). */
+function numericParams(query: TObject): Array<[string, TSchema]> {
+  return Object.entries(query.properties).filter(([, s]) => isNumeric(s as SchemaNode));
+}
+
+/**
+ * ajv with coerceTypes turns `Infinity`, `-Infinity` and overflowing strings such as `1e999` into ±Infinity and then
+ * lets them pass `type: integer` and `maximum` (ajv-validator/ajv#2212, fastify/fastify#6718). A handler given
+ * `length=Infinity` would loop or allocate forever, so non-finite numbers are rejected here, in the same wording.
+ */
+function rejectNonFinite(numeric: Array<[string, TSchema]>, query: Record<string, unknown>): void {
+  for (const [name, schema] of numeric) {
+    const v = query[name];
+    const bad = (Array.isArray(v) ? v : [v]).find((x) => typeof x === 'number' && !Number.isFinite(x));
+    if (bad === undefined) continue;
+    const type = (schema as SchemaNode).type === 'integer' ? 'integer' : 'number';
+    const { message } = describeValidation([{ keyword: 'type', instancePath: `/${name}`, params: { type }, parentSchema: schema, data: String(bad) }], 'querystring');
+    throw new LookupError(message);
+  }
 }
 
 function etagOf(body: string | Buffer): string {

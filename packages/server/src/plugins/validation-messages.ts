@@ -16,7 +16,8 @@ export interface AjvError {
  * without it the sentence is built from the schema's own bounds.
  */
 export function describeValidation(errors: AjvError[], context: string): { field: string; message: string } {
-  const e = errors[0];
+  // A union of literals fails each branch before the anyOf itself: name the union's choices, not its first branch.
+  const e = errors.find((x) => x.keyword === 'anyOf' && x.instancePath === errors[0].instancePath) ?? errors[0];
   let field = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
   if (e.keyword === 'required') field = [field, String(e.params.missingProperty)].filter(Boolean).join('.');
   if (e.keyword === 'additionalProperties') field = [field, String(e.params.additionalProperty)].filter(Boolean).join('.');
@@ -24,7 +25,9 @@ export function describeValidation(errors: AjvError[], context: string): { field
   const s = e.parentSchema ?? {};
   const hint = typeof s['x-hint'] === 'string' ? (s['x-hint'] as string) : undefined;
   const given = e.keyword === 'required' ? undefined : e.data;
-  const allowed = hint ? `应为 ${hint}` : allowedFromSchema(e, s);
+  let allowed = hint ? `应为 ${hint}` : allowedFromSchema(e, s);
+  // `?n=1&n=2` arrives as an array: say that the key was repeated rather than that the value has the wrong type.
+  if (e.keyword === 'type' && Array.isArray(e.data) && context === 'querystring') allowed = `只能出现一次，${allowed}`;
   const message = `参数 ${field} 无效：${allowed}${given === undefined ? '' : `，收到 ${quote(given)}`}`;
   return { field, message };
 }

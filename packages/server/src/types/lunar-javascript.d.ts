@@ -81,8 +81,22 @@ declare module 'lunar-javascript' {
     isWork(): boolean;
   }
 
+  export interface LunarMonth {
+    /** 1…12; negative for a leap month (-2 = 闰二月). */
+    getMonth(): number;
+    getDayCount(): number;
+    getFirstJulianDay(): number;
+  }
+
+  export interface LunarYear {
+    /** The months of the lunar year in order, leap month included. */
+    getMonthsInYear(): LunarMonth[];
+  }
+
   const lunarJs: {
-    Solar: { fromYmd(year: number, month: number, day: number): Solar };
+    Solar: { fromYmd(year: number, month: number, day: number): Solar; fromJulianDay(julianDay: number): Solar };
+    LunarYear: { fromYear(lunarYear: number): LunarYear };
+    LunarUtil: { MONTH: string[]; DAY: string[]; NUMBER: string[]; SHENGXIAO: string[] };
     Lunar: { fromYmd(lunarYear: number, lunarMonth: number, lunarDay: number): Lunar };
     NineStar: { fromIndex(index: number): NineStar };
     HolidayUtil: { getHolidays(year: number): Holiday[] };

@@ -45,7 +45,8 @@ export default async function hitokotoRoute(app: FastifyInstance) {
     ].join('\n'),
     query: Type.Object({
       type: Type.Optional(Type.String({ maxLength: 64, description: 'Category letters a–l, comma-separated', examples: ['a,b'], 'x-hint': 'a 至 l 的分类字母，多个用逗号分隔，最长 64 个字符' })),
-      format: Type.Union([Type.Literal('json'), Type.Literal('text'), Type.Literal('js')], { default: 'json', examples: ['json'] }),
+      // A plain enum (not a union of literals) so a wrong value is reported with every allowed value.
+      format: Type.Unsafe<'json' | 'text' | 'js'>(Type.String({ enum: ['json', 'text', 'js'], default: 'json', description: 'json = the envelope, text = the bare sentence, js = a script', examples: ['json'] })),
       minLength: length('Minimum'),
       maxLength: length('Maximum'),
       select: Type.String({ minLength: 1, maxLength: 100, default: '.hitokoto', description: 'format=js: CSS selector of the element to fill', examples: ['.hitokoto'] }),

@@ -83,15 +83,22 @@ export interface HitokotoQuery {
   maxLength?: number;
 }
 
-/** Sentences with their lengths, grouped by category: computed once per snapshot (the array identity). */
-const prepared = new WeakMap<readonly Sentence[], Map<string, Hitokoto[]>>();
+/** One snapshot, prepared once (keyed by the array's identity): sentences with their lengths, by category. */
+interface Prepared {
+  byType: Map<string, Hitokoto[]>;
+  /** Pools of category combinations already asked for (`a,b` → every a and b sentence), bounded. */
+  pools: Map<string, Hitokoto[]>;
+}
 
-function byCategory(all: readonly Sentence[]): Map<string, Hitokoto[]> {
-  let groups = prepared.get(all);
-  if (!groups) {
-    groups = new Map(LETTERS.map((l) => [l, []]));
+const POOL_LIMIT = 256;
+const prepared = new WeakMap<readonly Sentence[], Prepared>();
+
+function prepare(all: readonly Sentence[]): Prepared {
+  let p = prepared.get(all);
+  if (!p) {
+    const byType = new Map<string, Hitokoto[]>(LETTERS.map((l) => [l, []]));
     for (const s of all) {
-      groups.get(s.type)?.push({
+      byType.get(s.type)?.push({
         id: s.id,
         from: s.from,
         type: s.type,
@@ -102,9 +109,20 @@ function byCategory(all: readonly Sentence[]): Map<string, Hitokoto[]> {
         commit_from: s.commit_from,
       });
     }
-    prepared.set(all, groups);
+    p = { byType, pools: new Map() };
+    prepared.set(all, p);
   }
-  return groups;
+  return p;
+}
+
+function poolOf(p: Prepared, types: string[]): Hitokoto[] {
+  const key = types.join(',');
+  let pool = p.pools.get(key);
+  if (!pool) {
+    pool = types.flatMap((t) => p.byType.get(t) ?? []);
+    if (p.pools.size < POOL_LIMIT) p.pools.set(key, pool);
+  }
+  return pool;
 }
 
 /**
@@ -116,18 +134,22 @@ export function pickHitokoto(source: SentenceSource, q: HitokotoQuery): Hitokoto
   const min = q.minLength ?? 0;
   const max = q.maxLength ?? Infinity;
   if (min > max) throw paramError('minLength', `不能大于 maxLength（${q.maxLength}）`, q.minLength);
-  const groups = byCategory(source.all());
-  const pool = q.types.flatMap((t) => groups.get(t) ?? []);
+  const pool = poolOf(prepare(source.all()), q.types);
   const names = q.types.map((t) => `${t} ${HITOKOTO_CATEGORIES[t]}`).join('，');
   if (pool.length === 0) throw paramError('type', `所选分类（${names}）中还没有句子`, q.types.join(','));
-  const fits = pool.filter((s) => s.length >= min && s.length <= max);
+  const fits = q.minLength === undefined && q.maxLength === undefined ? pool : pool.filter((s) => s.length >= min && s.length <= max);
   const chosen = pickRandom(fits);
   if (!chosen) {
     const lengths = pool.map((s) => s.length);
-    const range = `${q.minLength ?? 0} 至 ${q.maxLength ?? '不限'}`;
+    const wanted =
+      q.minLength !== undefined && q.maxLength !== undefined
+        ? `长度在 ${q.minLength} 至 ${q.maxLength} 个字符之间`
+        : q.minLength !== undefined
+          ? `长度不少于 ${q.minLength} 个字符`
+          : `长度不超过 ${q.maxLength} 个字符`;
     throw paramError(
       'minLength/maxLength',
-      `所选分类（${names}）中没有长度在 ${range} 个字符之间的句子，现有句子长度为 ${Math.min(...lengths)} 至 ${Math.max(...lengths)} 个字符`,
+      `所选分类（${names}）中没有${wanted}的句子，现有句子长度为 ${Math.min(...lengths)} 至 ${Math.max(...lengths)} 个字符`,
     );
   }
   return chosen;

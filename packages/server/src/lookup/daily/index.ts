@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import dailyTextRoutes from './daily-texts.js';
 import poemGameRoute from './poem-game-route.js';
 import poemRoute from './poem-route.js';
+import wallpaperRoutes from './wallpaper-route.js';
 import hitokotoRoute from './hitokoto-route.js';
 
 /** Endpoints of the "daily" group; each file registers one route through lookupRoute. */
@@ -10,4 +11,5 @@ export default async function dailyGroup(app: FastifyInstance) {
   await app.register(dailyTextRoutes);
   await app.register(poemRoute);
   await app.register(poemGameRoute);
+  await app.register(wallpaperRoutes);
 }

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import lunarJs from 'lunar-javascript';
 import { RawReply, lookupRoute } from '../../plugins/lookup-platform.js';
 import { publicBaseUrl } from '../../plugins/public-url.js';
-import { svgToPng } from '../svg-png.js';
+import { renderPng } from '../svg-png-pool.js';
 import { secureRng } from '../random/rng.js';
 import { DailyQuery, resolveDate } from './daily-query.js';
 import { renderWallpaperSvg } from './wallpaper-art.js';
@@ -84,10 +84,10 @@ export default async function wallpaperRoutes(app: FastifyInstance) {
     }),
     data: Type.Null({ description: 'Not used: the answer is the image' }),
     cache: { maxAge: 365 * 86400 },
-    handler: (q) => {
+    handler: async (q) => {
       const { width, height } = SIZES[q.device as Device];
       const { svg } = renderWallpaperSvg(q.seed, width, height);
-      return q.format === 'svg' ? new RawReply('image/svg+xml', svg) : new RawReply('image/png', svgToPng(svg));
+      return q.format === 'svg' ? new RawReply('image/svg+xml', svg) : new RawReply('image/png', await renderPng(svg));
     },
   });
 }

@@ -13,7 +13,8 @@ export interface Rng {
 /** Node's CSPRNG. Use it whenever the caller gave no seed. */
 export const secureRng: Rng = {
   int: (max) => randomInt(max),
-  next: () => randomInt(2 ** 48) / 2 ** 48,
+  // randomInt's bound is exclusive and must stay below 2^48
+  next: () => randomInt(2 ** 48 - 1) / 2 ** 48,
   seeded: false,
 };
 
@@ -49,4 +50,13 @@ export const rngFor = (seed?: string | number): Rng => (seed === undefined || se
 
 export function pickOne<T>(rng: Rng, items: readonly T[]): T {
   return items[rng.int(items.length)];
+}
+
+/** Draws one item with probability proportional to its weight (weights > 0). */
+export function pickWeighted<T>(rng: Rng, items: readonly (readonly [T, number])[]): T {
+  let total = 0;
+  for (const [, w] of items) total += w;
+  let r = rng.next() * total;
+  for (const [item, w] of items) if ((r -= w) < 0) return item;
+  return items[items.length - 1][0];
 }

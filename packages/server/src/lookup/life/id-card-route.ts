@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { lookupRoute, todayInShanghai } from '../../plugins/lookup-platform.js';
+import { EARLIEST_BIRTHDAY, inspectIdCard, type IdCardProblem } from './id-card.js';
+
+const PROBLEMS: IdCardProblem[] = ['length', 'characters', 'region', 'birthday', 'future_birthday', 'checksum'];
+
+/** The region an ID number was issued in; shared with the random ID-card and random-person schemas. */
+export const IdRegionSchema = Type.Object({
+  code: Type.String({ description: 'Six-digit GB/T 2260 code (the first six digits of the number)', examples: ['110105'] }),
+  province: Type.String({ examples: ['北京市'] }),
+  city: Type.String({ description: 'Prefecture-level city; the municipality itself for 北京/天津/上海/重庆; empty for a county directly under its province (济源市, 石河子市)', examples: ['北京市'] }),
+  district: Type.String({ examples: ['朝阳区'] }),
+  historical: Type.Boolean({ description: 'true when the code is no longer in the 2023 division table (abolished or recoded); old cards still carry it' }),
+  name: Type.String({ description: 'Province, city and district joined without repeats', examples: ['北京市朝阳区'] }),
+});
+
+/** The facts a valid number encodes. */
+export const IdFactsSchema = {
+  gender: Type.Union([Type.Literal('男'), Type.Literal('女')], { description: '17th digit: odd 男, even 女' }),
+  birthday: Type.String({ format: 'date', examples: ['1949-12-31'] }),
+  age: Type.Integer({ description: 'Whole years on today’s date in Asia/Shanghai' }),
+  zodiac: Type.String({ description: '生肖 of the lunar year (changes at the Spring Festival)', examples: ['牛'] }),
+  constellation: Type.String({ description: '星座', examples: ['摩羯座'] }),
+  lunarBirthday: Type.String({ description: 'Birthday on the Chinese calendar', examples: ['一九四九年冬月十二'] }),
+  region: IdRegionSchema,
+};
+
+const IdCardSchema = Type.Object({
+  input: Type.String({ description: 'The number as checked (x upper-cased)' }),
+  valid: Type.Boolean(),
+  problem: Type.Optional(
+    Type.Union(PROBLEMS.map((p) => Type.Literal(p)), {
+      description: 'Machine-readable kind of the first problem found (only when invalid)',
+    }),
+  ),
+  reason: Type.Optional(Type.String({ description: 'Why the number is invalid, in Chinese (only when invalid)', examples: ['校验码错误：第 18 位应为 X，实际为 1'] })),
+  id18: Type.Optional(Type.String({ description: 'The 18-digit form; for a 15-digit number the converted one (19 inserted, check digit computed)' })),
+  expectedCheckDigit: Type.Optional(Type.String({ description: 'The check digit the first 17 digits call for, whenever they are well formed' })),
+  gender: Type.Optional(IdFactsSchema.gender),
+  birthday: Type.Optional(IdFactsSchema.birthday),
+  age: Type.Optional(IdFactsSchema.age),
+  zodiac: Type.Optional(IdFactsSchema.zodiac),
+  constellation: Type.Optional(IdFactsSchema.constellation),
+  lunarBirthday: Type.Optional(IdFactsSchema.lunarBirthday),
+  region: Type.Optional(IdFactsSchema.region),
+});
+
+export default async function idCardRoute(app: FastifyInstance) {
+  lookupRoute(app, {
+    group: 'life',
+    path: '/id-card',
+    summary: '身份证信息查询 ID-card lookup',
+    description:
+      'Validates a mainland resident ID number (GB 11643-1999) and explains it. 18-digit numbers: region code, real birthday, ISO 7064 MOD 11-2 check digit (`X` = 10, `x` accepted). ' +
+      '15-digit numbers (issued before 1999) are converted to 18 digits (`19` inserted, check digit computed). ' +
+      `A well-formed number that fails a check answers **200 with \`valid: false\`** and the exact reason — the first problem in the order length, characters, region (unknown code, historical codes included), birthday (no such date, or before ${EARLIEST_BIRTHDAY}), future birthday, checksum — since "not valid" is this service's answer, not a failure. ` +
+      'A malformed parameter (missing, empty, longer than 18 characters, anything but digits and X) is a 500 naming `id`. ' +
+      'Facts are given only for a valid number: gender, birthday, age (today in Asia/Shanghai), zodiac animal (生肖 of the lunar year), constellation, lunar birthday, and the province, city and district of issue. ' +
+      'Region codes merge the 2023 division table with historical GB/T 2260 codes, so cards from abolished counties still resolve (`historical: true`).',
+    query: Type.Object({
+      id: Type.String({
+        minLength: 1,
+        maxLength: 18,
+        pattern: '^[0-9Xx]+$',
+        'x-hint': '1–18 位数字或 X（18 位新号码或 15 位旧号码）',
+        description: 'The ID number (18 digits, or 15 for an old card)',
+        examples: ['11010519491231002X'],
+      }),
+    }),
+    data: IdCardSchema,
+    cache: { maxAge: 3600, vary: () => todayInShanghai() },
+    handler: (q) => inspectIdCard(q.id, todayInShanghai()),
+  });
+}

@@ -1,0 +1,181 @@
+/**
+ * Mainland resident ID numbers (居民身份证号码, GB 11643-1999): validation, 15 → 18 conversion, and the facts a
+ * number encodes. Pure: no HTTP framework; "today" is passed in so answers are testable.
+ *
+ * Layout of the 18 digits: 6 region code (GB/T 2260) · 8 birthday YYYYMMDD · 3 sequence (odd = male) · 1 check digit
+ * (ISO 7064 MOD 11-2, `X` for 10). Old 15-digit numbers have a 2-digit year and no check digit.
+ */
+import { readFileSync } from 'node:fs';
+import lunarJs from 'lunar-javascript';
+import { lunarDateOf } from './lunar-date.js';
+
+const { Solar } = lunarJs;
+
+export interface IdRegion {
+  province: string;
+  /** Prefecture-level city; the municipality itself for 北京/天津/上海/重庆; empty for a county under its province. */
+  city: string;
+  /** County-level division as it was named on the issuing table (`市辖区` on some old city-wide codes). */
+  district: string;
+  /** true when the code is no longer in the 2023 table (abolished or recoded), kept so old cards still resolve. */
+  historical: boolean;
+}
+
+export interface RegionInfo extends IdRegion {
+  code: string;
+  /** Province, city and district joined without repeats, e.g. `北京市东城区`. */
+  name: string;
+}
+
+export type IdCardProblem = 'length' | 'characters' | 'region' | 'birthday' | 'future_birthday' | 'checksum';
+
+/** What a birthday says about its owner; shared with the random generators. */
+export interface BirthFacts {
+  birthday: string;
+  age: number;
+  /** 生肖 of the lunar year (the animal changes at the Spring Festival, not on 1 January). */
+  zodiac: string;
+  /** e.g. `水瓶座` */
+  constellation: string;
+  /** e.g. `一九八九年腊月三十` */
+  lunarBirthday: string;
+}
+
+/** Everything a valid number encodes. */
+export interface IdFacts extends BirthFacts {
+  gender: '男' | '女';
+  region: RegionInfo;
+}
+
+export interface IdCardReport extends Partial<IdFacts> {
+  /** The number as checked: trimmed, `x` upper-cased. */
+  input: string;
+  valid: boolean;
+  /** Why the number is invalid (the first problem found, in the order length, characters, region, birthday, checksum). */
+  reason?: string;
+  problem?: IdCardProblem;
+  /** The 18-digit form: the number itself, or the converted 15-digit number. */
+  id18?: string;
+  /** The check digit the first 17 digits call for, whenever they are well formed (also on a checksum failure). */
+  expectedCheckDigit?: string;
+}
+
+const WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+const CHECK_CHARS = '10X98765432';
+/** Earliest birthday accepted: resident ID cards began in 1984, nobody then alive was born before this. */
+export const EARLIEST_BIRTHDAY = '1850-01-01';
+
+/** ISO 7064 MOD 11-2 check digit of the first 17 digits: Σ(digit × 2^(17-i) mod 11) → `10X98765432`. */
+export function checkDigit(first17: string): string {
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += (first17.charCodeAt(i) - 48) * WEIGHTS[i];
+  return CHECK_CHARS[sum % 11];
+}
+
+/** A 15-digit number in 18-digit form: `19` inserted before the two-digit year, check digit appended. */
+export function to18(id15: string): string {
+  const first17 = `${id15.slice(0, 6)}19${id15.slice(6)}`;
+  return first17 + checkDigit(first17);
+}
+
+let regions: Map<string, IdRegion> | undefined;
+
+/** The shipped code table (`data/id-card-regions.json`, built by `scripts/build-id-card-regions.ts`), read once. */
+export function idRegions(): Map<string, IdRegion> {
+  if (!regions) {
+    const url = new URL('../../../../../data/id-card-regions.json', import.meta.url);
+    regions = new Map(Object.entries(JSON.parse(readFileSync(url, 'utf8')) as Record<string, IdRegion>));
+  }
+  return regions;
+}
+
+export function regionInfo(code: string, table = idRegions()): RegionInfo | undefined {
+  const r = table.get(code);
+  if (!r) return undefined;
+  const parts = [r.province, r.city, r.district].filter((p, i, all) => p && p !== all[i - 1]);
+  return { code, ...r, name: parts.join('') };
+}
+
+/** `YYYYMMDD` → `YYYY-MM-DD` if that day exists on the Gregorian calendar. */
+function realDate(ymd: string): string | undefined {
+  const y = Number(ymd.slice(0, 4));
+  const m = Number(ymd.slice(4, 6));
+  const d = Number(ymd.slice(6, 8));
+  const t = new Date(Date.UTC(y, m - 1, d));
+  if (t.getUTCFullYear() !== y || t.getUTCMonth() !== m - 1 || t.getUTCDate() !== d) return undefined;
+  return `${ymd.slice(0, 4)}-${ymd.slice(4, 6)}-${ymd.slice(6, 8)}`;
+}
+
+/** Whole years from `birthday` to `today` (both YYYY-MM-DD); a 29 February birthday counts from 1 March in other years. */
+export function ageOn(birthday: string, today: string): number {
+  const years = Number(today.slice(0, 4)) - Number(birthday.slice(0, 4));
+  return today.slice(5) >= birthday.slice(5) ? years : years - 1;
+}
+
+export function birthFacts(birthday: string, today: string): BirthFacts {
+  const [y, m, d] = birthday.split('-').map(Number);
+  const lunar = lunarDateOf(birthday);
+  return {
+    birthday,
+    age: ageOn(birthday, today),
+    zodiac: lunar.zodiac,
+    constellation: `${Solar.fromYmd(y, m, d).getXingZuo()}座`,
+    lunarBirthday: lunar.text,
+  };
+}
+
+const invalid = (input: string, problem: IdCardProblem, reason: string, extra: Partial<IdCardReport> = {}): IdCardReport => ({
+  input,
+  valid: false,
+  problem,
+  reason,
+  ...extra,
+});
+
+/**
+ * Checks an ID number and explains it. `today` (YYYY-MM-DD, Asia/Shanghai) decides "future" and the age.
+ *
+ * @example inspectIdCard('11010519491231002X', '2026-11-21').zodiac // '牛' (born before the 1950 Spring Festival)
+ */
+export function inspectIdCard(raw: string, today: string, table = idRegions()): IdCardReport {
+  const input = raw.trim().toUpperCase();
+  const n = input.length;
+  if (n !== 18 && n !== 15) return invalid(input, 'length', `号码长度应为 18 位（或 15 位旧号码），实际为 ${n} 位`);
+  if (n === 15 && !/^\d{15}$/u.test(input)) return invalid(input, 'characters', '15 位旧号码只能由数字组成');
+  if (n === 18 && !/^\d{17}[\dX]$/u.test(input)) return invalid(input, 'characters', '18 位号码的前 17 位必须是数字，第 18 位是数字或 X');
+
+  const id18 = n === 15 ? to18(input) : input;
+  const expected = checkDigit(id18.slice(0, 17));
+  const facts: Partial<IdCardReport> = { id18, expectedCheckDigit: expected };
+
+  const region = regionInfo(id18.slice(0, 6), table);
+  if (!region) return invalid(input, 'region', `地区码 ${id18.slice(0, 6)} 不是已知的行政区划代码（已含历史代码）`, facts);
+
+  const ymd = id18.slice(6, 14);
+  const birthday = realDate(ymd);
+  if (!birthday) return invalid(input, 'birthday', `出生日期 ${ymd} 不存在`, facts);
+  if (birthday < EARLIEST_BIRTHDAY) return invalid(input, 'birthday', `出生日期 ${birthday} 早于 ${EARLIEST_BIRTHDAY}，不可能是在世居民的号码`, facts);
+  if (birthday > today) return invalid(input, 'future_birthday', `出生日期 ${birthday} 晚于今天（${today}）`, facts);
+
+  if (n === 18 && input[17] !== expected) return invalid(input, 'checksum', `校验码错误：第 18 位应为 ${expected}，实际为 ${input[17]}`, facts);
+
+  return { input, valid: true, ...facts, ...idFacts(id18, birthday, region, today) };
+}
+
+function idFacts(id18: string, birthday: string, region: RegionInfo, today: string): IdFacts {
+  return { gender: Number(id18[16]) % 2 === 1 ? '男' : '女', ...birthFacts(birthday, today), region };
+}
+
+/** The facts of a number the caller built to be valid (the random generators); a number that is not is a bug and throws. */
+export function factsOf(id18: string, today: string, table = idRegions()): IdFacts {
+  const region = regionInfo(id18.slice(0, 6), table);
+  const birthday = realDate(id18.slice(6, 14));
+  if (!region || !birthday || birthday > today || checkDigit(id18) !== id18[17]) throw new Error(`not a valid ID number: ${id18}`);
+  return idFacts(id18, birthday, region, today);
+}
+
+/** Builds a valid 18-digit number from its parts: region code, birthday YYYY-MM-DD and a three-digit sequence. */
+export function composeIdCard(regionCode: string, birthday: string, sequence: number): string {
+  const first17 = `${regionCode}${birthday.replaceAll('-', '')}${String(sequence).padStart(3, '0')}`;
+  return first17 + checkDigit(first17);
+}

@@ -1,0 +1,63 @@
+/**
+ * Parsing and classifying IP addresses for the ip-region lookup. Pure: no HTTP framework, no database.
+ */
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/** What an address is, as far as a location lookup cares. */
+export type AddressClass =
+  | { kind: 'public'; version: 4 | 6; address: string }
+  | { kind: 'private' | 'reserved' }
+  | { kind: 'invalid' };
+
+/** Ranges worth looking up: ordinary unicast plus a few globally routed special-purpose blocks (AS112 anycast, AMT relays, 6to4, Teredo). */
+const LOOKUP_V4 = new Set(['unicast', 'as112', 'amt']);
+const LOOKUP_V6 = new Set(['unicast', 'as112v6', 'amt', '6to4', 'teredo']);
+
+/**
+ * Classifies an address the way ip-api.com reports it: RFC 1918 and IPv6 unique-local (fc00::/7) are
+ * `private`; every other special-purpose block (loopback, link-local, CGNAT 100.64/10, 0/8, multicast,
+ * documentation and benchmarking nets, 240/4, IPv6 outside 2000::/3, …) is `reserved`. An IPv4-mapped
+ * IPv6 address (`::ffff:8.8.8.8`) is judged — and looked up — as the IPv4 address it carries.
+ *
+ * Syntax follows `node:net` `isIP` (no leading zeros in IPv4, zone ids allowed in IPv6).
+ */
+export function classifyAddress(input: string): AddressClass {
+  const version = isIP(input);
+  if (version === 0) return { kind: 'invalid' };
+  // Zone ids (fe80::1%eth0) only make sense on link-local addresses, which are reserved anyway.
+  const bare = input.split('%')[0];
+  let addr: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    addr = ipaddr.parse(bare);
+  } catch {
+    return { kind: 'invalid' };
+  }
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  const range = addr.range();
+  if (addr.kind() === 'ipv4') {
+    if (range === 'private') return { kind: 'private' };
+    return LOOKUP_V4.has(range) ? { kind: 'public', version: 4, address: addr.toString() } : { kind: 'reserved' };
+  }
+  const v6 = addr as ipaddr.IPv6;
+  if (range === 'uniqueLocal') return { kind: 'private' };
+  // Only 2000::/3 is allocated as global unicast; ipaddr.js calls everything it has no name for "unicast".
+  const globalUnicast = (v6.parts[0] & 0xe000) === 0x2000;
+  return LOOKUP_V6.has(range) && globalUnicast ? { kind: 'public', version: 6, address: v6.toNormalizedString() } : { kind: 'reserved' };
+}
+
+/** An IPv4 address as an unsigned 32-bit number. */
+export function ipv4ToNumber(address: string): number {
+  const p = address.split('.');
+  return ((Number(p[0]) << 24) | (Number(p[1]) << 16) | (Number(p[2]) << 8) | Number(p[3])) >>> 0;
+}
+
+/** An IPv6 address as its high and low 64 bits. */
+export function ipv6ToHalves(address: string): [bigint, bigint] {
+  const parts = ipaddr.IPv6.parse(address).parts;
+  let hi = 0n;
+  let lo = 0n;
+  for (let i = 0; i < 4; i++) hi = (hi << 16n) | BigInt(parts[i]);
+  for (let i = 4; i < 8; i++) lo = (lo << 16n) | BigInt(parts[i]);
+  return [hi, lo];
+}

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { LookupError } from '../../errors.js';
+import { CHINA_REGIONS, findChinaRegion } from './china-regions.js';
+import { ChinaCityNames, OfflineIpRegionProvider, cityPinyin, countryName, resolveIpRegion } from './ip-region.js';
+import { toCityPlace, type ChinesePlace, type CityPlace } from './ip-region-sources.js';
+import type { PostcodeRow } from './postcodes.js';
+
+const row = (province: string, city: string, district = '', postcode = '000000'): PostcodeRow => ({ code: '000000', province, city, district, postcode });
+const cityNames = new ChinaCityNames([
+  row('广东省', '深圳市'),
+  row('广东省', '深圳市', '南山区'),
+  row('广东省', '东莞市'),
+  row('吉林省', '延边朝鲜族自治州'),
+  row('江苏省', '苏州市'),
+  row('江苏省', '苏州市', '昆山市'),
+  row('北京市', '北京市'),
+]);
+
+/** A provider over fixed answers: one entry per address for each source. */
+function provider(chinese: Record<string, ChinesePlace>, city: Record<string, CityPlace>, asn: Record<string, { number: number; organization: string }> = {}) {
+  return new OfflineIpRegionProvider(
+    { chinese: { find: (a) => chinese[a] }, city: { find: (a) => city[a] }, asn: { find: (a) => asn[a] } },
+    cityNames,
+  );
+}
+const cn = (over: Partial<ChinesePlace>): ChinesePlace => ({ countryCode: 'CN', country: '中国', region: '', city: '', isp: '', owner: '', ...over });
+const geo = (over: Partial<CityPlace>): CityPlace => ({ countryCode: 'CN', regionName: {}, city: {}, ...over });
+
+describe('OfflineIpRegionProvider', () => {
+  it('names Chinese places officially, with the province code, operator and AS', () => {
+    const p = provider(
+      { '1.1.1.1': cn({ region: '广东', city: '深圳', isp: '电信' }) },
+      { '1.1.1.1': geo({ regionName: { en: 'Guangdong' }, city: { en: 'Shenzhen' }, lat: 22.5, lon: 114.1, timezone: 'Asia/Shanghai' }) },
+      { '1.1.1.1': { number: 4134, organization: 'Chinanet' } },
+    );
+    expect(p.lookup('1.1.1.1', 4, 'zh-CN')).toEqual({
+      country: '中国', countryCode: 'CN', region: 'GD', regionName: '广东省', city: '深圳市', zip: '', lat: 22.5, lon: 114.1,
+      timezone: 'Asia/Shanghai', isp: '中国电信', org: '中国电信', as: 'AS4134 Chinanet',
+    });
+    expect(p.lookup('1.1.1.1', 4, 'en')).toMatchObject({ country: 'China', regionName: 'Guangdong', city: 'Shenzhen', isp: 'Chinanet', org: 'Chinanet' });
+  });
+
+  it('places a Chinese address at its provincial capital when the City data puts it elsewhere', () => {
+    // GeoLite2 puts many Chinese blocks at the centre of the country, with no province.
+    const p = provider({ a: cn({ region: '广东', city: '东莞' }) }, { a: geo({ lat: 34.77, lon: 113.72, timezone: 'Asia/Shanghai' }) });
+    const d = p.lookup('a', 4, 'en');
+    expect(d).toMatchObject({ region: 'GD', regionName: 'Guangdong', city: 'Dongguan', lat: 23.1291, lon: 113.2644 });
+  });
+
+  it('ignores a City answer for a different country than the Chinese database’s', () => {
+    const p = provider({ a: cn({ region: '北京', city: '北京' }) }, { a: geo({ countryCode: 'US', regionName: { en: 'Virginia' }, lat: 39, lon: -77, timezone: 'America/New_York' }) });
+    expect(p.lookup('a', 4, 'zh-CN')).toMatchObject({ countryCode: 'CN', regionName: '北京市', city: '北京市', timezone: 'Asia/Shanghai', lat: 39.9042 });
+  });
+
+  it('answers the country alone when only the country is known', () => {
+    const p = provider({ a: cn({}) }, {});
+    expect(p.lookup('a', 4, 'zh-CN')).toMatchObject({ country: '中国', countryCode: 'CN', region: '', regionName: '', city: '', timezone: 'Asia/Shanghai' });
+  });
+
+  it('names foreign places in Chinese from the Chinese database and in English from the City data', () => {
+    const p = provider(
+      { a: cn({ countryCode: 'US', country: '美国', region: '加利福尼亚州', city: '圣克拉拉' }) },
+      { a: geo({ countryCode: 'US', regionCode: 'CA', regionName: { en: 'California' }, city: { en: 'Santa Clara' }, zip: '95054', lat: 37.4, lon: -121.9, timezone: 'America/Los_Angeles' }) },
+      { a: { number: 15169, organization: 'Google LLC' } },
+    );
+    expect(p.lookup('a', 4, 'zh-CN')).toMatchObject({ country: '美国', region: 'CA', regionName: '加利福尼亚州', city: '圣克拉拉', zip: '95054', as: 'AS15169 Google LLC' });
+    expect(p.lookup('a', 4, 'en')).toMatchObject({ country: 'United States', region: 'CA', regionName: 'California', city: 'Santa Clara', isp: 'Google LLC' });
+  });
+
+  it('falls back to the City data, then to English, for names the Chinese database lacks', () => {
+    const p = provider({}, { a: geo({ countryCode: 'GB', regionName: { en: 'England' }, city: { en: 'London' }, lat: 51.5, lon: -0.1, timezone: 'Europe/London' }) });
+    expect(p.lookup('a', 4, 'zh-CN')).toMatchObject({ country: '英国', countryCode: 'GB', regionName: 'England', city: 'London', isp: '', as: '' });
+  });
+
+  it('answers empty strings and zeros when no source knows the address', () => {
+    expect(provider({}, {}).lookup('a', 4, 'zh-CN')).toEqual({ country: '', countryCode: '', region: '', regionName: '', city: '', zip: '', lat: 0, lon: 0, timezone: '', isp: '', org: '', as: '' });
+  });
+
+  it('treats Hong Kong, Macao and Taiwan as regions with their own codes', () => {
+    const p = provider({ a: cn({ countryCode: 'HK', region: '香港' }) }, {});
+    expect(p.lookup('a', 4, 'zh-CN')).toMatchObject({ country: '中国香港', countryCode: 'HK', region: 'HK', regionName: '香港特别行政区', timezone: 'Asia/Hong_Kong' });
+    expect(p.lookup('a', 4, 'en')).toMatchObject({ country: 'Hong Kong', regionName: 'Hong Kong' });
+  });
+});
+
+describe('resolveIpRegion', () => {
+  const p = provider({ '8.8.8.8': cn({ countryCode: 'US', country: '美国' }) }, {});
+  it('answers private and reserved addresses without a lookup', () => {
+    expect(resolveIpRegion(p, '192.168.0.1', 'zh-CN')).toEqual({ status: 'fail', message: 'private range', query: '192.168.0.1' });
+    expect(resolveIpRegion(p, '127.0.0.1', 'en')).toEqual({ status: 'fail', message: 'reserved range', query: '127.0.0.1' });
+  });
+  it('echoes the query as given', () => {
+    expect(resolveIpRegion(p, '::ffff:8.8.8.8', 'zh-CN')).toMatchObject({ status: 'success', countryCode: 'US', query: '::ffff:8.8.8.8' });
+  });
+  it('throws a parameter error naming ip for a malformed address', () => {
+    expect(() => resolveIpRegion(p, 'not-an-ip', 'zh-CN')).toThrow(LookupError);
+    expect(() => resolveIpRegion(p, 'not-an-ip', 'zh-CN')).toThrow(/参数 ip.*not-an-ip/);
+  });
+});
+
+describe('names', () => {
+  it('finds the official city name from the short form', () => {
+    const gd = findChinaRegion('广东')!;
+    expect(cityNames.official(gd, '深圳')).toBe('深圳市');
+    expect(cityNames.official(gd, '深圳市')).toBe('深圳市');
+    expect(cityNames.official(findChinaRegion('吉林')!, '延边')).toBe('延边朝鲜族自治州');
+    expect(cityNames.official(findChinaRegion('江苏')!, '昆山')).toBe('昆山市');
+    expect(cityNames.official(gd, '未知')).toBe('未知');
+  });
+
+  it('spells Chinese cities in pinyin the way ip-api does', () => {
+    expect(cityPinyin('东莞市')).toBe('Dongguan');
+    expect(cityPinyin('重庆市')).toBe('Chongqing');
+    expect(cityPinyin('长沙')).toBe('Changsha');
+  });
+
+  it('names countries in both languages', () => {
+    expect(countryName('US', 'zh-CN')).toBe('美国');
+    expect(countryName('JP', 'en')).toBe('Japan');
+    expect(countryName('TW', 'zh-CN')).toBe('中国台湾');
+    expect(countryName('', 'en')).toBe('');
+  });
+
+  it('has all 34 provincial-level divisions with unique two-letter codes', () => {
+    expect(CHINA_REGIONS).toHaveLength(34);
+    expect(new Set(CHINA_REGIONS.map((r) => r.code)).size).toBe(34);
+    for (const r of CHINA_REGIONS) expect(r.code).toMatch(/^[A-Z]{2}$/);
+    expect(findChinaRegion('内蒙古')?.code).toBe('NM');
+    expect(findChinaRegion('陕西')?.code).toBe('SN');
+    expect(findChinaRegion('山西')?.code).toBe('SX');
+    expect(findChinaRegion('Inner Mongolia')?.zh).toBe('内蒙古自治区');
+    expect(findChinaRegion('Ningxia Hui Autonomous Region')?.code).toBe('NX');
+    expect(findChinaRegion('shaanxi')?.code).toBe('SN');
+    expect(findChinaRegion('Atlantis')).toBeUndefined();
+  });
+});
+
+describe('toCityPlace', () => {
+  it('reads MaxMind’s own City record shape, with Chinese names when present', () => {
+    const rec = {
+      country: { iso_code: 'CN', geoname_id: 1, names: { en: 'China', 'zh-CN': '中国' } },
+      subdivisions: [{ iso_code: 'GD', geoname_id: 2, names: { en: 'Guangdong', 'zh-CN': '广东' } }],
+      city: { geoname_id: 3, names: { en: 'Shenzhen', 'zh-CN': '深圳' } },
+      postal: { code: '518000' },
+      location: { latitude: 22.55, longitude: 114.07, time_zone: 'Asia/Shanghai', accuracy_radius: 50 },
+    };
+    expect(toCityPlace(rec as never)).toEqual({
+      countryCode: 'CN', regionCode: 'GD', regionName: { en: 'Guangdong', zh: '广东' }, city: { en: 'Shenzhen', zh: '深圳' },
+      zip: '518000', lat: 22.55, lon: 114.07, timezone: 'Asia/Shanghai',
+    });
+  });
+
+  it('reads ip-location-db’s flattened record shape', () => {
+    const rec = { country_code: 'CN', state1: 'Zhejiang', state2: '', city: 'Hangzhou', postcode: '', latitude: 30.29, longitude: 120.17, timezone: 'Asia/Shanghai' };
+    expect(toCityPlace(rec)).toEqual({ countryCode: 'CN', regionName: { en: 'Zhejiang' }, city: { en: 'Hangzhou' }, zip: undefined, lat: 30.29, lon: 120.17, timezone: 'Asia/Shanghai' });
+    expect(toCityPlace(null)).toBeUndefined();
+  });
+});

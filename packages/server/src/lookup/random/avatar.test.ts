@@ -1,0 +1,54 @@
+import { Resvg } from '@resvg/resvg-js';
+import { describe, expect, it } from 'vitest';
+import { AVATAR_STYLE_KEYS, DEFAULT_AVATAR_STYLE, avatarLicence, randomSeedText, renderAvatarSvg } from './avatar.js';
+import { ImageCache } from './image-cache.js';
+import { seededRng } from './rng.js';
+
+describe('avatars', () => {
+  it('draw every offered style as a parseable SVG of the requested size, the same for the same seed', () => {
+    for (const style of AVATAR_STYLE_KEYS) {
+      const svg = renderAvatarSvg(style, 'tianji', 128);
+      const r = new Resvg(svg, { font: { loadSystemFonts: false } });
+      expect([r.width, r.height], style).toEqual([128, 128]);
+      expect(renderAvatarSvg(style, 'tianji', 128)).toBe(svg);
+    }
+    expect(renderAvatarSvg('lorelei', 'a')).not.toBe(renderAvatarSvg('lorelei', 'b'));
+  });
+
+  it('offer only CC0, MIT or CC BY artwork, and give the attribution CC BY requires', () => {
+    for (const style of AVATAR_STYLE_KEYS) {
+      const l = avatarLicence(style);
+      expect(l.license.name, style).toMatch(/^(CC0 1\.0|CC BY 4\.0|MIT)$/);
+      if (l.license.name === 'CC BY 4.0') expect(l.attribution, style).toContain(l.creator);
+      else expect(l.attribution, style).toBeNull();
+    }
+    expect(AVATAR_STYLE_KEYS).not.toContain('avataaars');
+    expect(avatarLicence(DEFAULT_AVATAR_STYLE).license.name).toBe('CC0 1.0');
+    expect(avatarLicence('adventurer')).toMatchObject({ creator: 'Lisa Wischofsky', license: { name: 'CC BY 4.0' } });
+  });
+
+  it('make random seeds of 12 letters and digits', () => {
+    expect(randomSeedText(seededRng('x'))).toMatch(/^[a-z0-9]{12}$/);
+  });
+});
+
+describe('ImageCache', () => {
+  it('evicts the least recently used images to stay within its byte budget', () => {
+    const cache = new ImageCache(1000);
+    const img = (n: number) => ({ contentType: 'image/svg+xml', body: 'x'.repeat(n) });
+    cache.set('a', img(250));
+    cache.set('b', img(250));
+    cache.set('c', img(250));
+    cache.get('a'); // a is now the most recent
+    cache.set('d', img(250));
+    cache.set('e', img(250));
+    expect(cache.size).toBeLessThanOrEqual(1000);
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')?.body).toHaveLength(250);
+    expect(cache.get('e')?.body).toHaveLength(250);
+    // larger than a quarter of the budget: served, not kept
+    const huge = cache.set('h', img(400));
+    expect(huge.etag).toMatch(/^".+"$/);
+    expect(cache.get('h')).toBeUndefined();
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * Replies for generated images (avatars, random images). A seeded image is deterministic: it is kept in a small LRU
+ * bounded by bytes (the platform's per-route memo counts entries, and 2,000 PNGs of up to a few MB each would not
+ * fit in memory), sent with a long Cache-Control and an ETag, and a matching If-None-Match is answered 304.
+ * An unseeded image is new on every request and marked no-store.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RawReply } from '../../plugins/lookup-platform.js';
+
+export interface ImageBody {
+  contentType: string;
+  body: string | Buffer;
+}
+
+interface Entry extends ImageBody {
+  etag: string;
+  bytes: number;
+}
+
+export class ImageCache {
+  private readonly entries = new Map<string, Entry>();
+  /** Renders under way: concurrent requests for the same new image wait for one render instead of queueing many. */
+  private readonly pending = new Map<string, Promise<Entry>>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    /** Seconds clients may keep a seeded image. */
+    private readonly maxAge = 365 * 86400,
+  ) {}
+
+  /** Bytes currently held (for tests and metrics). */
+  get size(): number {
+    return this.bytes;
+  }
+
+  get(key: string): Entry | undefined {
+    const hit = this.entries.get(key);
+    if (hit) {
+      // Map order is insertion order: re-inserting marks the entry as most recently used.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(key: string, image: ImageBody): Entry {
+    const bytes = Buffer.byteLength(image.body);
+    const entry = { ...image, bytes, etag: `"${createHash('sha1').update(image.body).digest('base64url').slice(0, 22)}"` };
+    if (bytes > this.maxBytes / 4) return entry; // one huge image must not flush everything else
+    const old = this.entries.get(key);
+    if (old) this.bytes -= old.bytes;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.bytes += bytes;
+    for (const [k, e] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(k);
+      this.bytes -= e.bytes;
+    }
+    return entry;
+  }
+
+  /**
+   * The reply for one image request. `key` identifies a deterministic image (every parameter that shapes it,
+   * canonical); `undefined` means unseeded, rendered afresh and never cached.
+   */
+  async reply(req: FastifyRequest, reply: FastifyReply, key: string | undefined, render: () => Promise<ImageBody> | ImageBody): Promise<RawReply> {
+    if (key === undefined) {
+      const image = await render();
+      reply.header('cache-control', 'no-store');
+      return new RawReply(image.contentType, image.body);
+    }
+    const entry = this.get(key) ?? (await this.renderOnce(key, render));
+    reply.header('cache-control', `public, max-age=${this.maxAge}, immutable`);
+    reply.header('etag', entry.etag);
+    if (req.headers['if-none-match'] === entry.etag) {
+      reply.code(304);
+      return new RawReply(entry.contentType, '');
+    }
+    return new RawReply(entry.contentType, entry.body);
+  }
+
+  private renderOnce(key: string, render: () => Promise<ImageBody> | ImageBody): Promise<Entry> {
+    let p = this.pending.get(key);
+    if (!p) {
+      p = (async () => this.set(key, await render()))().finally(() => this.pending.delete(key));
+      this.pending.set(key, p);
+    }
+    return p;
+  }
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { lookupRoute } from '../../plugins/lookup-platform.js';
+import { ChineseNameSchema } from '../toolbox/color-convert-route.js';
+import { NAME_THRESHOLD } from '../toolbox/chinese-colors.js';
+import { SeedParam } from './random-string-route.js';
+import { rngFor } from './rng.js';
+import { COLOR_FORMATS, randomColor, type ColorFormat } from './random-color.js';
+
+export default async function randomColorRoute(app: FastifyInstance) {
+  lookupRoute(app, {
+    group: 'random',
+    path: '/random-color',
+    summary: '随机颜色 Random colour',
+    description:
+      'Colours drawn uniformly from all 16,777,216 sRGB colours (cryptographically secure unless `seed` is given; the same seed, count and format ' +
+      `give the same colours). Each colour carries the nearest Chinese traditional colour name when it is within CIEDE2000 ΔE ≤ ${NAME_THRESHOLD} ` +
+      '(roughly "the same colour, a slightly different shade"; about a third of random colours get one), else `name: null`. ' +
+      '`format` picks the notation: hex, rgb, hsl, or all three (default).',
+    query: Type.Object({
+      format: Type.Union(
+        COLOR_FORMATS.map((f) => Type.Literal(f)),
+        { default: 'all', description: 'all (default), hex, rgb or hsl' },
+      ),
+      count: Type.Integer({ minimum: 1, maximum: 100, default: 1, description: 'How many colours (1–100)', examples: [5] }),
+      seed: SeedParam,
+    }),
+    data: Type.Object({
+      colors: Type.Array(
+        Type.Object({
+          hex: Type.Optional(Type.String({ examples: ['#9d2933'] })),
+          rgb: Type.Optional(Type.String({ examples: ['rgb(157, 41, 51)'] })),
+          hsl: Type.Optional(Type.String({ examples: ['hsl(355.3, 58.6%, 38.8%)'] })),
+          name: ChineseNameSchema,
+        }),
+      ),
+      format: Type.String({ examples: ['all'] }),
+      seeded: Type.Boolean({ description: 'true when the output is reproducible from `seed`' }),
+    }),
+    handler: (q) => {
+      const rng = rngFor(q.seed);
+      const format = q.format as ColorFormat;
+      return { colors: Array.from({ length: q.count }, () => randomColor(rng, format)), format, seeded: rng.seeded };
+    },
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * Random sRGB colours with a Chinese traditional colour name when one is close. Pure module.
+ */
+import { nearestChineseColor, type ChineseColorMatch } from '../toolbox/chinese-colors.js';
+import { hueOf, rgbOfHex, round } from '../toolbox/color-space.js';
+import { converter } from 'culori';
+import type { Rng } from './rng.js';
+
+export const COLOR_FORMATS = ['all', 'hex', 'rgb', 'hsl'] as const;
+export type ColorFormat = (typeof COLOR_FORMATS)[number];
+
+export interface RandomColor {
+  hex?: string;
+  rgb?: string;
+  hsl?: string;
+  /** The nearest Chinese traditional colour within the naming threshold, else null. */
+  name: ChineseColorMatch | null;
+}
+
+const toHsl = converter('hsl');
+
+/** One colour drawn uniformly from the 16,777,216 sRGB colours, in the asked format(s). */
+export function randomColor(rng: Rng, format: ColorFormat): RandomColor {
+  const value = rng.int(0x1000000);
+  const hex = `#${value.toString(16).padStart(6, '0')}`;
+  const rgb = rgbOfHex(hex);
+  const r = value >> 16;
+  const g = (value >> 8) & 0xff;
+  const b = value & 0xff;
+  const hsl = toHsl(rgb);
+  const pct = (v: number | undefined) => round((v ?? 0) * 100, 1);
+  const out: RandomColor = { name: nearestChineseColor(rgb) };
+  if (format === 'all' || format === 'hex') out.hex = hex;
+  if (format === 'all' || format === 'rgb') out.rgb = `rgb(${r}, ${g}, ${b})`;
+  if (format === 'all' || format === 'hsl') out.hsl = `hsl(${hueOf(hsl.h)}, ${pct(hsl.s)}%, ${pct(hsl.l)}%)`;
+  return out;
+}

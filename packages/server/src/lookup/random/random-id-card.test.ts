@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { LookupError } from '../../errors.js';
+import { checkDigit, inspectIdCard } from '../life/id-card.js';
+import { issuingCodes, issuingProvinces, randomBirthday, randomIdCard, resolveProvince } from './random-id-card.js';
+import { seededRng, secureRng } from './rng.js';
+
+const TODAY = '2026-11-21';
+
+describe('random ID numbers', () => {
+  it('are valid by the same checks /api/id-card applies, and say what they encode', () => {
+    const rng = seededRng('valid');
+    for (let i = 0; i < 500; i++) {
+      const card = randomIdCard(rng, {}, TODAY);
+      const report = inspectIdCard(card.id, TODAY);
+      expect(report.valid, card.id).toBe(true);
+      expect(card.id.slice(17)).toBe(checkDigit(card.id));
+      expect(report).toMatchObject({ gender: card.gender, birthday: card.birthday, region: card.region });
+      expect(card.region.historical).toBe(false);
+      expect(card.age).toBeGreaterThanOrEqual(18);
+      expect(card.age).toBeLessThanOrEqual(70);
+    }
+  });
+
+  it('honour gender, province and birth year', () => {
+    const rng = seededRng('filters');
+    for (let i = 0; i < 200; i++) {
+      const f = randomIdCard(rng, { gender: 'female', province: '44', birthYear: 1990 }, TODAY);
+      expect(Number(f.id[16]) % 2).toBe(0);
+      expect(f.gender).toBe('女');
+      expect(f.region.province).toBe('广东省');
+      expect(f.birthday.startsWith('1990-')).toBe(true);
+      const m = randomIdCard(rng, { gender: 'male', province: '65', birthYear: 2026 }, TODAY);
+      expect(Number(m.id[16]) % 2).toBe(1);
+      expect(m.region.province).toBe('新疆维吾尔自治区');
+      expect(m.birthday <= TODAY).toBe(true);
+    }
+  });
+
+  it('never use an abolished code or a development-zone statistics code', () => {
+    const codes = issuingCodes();
+    expect(codes.length).toBeGreaterThan(2800);
+    expect(codes).not.toContain('110103'); // 崇文区, merged in 2010
+    expect(codes).not.toContain('320571'); // 苏州工业园区: a statistics code, not a county
+    expect(codes).toContain('440305');
+  });
+
+  it('read a province by code, full name or short name', () => {
+    expect(issuingProvinces()).toHaveLength(31);
+    for (const p of ['44', '广东', '广东省']) expect(resolveProvince(p)).toBe('44');
+    expect(resolveProvince('广西')).toBe('45');
+    expect(resolveProvince('内蒙古自治区')).toBe('15');
+    expect(resolveProvince('新疆')).toBe('65');
+    expect(() => resolveProvince('台湾')).toThrow(LookupError);
+    expect(() => resolveProvince('99')).toThrow(/province/);
+  });
+
+  it('keep birthdays in range and reject a birth year outside 1900 … this year', () => {
+    for (let i = 0; i < 200; i++) {
+      const b = randomBirthday(secureRng, '2024-02-29', 2024);
+      expect(b >= '2024-01-01' && b <= '2024-02-29').toBe(true);
+    }
+    expect(randomBirthday(seededRng('x'), TODAY, undefined, '2025-01-01')).toBe(randomBirthday(seededRng('x'), '2030-01-01', undefined, '2025-01-01'));
+    expect(() => randomBirthday(secureRng, TODAY, 1899)).toThrow(/birthYear/);
+    expect(() => randomBirthday(secureRng, TODAY, 2027)).toThrow(/1900 至 2026/);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * Random mainland ID numbers that pass every check of lookup/life/id-card.ts: a current county-level region code,
+ * a real birthday not in the future, a sequence whose parity is the sex, and the MOD 11-2 check digit.
+ * Pure: no HTTP framework. Fictional numbers for tests and demos; a real person may hold any of them.
+ */
+import { paramError } from '../../errors.js';
+import { composeIdCard, factsOf, idRegions, type IdFacts } from '../life/id-card.js';
+import { shortNames } from '../life/postcodes.js';
+import type { Gender } from './random-user.js';
+import type { Rng } from './rng.js';
+
+export const MIN_BIRTH_YEAR = 1900;
+
+/**
+ * Region codes a number is drawn from: current codes only, without the statistical codes (`xxxx7x`, 苏州工业园区 and
+ * other development zones) the NBS table adds, which are not GB/T 2260 counties.
+ */
+export function issuingCodes(table = idRegions()): string[] {
+  return [...table].filter(([code, r]) => !r.historical && !/7\d$/u.test(code)).map(([code]) => code);
+}
+
+export interface ProvinceChoice {
+  code: string;
+  name: string;
+}
+
+/** The provinces numbers are issued in, by two-digit code. */
+export function issuingProvinces(table = idRegions()): ProvinceChoice[] {
+  const seen = new Map<string, string>();
+  for (const [code, r] of table) if (!r.historical && !seen.has(code.slice(0, 2))) seen.set(code.slice(0, 2), r.province);
+  return [...seen].map(([code, name]) => ({ code, name })).sort((a, b) => a.code.localeCompare(b.code));
+}
+
+/** `44`, `广东`, `广东省`, `广西`, `内蒙古自治区` → the two-digit code; anything else is an error naming `province`. */
+export function resolveProvince(raw: string, provinces = issuingProvinces()): string {
+  const text = raw.trim();
+  const hit = provinces.find((p) => p.code === text || p.name === text || shortNames(p.name).includes(text));
+  if (!hit) throw paramError('province', `应为省级行政区的名称（如 广东、广东省）或两位代码（如 44），共 ${provinces.length} 个`, raw);
+  return hit.code;
+}
+
+const DAY = 86400_000;
+const dayNumber = (ymd: string) => Date.parse(`${ymd}T00:00:00Z`) / DAY;
+const ymdOf = (day: number) => new Date(day * DAY).toISOString().slice(0, 10);
+
+/** The same calendar day `years` earlier (29 February becomes the 28th). */
+function yearsBefore(ymd: string, years: number): string {
+  return `${Number(ymd.slice(0, 4)) - years}${ymd.slice(4).replace('-02-29', '-02-28')}`;
+}
+
+/**
+ * A birthday up to `today`: any day of `birthYear` when given (up to today in the current year), otherwise someone
+ * aged 18 to 70 on `anchor` (today, or a fixed date for seeded answers so they never change).
+ * `birthYear` out of 1900…this year is an error naming it.
+ */
+export function randomBirthday(rng: Rng, today: string, birthYear?: number, anchor = today): string {
+  const year = Number(today.slice(0, 4));
+  let from: number;
+  let to: number;
+  if (birthYear !== undefined) {
+    if (birthYear < MIN_BIRTH_YEAR || birthYear > year) throw paramError('birthYear', `应为 ${MIN_BIRTH_YEAR} 至 ${year} 之间的年份`, birthYear);
+    from = dayNumber(`${birthYear}-01-01`);
+    to = Math.min(dayNumber(`${birthYear}-12-31`), dayNumber(today));
+  } else {
+    from = dayNumber(yearsBefore(anchor, 71)) + 1;
+    to = dayNumber(yearsBefore(anchor, 18));
+  }
+  return ymdOf(from + rng.int(to - from + 1));
+}
+
+/** Sequence 001–999 with the parity of the sex: odd for men, even (never 000) for women. */
+export function randomSequence(rng: Rng, gender: Gender): number {
+  return gender === 'male' ? rng.int(500) * 2 + 1 : (rng.int(499) + 1) * 2;
+}
+
+export interface RandomIdOptions {
+  gender?: Gender;
+  /** Two-digit province code (see resolveProvince). */
+  province?: string;
+  birthYear?: number;
+  /** Day the default age range (18–70) is counted from; defaults to today. */
+  anchor?: string;
+}
+
+/** Draws one number and returns it with what it encodes (the same report /api/id-card gives). */
+export function randomIdCard(rng: Rng, opts: RandomIdOptions, today: string, codes = issuingCodes()): IdFacts & { id: string } {
+  const pool = opts.province ? codes.filter((c) => c.startsWith(opts.province!)) : codes;
+  const gender = opts.gender ?? (rng.int(2) === 0 ? 'male' : 'female');
+  const id = composeIdCard(pool[rng.int(pool.length)], randomBirthday(rng, today, opts.birthYear, opts.anchor), randomSequence(rng, gender));
+  return { id, ...factsOf(id, today) };
+}

@@ -1,0 +1,185 @@
+/**
+ * A complete fictional Chinese identity whose parts agree with each other: the ID number encodes the birthday, the
+ * sex and the county of the address (whose postcode is real), zodiac and constellation follow the birthday, the
+ * ethnic group is drawn nationally (汉族 ≈ 91%) and then housed where that group lives, education follows the birth
+ * cohort and the occupation the education and age. Pure: no HTTP framework; the lists come in as `PersonData`.
+ */
+import { readFileSync } from 'node:fs';
+import { pinyin } from 'pinyin-pro';
+import { composeIdCard, factsOf, idRegions, type BirthFacts } from '../life/id-card.js';
+import { loadPostcodes, type PostcodeRow } from '../life/postcodes.js';
+import { randomBirthday, randomSequence } from './random-id-card.js';
+import type { Gender } from './random-user.js';
+import { pickOne, pickWeighted, type Rng } from './rng.js';
+
+type Weighted<T> = (readonly [T, number])[];
+
+export interface PersonData {
+  surnames: Weighted<string>;
+  given: Record<Gender, string[]>;
+  /** [operator, three-digit segment] */
+  phones: [string, string][];
+  roads: string[];
+  estates: { words: string[]; suffixes: string[] };
+  jobs: string[];
+  /** Addresses a person can live at: county-level rows of the postcode table whose code is a current ID region. */
+  places: Map<string, PostcodeRow[]>;
+  ethnicGroups: Weighted<{ name: string; provinces: Weighted<string> }>;
+}
+
+interface EthnicFile {
+  provinces: Record<string, [population: number, minorityPercent: number]>;
+  groups: [name: string, population: number, provinces: Record<string, number>][];
+}
+
+export function loadPersonData(): PersonData {
+  const read = <T>(name: string) => JSON.parse(readFileSync(new URL(`../../../../../data/${name}`, import.meta.url), 'utf8')) as T;
+  // Names, phone segments, streets and jobs are random-user's curated lists (data/README.md); only the census figures are ours.
+  const names = read<{ surnames: [string, number][]; male: string[]; female: string[] }>('names.json');
+  const profile = read<{ phonePrefixes: Record<string, string[]>; jobs: string[]; roads: string[]; estates: { words: string[]; suffixes: string[] } }>('user-profile.json');
+  const ethnic = read<EthnicFile>('ethnic-groups.json');
+
+  const regions = idRegions();
+  const places = new Map<string, PostcodeRow[]>();
+  for (const row of loadPostcodes()) {
+    const r = regions.get(row.code);
+    if (!r || r.historical || /7\d$/u.test(row.code)) continue; // prefecture rows, and development zones (not GB/T 2260 counties)
+    const p = row.code.slice(0, 2);
+    const list = places.get(p) ?? [];
+    if (list.length === 0) places.set(p, list);
+    list.push(row);
+  }
+  const han = Object.entries(ethnic.provinces).map(([code, [pop, minority]]) => [code, pop * (1 - minority / 100)] as const);
+  const groups: Weighted<{ name: string; provinces: Weighted<string> }> = [
+    [{ name: '汉族', provinces: han }, han.reduce((sum, [, w]) => sum + w, 0)],
+    ...ethnic.groups.map(([name, pop, provinces]) => [{ name, provinces: Object.entries(provinces) }, pop] as const),
+  ];
+  return {
+    surnames: names.surnames,
+    given: { male: names.male, female: names.female },
+    phones: Object.entries(profile.phonePrefixes).flatMap(([operator, prefixes]) => prefixes.map((p) => [operator, p] as [string, string])),
+    roads: profile.roads,
+    estates: profile.estates,
+    jobs: profile.jobs,
+    places,
+    ethnicGroups: groups,
+  };
+}
+
+export interface Person extends BirthFacts {
+  name: string;
+  namePinyin: string;
+  gender: '男' | '女';
+  ethnicity: string;
+  idCard: string;
+  phone: string;
+  phoneOperator: string;
+  address: { province: string; city: string; district: string; street: string; postcode: string; regionCode: string; full: string };
+  height: number;
+  weight: number;
+  bmi: number;
+  bloodType: 'O' | 'A' | 'B' | 'AB';
+  education: string;
+  occupation: string;
+}
+
+/** Standard normal draw (Box–Muller). */
+function normal(rng: Rng): number {
+  return Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+}
+const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+
+/** Where a member of `group` lives: a province it is common in, then a county, favouring its own autonomous areas. */
+function placeFor(rng: Rng, data: PersonData, group: { name: string; provinces: Weighted<string> }): PostcodeRow {
+  const province = pickWeighted(rng, group.provinces.filter(([p]) => data.places.has(p)));
+  const short = group.name.replace(/族$/u, '');
+  const own = new RegExp(`${short}(?:族|自治)`, 'u');
+  const rows = data.places.get(province)!;
+  return pickWeighted(
+    rng,
+    rows.map((row) => {
+      // Urban districts hold most people; a county counts less (there are more counties than districts).
+      let w = row.district.endsWith('区') ? 3 : row.district.endsWith('市') || !row.district ? 2 : 1;
+      if (group.name !== '汉族' && own.test(row.city + row.district)) w *= 10;
+      return [row, w] as const;
+    }),
+  );
+}
+
+const BLOOD_TYPES: Weighted<Person['bloodType']> = [['O', 34], ['A', 28], ['B', 29], ['AB', 9]];
+
+/** Highest education completed, by birth cohort (older cohorts had far less schooling). */
+function educationFor(rng: Rng, age: number): string {
+  if (age >= 60) return pickWeighted(rng, [['未上过学', 10], ['小学', 38], ['初中', 32], ['高中', 13], ['中专', 3], ['大专', 2.5], ['本科', 1.5]]);
+  if (age >= 40) return pickWeighted(rng, [['未上过学', 2], ['小学', 20], ['初中', 42], ['高中', 15], ['中专', 6], ['大专', 8], ['本科', 6.5], ['硕士研究生', 0.6]]);
+  const options: Weighted<string> = [['小学', 4], ['初中', 24], ['高中', 14], ['中专', 8], ['大专', 21], ['本科', 24], ['硕士研究生', 4], ['博士研究生', 0.5]];
+  // Degrees take time: nobody under 21 holds a bachelor's, under 24 a master's, under 27 a doctorate.
+  const minAge: Record<string, number> = { 大专: 20, 本科: 21, 硕士研究生: 24, 博士研究生: 27 };
+  return pickWeighted(rng, options.filter(([e]) => age >= (minAge[e] ?? 0)));
+}
+
+const DEGREE_JOBS = /工程师|分析师|律师|审计师|讲师|医生|研究员|咨询师|中学教师|理财经理|财务经理|总监|产品经理|建筑设计师|翻译/u;
+const COLLEGE_JOBS = /设计师|项目经理|专员|会计|护士|药剂师|教师|记者|编辑|运营|社会工作者|银行柜员|客户经理|品牌策划|行政主管|公务员|销售经理/u;
+const COLLEGE = new Set(['大专', '本科', '硕士研究生', '博士研究生']);
+const DEGREE = new Set(['本科', '硕士研究生', '博士研究生']);
+
+/** Education and occupation together: about half of those aged 18–22 are still studying. */
+function careerFor(rng: Rng, data: PersonData, age: number, gender: Gender): { education: string; occupation: string } {
+  if (age <= 22 && rng.next() < 0.5) return age >= 19 ? { education: '高中', occupation: '大学生' } : { education: '初中', occupation: '高中生' };
+  const education = educationFor(rng, age);
+  if (age >= (gender === 'male' ? 60 : 55)) return { education, occupation: '退休' };
+  const fit = data.jobs.filter((j) => (DEGREE_JOBS.test(j) ? DEGREE.has(education) : COLLEGE_JOBS.test(j) ? COLLEGE.has(education) : true));
+  return { education, occupation: pickOne(rng, fit) };
+}
+
+export interface PersonOptions {
+  gender?: Gender;
+  /** Today in Asia/Shanghai (ages, and no birthday after it). */
+  today: string;
+  /** Day the 18–70 age range is counted from (a fixed date for seeded answers). */
+  anchor: string;
+}
+
+export function randomPerson(rng: Rng, data: PersonData, opts: PersonOptions): Person {
+  const gender = opts.gender ?? (rng.int(2) === 0 ? 'male' : 'female');
+  const surname = pickWeighted(rng, data.surnames);
+  const name = surname + pickOne(rng, data.given[gender]);
+  const group = pickWeighted(rng, data.ethnicGroups);
+  const place = placeFor(rng, data, group);
+  const birthday = randomBirthday(rng, opts.today, undefined, opts.anchor);
+  const idCard = composeIdCard(place.code, birthday, randomSequence(rng, gender));
+  const { region: _region, gender: genderZh, ...facts } = factsOf(idCard, opts.today);
+
+  const [operator, prefix] = pickOne(rng, data.phones);
+  let phone = prefix;
+  while (phone.length < 11) phone += rng.int(10);
+
+  const road = `${place.district}${pickOne(rng, data.roads)}${1 + rng.int(399)}号`;
+  const street =
+    rng.next() < 0.25
+      ? road
+      : `${road}${pickOne(rng, data.estates.words)}${pickOne(rng, data.estates.suffixes)}${1 + rng.int(30)}栋${1 + rng.int(4)}单元${1 + rng.int(28)}0${1 + rng.int(4)}室`;
+  const area = [place.province, place.city, place.district].filter((p, i, all) => p && p !== all[i - 1]).join('');
+
+  // 2020 adult means (national nutrition and chronic disease report): men 169.7 cm, women 158.0 cm; older cohorts are shorter.
+  const male = gender === 'male';
+  const height = Math.round(clamp((male ? 169.7 : 158) - Math.max(0, facts.age - 45) * 0.08 + normal(rng) * (male ? 6.2 : 5.6), male ? 150 : 140, male ? 200 : 185));
+  const weight = Math.round(clamp((male ? 24 : 23) + normal(rng) * 3.2, 16.5, 38) * (height / 100) ** 2 * 10) / 10;
+
+  return {
+    name,
+    namePinyin: pinyin(name, { toneType: 'symbol', surname: 'all' }),
+    gender: genderZh,
+    ...facts,
+    ethnicity: group.name,
+    idCard,
+    phone,
+    phoneOperator: operator,
+    address: { province: place.province, city: place.city, district: place.district, street, postcode: place.postcode, regionCode: place.code, full: area + street.slice(place.district.length) },
+    height,
+    weight,
+    bmi: Math.round((weight / (height / 100) ** 2) * 10) / 10,
+    bloodType: pickWeighted(rng, BLOOD_TYPES),
+    ...careerFor(rng, data, facts.age, gender),
+  };
+}

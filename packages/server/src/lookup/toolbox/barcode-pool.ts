@@ -1,0 +1,57 @@
+/**
+ * Barcode drawing off the event loop: a small piscina pool of bwip-js workers. The text is validated on the calling
+ * thread first (cheap, and its errors name the parameter), then the drawing runs in a worker. Threads start on
+ * first use and stop when idle; a full queue is answered with an error rather than piling requests up.
+ */
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { LookupError } from '../../errors.js';
+import { workerEntry } from '../worker-entry.js';
+import { prepareBarcode, type BarcodeImage, type BarcodeJob, type BarcodeOptions } from './barcode.js';
+import type { BarcodeTaskResult } from './barcode-worker.js';
+
+const MAX_QUEUE = 64;
+
+let pool: Piscina | undefined;
+
+function thePool(): Piscina {
+  pool ??= new Piscina({
+    ...workerEntry(import.meta.url, 'barcode-worker'),
+    minThreads: 0,
+    maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
+    maxQueue: MAX_QUEUE,
+    idleTimeout: 30_000,
+  });
+  return pool;
+}
+
+/**
+ * Drawings under way, by job. The route memo stores an answer only once it is ready, so a burst of identical requests
+ * on a cold cache would otherwise queue one drawing each; they share the first instead.
+ */
+const inFlight = new Map<string, Promise<BarcodeImage>>();
+
+/** Validates and draws a barcode; parameter errors are thrown before any thread is involved. */
+export function renderBarcode(o: BarcodeOptions): Promise<BarcodeImage> {
+  const { job, prepared } = prepareBarcode(o);
+  const key = JSON.stringify(job);
+  let pending = inFlight.get(key);
+  if (!pending) {
+    pending = draw(job, prepared).finally(() => inFlight.delete(key));
+    inFlight.set(key, pending);
+  }
+  return pending;
+}
+
+async function draw(job: BarcodeJob, prepared: { text: string; checkDigit: string | null }): Promise<BarcodeImage> {
+  let result: BarcodeTaskResult;
+  try {
+    result = (await thePool().run(job)) as BarcodeTaskResult;
+  } catch (err) {
+    if (err instanceof Error && err.message === 'Task queue is at limit') throw new LookupError('条形码生成繁忙：排队的任务过多，请稍后重试');
+    throw err;
+  }
+  if ('error' in result) throw new LookupError(result.error);
+  const body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
+  return { contentType: result.contentType, body, width: result.width, height: result.height, text: prepared.text, checkDigit: prepared.checkDigit };
+}

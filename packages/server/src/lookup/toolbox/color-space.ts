@@ -1,0 +1,81 @@
+/**
+ * Colour parsing and the small sRGB helpers the colour tools share (culori underneath). Pure module.
+ */
+import { colorsNamed, converter, formatHex, parse, toGamut, type Color, type Rgb } from 'culori';
+import { chineseColorByName } from './chinese-colors.js';
+
+export const toRgb = converter('rgb');
+export const toOklch = converter('oklch');
+
+/** CSS Color 4 gamut mapping (OKLCH chroma reduction with a ΔE_OK tolerance), as browsers do it. */
+const mapToSrgb = toGamut('rgb', 'oklch');
+
+/** What `parseColor` accepts, for error messages. */
+export const ACCEPTED_FORMATS =
+  '十六进制（#3b82f6、3b82f6、#fff、#3b82f680）、rgb()/rgba()、hsl()/hsla()、hwb()、lab()、lch()、oklab()、oklch()、color(display-p3 …)、CSS 颜色名（如 rebeccapurple）或中国传统色名（如 胭脂、靛青）';
+
+export interface ParsedColor {
+  /** The colour in sRGB, mapped into the gamut when the input lay outside it; alpha kept (1 when opaque). */
+  rgb: Rgb & { alpha: number };
+  /** false when the input lay outside sRGB (e.g. `oklch(70% 0.4 30)`, `color(display-p3 1 0 0)`) and was mapped in. */
+  inGamut: boolean;
+  /** Set when the input was a Chinese traditional colour name. */
+  chineseName?: string;
+}
+
+/** Parses any CSS colour, a bare hex value, or a Chinese traditional colour name; undefined when it is none of these. */
+export function parseColor(input: string): ParsedColor | undefined {
+  const text = input.trim();
+  const named = chineseColorByName(text);
+  const parsed: Color | undefined = named ? parse(named.hex) : parse(text);
+  if (!parsed) return undefined;
+  const rgb = toRgb(parsed);
+  const alpha = parsed.alpha ?? 1;
+  const EPS = 1e-6; // conversions round-trip with tiny float error; sRGB inputs must not read as out of gamut
+  const inGamut = [rgb.r, rgb.g, rgb.b].every((v) => v >= -EPS && v <= 1 + EPS);
+  const mapped = inGamut ? rgb : mapToSrgb(parsed);
+  const clamp = (v: number) => Math.min(1, Math.max(0, v));
+  return {
+    rgb: { mode: 'rgb', r: clamp(mapped.r), g: clamp(mapped.g), b: clamp(mapped.b), alpha },
+    inGamut,
+    chineseName: named?.name,
+  };
+}
+
+export const round = (n: number, digits = 0) => {
+  const f = 10 ** digits;
+  const r = Math.round(n * f) / f;
+  return Object.is(r, -0) ? 0 : r;
+};
+
+/** 0–255 channels. */
+export function rgb255(c: Rgb): { r: number; g: number; b: number } {
+  return { r: Math.round(c.r * 255), g: Math.round(c.g * 255), b: Math.round(c.b * 255) };
+}
+
+/** The colour of a `#rrggbb` string this module produced (so known to parse). */
+export const rgbOfHex = (hex: string): Rgb => toRgb(parse(hex)!);
+
+/** `#rrggbb`, lower case; the alpha channel is left out. */
+export const hexOf = (c: Rgb): string => formatHex({ mode: 'rgb', r: c.r, g: c.g, b: c.b });
+
+/** Hue in degrees for display: culori leaves it undefined for greys, where 0 is the CSS convention. */
+export const hueOf = (h: number | undefined, digits = 1) => (h === undefined || Number.isNaN(h) ? 0 : round(h, digits) % 360);
+
+const CSS_NAME_BY_HEX = new Map<string, string>();
+for (const [name, value] of Object.entries(colorsNamed)) {
+  const hex = `#${(value as number).toString(16).padStart(6, '0')}`;
+  if (!CSS_NAME_BY_HEX.has(hex)) CSS_NAME_BY_HEX.set(hex, name);
+}
+
+/** The CSS named colour with exactly this value (`#663399` → `rebeccapurple`), if there is one. */
+export const cssNameOf = (hex: string): string | undefined => CSS_NAME_BY_HEX.get(hex.toLowerCase());
+
+/** Composites a translucent colour over an opaque background (what the eye sees). */
+export function over(c: Rgb & { alpha?: number }, bg: Rgb): Rgb {
+  const a = c.alpha ?? 1;
+  return { mode: 'rgb', r: c.r * a + bg.r * (1 - a), g: c.g * a + bg.g * (1 - a), b: c.b * a + bg.b * (1 - a) };
+}
+
+export const WHITE: Rgb = { mode: 'rgb', r: 1, g: 1, b: 1 };
+export const BLACK: Rgb = { mode: 'rgb', r: 0, g: 0, b: 0 };

@@ -1,0 +1,70 @@
+/**
+ * What the QR code and barcode endpoints share: links to the raw image, data URLs, and the JSON answer built around
+ * a cached image.
+ *
+ * Why not the platform's `cache` option: its memo counts entries (2,000 per route), and with images of up to a few
+ * hundred KB (and their data URLs) a crafted stream of distinct requests could hold hundreds of MB. Images go into a
+ * byte-bounded LRU (random/image-cache.ts) instead; the answers still carry Cache-Control and an ETag, and a
+ * matching If-None-Match is answered 304.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { RawReply } from '../../plugins/lookup-platform.js';
+import { publicBaseUrl } from '../../plugins/public-url.js';
+import { ImageCache, type ImageBody } from '../random/image-cache.js';
+
+/** How long clients and CDNs may keep a generated image or its JSON: the output depends on the query alone. */
+export const IMAGE_MAX_AGE = 7 * 86400;
+
+/** Bytes of images each endpoint keeps in memory. */
+export const IMAGE_CACHE_BYTES = 24 * 1024 * 1024;
+
+export const newImageCache = () => new ImageCache(IMAGE_CACHE_BYTES, IMAGE_MAX_AGE);
+
+/** The fields every image answer starts with; `imagePath` is the raw-image route, e.g. `/api/qrcode/image`. */
+export const imageAnswerFields = (imagePath: string) => ({
+  dataUrl: Type.String({ description: 'data:image/png;base64,… or data:image/svg+xml;base64,…' }),
+  url: Type.String({ description: `Absolute URL of the image itself (GET ${imagePath} with the same parameters), for <img src>` }),
+  format: Type.String({ examples: ['png'] }),
+  contentType: Type.String({ examples: ['image/png'] }),
+});
+
+/** `<base>/api<path>?<params>` with the parameters in the given order; undefined values are left out. */
+export function embedUrl(base: string, path: string, params: Record<string, string | number | boolean | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v));
+  return `${base}/api${path}?${q.toString()}`;
+}
+
+/** `data:<type>;base64,…` of an image body. */
+export function dataUrl(contentType: string, body: Buffer | string): string {
+  const type = contentType.split(';')[0].trim();
+  return `data:${type};base64,${Buffer.from(body).toString('base64')}`;
+}
+
+/**
+ * The JSON answer of an image endpoint: the image from `cache` (rendered on a miss), the envelope data built around it
+ * with the request's public base URL, and HTTP caching. The ETag covers the image and the base URL, the two things
+ * the answer depends on besides the query.
+ */
+export async function imageJsonReply<T extends ImageBody, D>(
+  cache: ImageCache,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  key: string,
+  render: () => Promise<T> | T,
+  build: (image: T, base: string) => D,
+): Promise<D | RawReply> {
+  // The cache keeps every field of what was rendered (it spreads the image into its entry), so the entry is a T.
+  const image = (cache.get(key) ?? cache.set(key, await render())) as unknown as T & { etag: string };
+  const base = publicBaseUrl(req);
+  const etag = `"${createHash('sha1').update(`${image.etag}\u0000${base}`).digest('base64url').slice(0, 22)}"`;
+  reply.header('cache-control', `public, max-age=${IMAGE_MAX_AGE}`);
+  reply.header('etag', etag);
+  if (req.headers['if-none-match'] === etag) {
+    reply.code(304);
+    return new RawReply('application/json; charset=utf-8', '');
+  }
+  return build(image, base);
+}

@@ -1,0 +1,55 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { LookupError } from '../../errors.js';
+import { PasswordPool, SHORT_LANE_MAX } from './password-pool.js';
+
+// zxcvbn's l33t matcher is quadratic in its matches: 64 characters of a repeated l33t word take seconds.
+const CRAFTED = 'p4$$w0rd'.repeat(8);
+
+describe('PasswordPool', () => {
+  const pools: PasswordPool[] = [];
+  const pool = (budgetMs: number) => {
+    const p = new PasswordPool({ workers: 1, budgetMs });
+    pools.push(p);
+    return p;
+  };
+  afterAll(() => Promise.all(pools.map((p) => p.close())));
+
+  it('scores a password in a worker thread', async () => {
+    const r = await pool(30_000).check('woaini1314');
+    expect(r.password).toBe('woaini1314');
+    expect(r.sequence[0].dictionaryName).toBe('zhCommonPasswords');
+  });
+
+  it('answers an ordinary password while a crafted long one is still being scored', async () => {
+    const p = pool(60_000);
+    // Load both lanes first, so the comparison is about scoring, not about starting threads.
+    await Promise.all([p.check('warm'), p.check('x'.repeat(SHORT_LANE_MAX + 1))]);
+    const order: string[] = [];
+    const slow = p.check(CRAFTED).then(() => order.push('crafted'));
+    const ordinary = await p.check('zhangwei1988');
+    order.push('ordinary');
+    expect(ordinary.score).toBeLessThanOrEqual(2);
+    await slow;
+    expect(order).toEqual(['ordinary', 'crafted']);
+  });
+
+  it('gives up on a check past its budget with a message that says so, and keeps working', async () => {
+    // The crafted input needs well over a second; ordinary ones a few milliseconds.
+    const p = pool(400);
+    await p.check('y'.repeat(SHORT_LANE_MAX + 1)).catch(() => undefined); // starts the long lane's thread
+    const err = await p.check(CRAFTED).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LookupError);
+    expect((err as Error).message).toMatch(/^密码强度检测超时：0.4 秒内未能完成/);
+    // The terminated thread is replaced: the next long password is scored normally.
+    const next = await p.check('correct horse battery staple');
+    expect(next.score).toBe(4);
+  });
+
+  it('remembers weak results only', async () => {
+    const p = pool(30_000);
+    const first = await p.check('qq123456');
+    expect(await p.check('qq123456')).toBe(first);
+    const strong = await p.check('xK#9vLq!zR2@mW7p');
+    expect(await p.check('xK#9vLq!zR2@mW7p')).not.toBe(strong);
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * Test helper: reads a barcode or QR code back from a PNG with ZXing (`@zxing/library`, a dev dependency), so tests
+ * can check that what was drawn scans as what was asked for. Not used by the service.
+ */
+import { PNG } from 'pngjs';
+import zxing from '@zxing/library';
+
+const { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } = zxing;
+
+export type ZxingFormat = keyof typeof BarcodeFormat;
+
+/** Decodes the PNG; `format` narrows the search (ZXing's one-pass multi-reader misses Codabar otherwise). */
+export function decodePng(png: Buffer, format?: ZxingFormat): { format: string; text: string; bytes?: Uint8Array } {
+  const img = PNG.sync.read(png);
+  // Luminance, with transparent pixels composited over white as a viewer would show them.
+  const lum = new Uint8ClampedArray(img.width * img.height);
+  for (let i = 0; i < lum.length; i++) {
+    const a = img.data[i * 4 + 3] / 255;
+    const y = 0.299 * img.data[i * 4] + 0.587 * img.data[i * 4 + 1] + 0.114 * img.data[i * 4 + 2];
+    lum[i] = Math.round(y * a + 255 * (1 - a));
+  }
+  const hints = new Map<zxing.DecodeHintType, unknown>([[DecodeHintType.TRY_HARDER, true]]);
+  if (format) hints.set(DecodeHintType.POSSIBLE_FORMATS, [BarcodeFormat[format]]);
+  const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(lum, img.width, img.height)));
+  let result: zxing.Result;
+  if (format === 'CODABAR') {
+    // ZXing-js 0.21's multi-format reader does not reach its Codabar reader; ask it directly.
+    result = new zxing.CodaBarReader().decode(bitmap, hints);
+  } else {
+    const reader = new MultiFormatReader();
+    reader.setHints(hints);
+    result = reader.decode(bitmap);
+  }
+  const segments = result.getResultMetadata()?.get(zxing.ResultMetadataType.BYTE_SEGMENTS) as Uint8Array[] | undefined;
+  return { format: BarcodeFormat[result.getBarcodeFormat()], text: result.getText(), bytes: segments?.[0] };
+}
