@@ -59,6 +59,16 @@ describeEachDb('content library', (dialect) => {
     );
   });
 
+  it('a CSV export cannot run formulas in a spreadsheet, yet imports back unchanged', async () => {
+    await emptyLibrary('jokes');
+    await api('POST', '/api/admin/content/jokes', { content: '=HYPERLINK("http://evil")' });
+    const csv = (await api('GET', '/api/admin/content/jokes/export?format=csv')).body;
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    await emptyLibrary('jokes');
+    expect((await api('POST', '/api/admin/content/jokes/import', { format: 'csv', content: csv })).json()).toEqual({ data: { imported: 1 } });
+    expect((await t.app.inject('/api/joke')).json().data.content).toBe('=HYPERLINK("http://evil")');
+  });
+
   it('a malformed import reports every bad row and imports nothing', async () => {
     const before = (await api('GET', '/api/admin/content/trivia?pageSize=1')).json().data.total;
     const res = await api('POST', '/api/admin/content/trivia/import', {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import auditRecorder from './audit/recorder.js';
 import authGuard from './auth/guard.js';
+import { AuthService } from './auth/service.js';
 import authRoutes, { permissionRoutes } from './auth/routes.js';
 import usersRoutes from './users/routes.js';
 import rolesRoutes from './roles/routes.js';
@@ -30,6 +31,8 @@ function markAdminRoute(route: RouteOptions) {
  */
 export default async function adminApi(app: FastifyInstance) {
   app.addHook('onRoute', markAdminRoute);
+  // One AuthService for every admin feature (login, password change, user disable/reset all end sessions through it).
+  app.decorate('authService', new AuthService(app.db.kysely, app.tokens));
   await app.register(auditRecorder);
   await app.register(authGuard);
   await app.register(authRoutes, { prefix: '/api/auth' });

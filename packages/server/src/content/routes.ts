@@ -4,7 +4,8 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AppError, notFound } from '../errors.js';
 import { LIBRARIES, menuCodeOf, type LibraryDef } from './libraries.js';
 import { ContentRepository, type ItemData, type StoredItem } from './repository.js';
-import { parseCsv, toCsv } from './csv.js';
+import { parseCsv } from './csv.js';
+import { sendCsv } from '../admin/shared/csv.js';
 
 const TAG = '内容管理 Content';
 const Paging = Type.Object({
@@ -78,9 +79,12 @@ function libraryRoutes(lib: LibraryDef) {
       const q = req.query as { format: 'csv' | 'json'; keyword?: string };
       const items = await repo.all(lib, q.keyword);
       await app.audit(req, 'content.export', lib.name, null, { count: items.length, format: q.format });
-      reply.header('content-disposition', `attachment; filename="${lib.name}.${q.format}"`);
-      if (q.format === 'json') return reply.type('application/json; charset=utf-8').send(JSON.stringify(items.map((i) => ({ id: i.id, ...i.data })), null, 2));
-      return reply.type('text/csv; charset=utf-8').send(toCsv(['id', ...columns], items.map((i) => ({ id: i.id, ...i.data }))));
+      if (q.format === 'json') {
+        reply.header('content-disposition', `attachment; filename="${lib.name}.json"`);
+        return reply.type('application/json; charset=utf-8').send(JSON.stringify(items.map((i) => ({ id: i.id, ...i.data })), null, 2));
+      }
+      const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : (v as string | number));
+      return sendCsv(reply, `${lib.name}.csv`, ['id', ...columns].map((c) => ({ header: c, value: (r: Record<string, unknown>) => cell(r[c]) })), items.map((i) => ({ id: i.id, ...i.data })));
     });
 
     app.get('/:id', { config: { auth: { menu, bits: ['SEARCH'] } }, schema: schema({ summary: `Get one ${lib.label} item`, params: IdParams, response: { 200: Type.Object({ data: itemSchema(lib) }) } }) }, async (req) => {

@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import { LookupError } from '../errors.js';
 
 /**
  * The entry file of a worker thread that sits next to the calling module: the compiled `.js` when running from
@@ -13,4 +16,28 @@ export function workerEntry(moduleUrl: string, name: string): { filename: string
   if (existsSync(fileURLToPath(js))) return { filename: js.href, execArgv: process.execArgv };
   const tsx = pathToFileURL(createRequire(moduleUrl).resolve('tsx')).href;
   return { filename: new URL(`./${name}.ts`, moduleUrl).href, execArgv: ['--import', tsx] };
+}
+
+/**
+ * A pool of worker threads running the module `name` next to `moduleUrl`, created on first use. Threads start on
+ * demand and stop when idle; beyond `maxQueue` waiting tasks, `run` rejects with `busyMessage` as a LookupError
+ * instead of letting work pile up without bound.
+ */
+export function lazyPool(moduleUrl: string, name: string, busyMessage: string, maxQueue = 64) {
+  let pool: Piscina | undefined;
+  return async <T>(task: unknown): Promise<T> => {
+    pool ??= new Piscina({
+      ...workerEntry(moduleUrl, name),
+      minThreads: 0,
+      maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
+      maxQueue,
+      idleTimeout: 30_000,
+    });
+    try {
+      return (await pool.run(task)) as T;
+    } catch (err) {
+      if (err instanceof Error && err.message === 'Task queue is at limit') throw new LookupError(busyMessage);
+      throw err;
+    }
+  };
 }

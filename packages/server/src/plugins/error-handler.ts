@@ -83,6 +83,27 @@ function sendAdminError(err: FastifyError, req: FastifyRequest, reply: FastifyRe
   if (err.statusCode && err.statusCode < 500) {
     return reply.code(400).send({ code: 'VALIDATION_ERROR', message: err.message });
   }
+  const conflict = constraintConflict(err);
+  if (conflict) return reply.code(409).send({ code: 'CONFLICT', message: conflict });
   req.log.error({ err }, 'admin handler failed');
   return reply.code(500).send({ code: 'INTERNAL_ERROR', message: 'internal server error' });
+}
+
+/**
+ * A write that lost a race to a concurrent one (the row it refers to was just deleted, or the unique value was just
+ * taken) fails on a database constraint. That is a conflict for the caller to retry, not a server fault.
+ * PostgreSQL reports SQLSTATE 23503/23505; better-sqlite3 SQLITE_CONSTRAINT_FOREIGNKEY/UNIQUE.
+ */
+function constraintConflict(err: { code?: unknown }): string | undefined {
+  switch (err.code) {
+    case '23503':
+    case 'SQLITE_CONSTRAINT_FOREIGNKEY':
+      return 'a referenced record was changed or removed by another request; reload and try again';
+    case '23505':
+    case 'SQLITE_CONSTRAINT_UNIQUE':
+    case 'SQLITE_CONSTRAINT_PRIMARYKEY':
+      return 'the value is already taken (another request may have just saved it); reload and try again';
+    default:
+      return undefined;
+  }
 }

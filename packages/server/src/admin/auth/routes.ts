@@ -28,11 +28,10 @@ export function normalizeTree(nodes: MenuNode[]): MenuNodeStatic[] {
 }
 
 export default async function authRoutes(app: FastifyInstance) {
-  const auth = new AuthService(app.db.kysely, app.tokens);
+  const auth = app.authService;
   const { perAccount, perIp, windowMs } = app.config.loginThrottle;
   const throttle = new LoginThrottle(createFailureCounter(app.redis, windowMs, app.log), { perAccount, perIp });
   const isCredentialFailure = (e: unknown) => e instanceof CredentialError;
-  app.decorate('authService', auth);
   await getDummyHash();
 
   app.post(

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { AuthService } from '../auth/service.js';
 import { data } from '../auth/schemas.js';
 import { actorOf } from '../shared/actor.js';
 import { sendCsv, type CsvColumn } from '../shared/csv.js';
@@ -33,8 +32,7 @@ const CSV_COLUMNS: CsvColumn<UserDto>[] = [
 
 /** /api/users — user administration (menu system:user). */
 export default async function usersRoutes(app: FastifyInstance) {
-  // The auth plugin's AuthService when it is visible here; any instance ends sessions the same way (database only).
-  const users = new UsersService(app.db, app.authService ?? new AuthService(app.db.kysely, app.tokens));
+  const users = new UsersService(app.db, app.authService);
 
   app.get<{ Querystring: Static<typeof UserFilter> }>(
     '/',

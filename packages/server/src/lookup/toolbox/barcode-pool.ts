@@ -3,27 +3,12 @@
  * thread first (cheap, and its errors name the parameter), then the drawing runs in a worker. Threads start on
  * first use and stop when idle; a full queue is answered with an error rather than piling requests up.
  */
-import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
 import { LookupError } from '../../errors.js';
-import { workerEntry } from '../worker-entry.js';
+import { lazyPool } from '../worker-entry.js';
 import { prepareBarcode, type BarcodeImage, type BarcodeJob, type BarcodeOptions } from './barcode.js';
 import type { BarcodeTaskResult } from './barcode-worker.js';
 
-const MAX_QUEUE = 64;
-
-let pool: Piscina | undefined;
-
-function thePool(): Piscina {
-  pool ??= new Piscina({
-    ...workerEntry(import.meta.url, 'barcode-worker'),
-    minThreads: 0,
-    maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
-    maxQueue: MAX_QUEUE,
-    idleTimeout: 30_000,
-  });
-  return pool;
-}
+const run = lazyPool(import.meta.url, 'barcode-worker', '条形码生成繁忙：排队的任务过多，请稍后重试', 64);
 
 /**
  * Drawings under way, by job. The route memo stores an answer only once it is ready, so a burst of identical requests
@@ -44,13 +29,7 @@ export function renderBarcode(o: BarcodeOptions): Promise<BarcodeImage> {
 }
 
 async function draw(job: BarcodeJob, prepared: { text: string; checkDigit: string | null }): Promise<BarcodeImage> {
-  let result: BarcodeTaskResult;
-  try {
-    result = (await thePool().run(job)) as BarcodeTaskResult;
-  } catch (err) {
-    if (err instanceof Error && err.message === 'Task queue is at limit') throw new LookupError('条形码生成繁忙：排队的任务过多，请稍后重试');
-    throw err;
-  }
+  const result = await run<BarcodeTaskResult>(job);
   if ('error' in result) throw new LookupError(result.error);
   const body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
   return { contentType: result.contentType, body, width: result.width, height: result.height, text: prepared.text, checkDigit: prepared.checkDigit };
