@@ -64,6 +64,16 @@ export const TARGETS: BenchTarget[] = [
   { name: 'toolbox/palette', path: '/api/palette?color=%233b82f6&name=brand' },
   { name: 'toolbox/color-convert', path: '/api/color-convert?color=%233b82f6' },
   { name: 'random/random-color', path: '/api/random-color?count=10' },
+  // Text endpoints served from the content library's in-memory snapshot.
+  { name: 'daily/joke', path: '/api/joke' },
+  { name: 'daily/poem', path: '/api/poem' },
+  { name: 'daily/poem-game', path: `/api/poem-game?keyword=${encodeURIComponent('月')}&count=5` },
+  { name: 'mood/mood-quote', path: '/api/mood-quote?style=toxic' },
+  { name: 'random/random-string', path: '/api/random-string?length=32' },
+  { name: 'random/random-emoji', path: '/api/random-emoji?count=5' },
+  { name: 'life/bmi', path: '/api/bmi?height=175&weight=70' },
+  { name: 'life/postcode', path: `/api/postcode?keyword=${encodeURIComponent('深圳')}` },
+  { name: 'life/dialing-code', path: `/api/dialing-code?keyword=${encodeURIComponent('日本')}` },
   // Password strength: zxcvbn on worker threads, alone and while crafted slow passwords are hammered.
   ...PASSWORD_TARGETS,
 ];

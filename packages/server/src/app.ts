@@ -1,10 +1,10 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
-import helmet from '@fastify/helmet';
 import cors from '@fastify/cors';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
+import securityHeaders from './plugins/security-headers.js';
 import errorHandler, { renderFrameworkError } from './plugins/error-handler.js';
 import openapi from './plugins/openapi.js';
 import { areaOfUrl } from './plugins/areas.js';
@@ -79,7 +79,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addSchema(MenuNodeSchema);
 
   await app.register(errorHandler);
-  await app.register(helmet, {
+  await app.register(securityHeaders, {
     crossOriginResourcePolicy: { policy: 'cross-origin' },
     contentSecurityPolicy: {
       directives: {
