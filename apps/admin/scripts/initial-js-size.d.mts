@@ -1,0 +1,2 @@
+export declare const DIST: string;
+export declare function initialJs(dist?: string): { files: Array<{ file: string; bytes: number; gzip: number }>; bytes: number; gzip: number };

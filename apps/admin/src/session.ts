@@ -1,0 +1,50 @@
+import { computed, shallowRef } from 'vue';
+import { ElMessage } from 'element-plus';
+import { ApiError, SessionEndedError, createSession, localStorageAdapter, type PermissionName } from '@tianji/client';
+import { i18n } from './i18n';
+
+/**
+ * The app's one session: refresh token in localStorage (shared by the tabs, which coordinate their refreshes),
+ * access token in memory. Vue reactivity follows it through a version counter bumped on every change.
+ */
+export const session = createSession({
+  baseUrl: location.origin,
+  storage: localStorageAdapter('tianji.refreshToken'),
+  onSignedOut: (reason) => signedOutHandlers.forEach((h) => h(reason)),
+  onForbidden: () => {
+    // The mask changed under the user: say so; the session reloads the menus and the router re-checks the page.
+    ElMessage.error(i18n.global.t('common.noPermission'));
+  },
+});
+
+const signedOutHandlers: Array<(reason: string) => void> = [];
+export const onSignedOut = (h: (reason: string) => void) => void signedOutHandlers.push(h);
+
+const version = shallowRef(0);
+session.subscribe(() => version.value++);
+
+/** Reactive `session.can`: templates re-render when the menus change. */
+export function can(menu: string, ...bits: PermissionName[]): boolean {
+  void version.value;
+  return session.can(menu, ...bits);
+}
+
+export const currentUser = computed(() => (version.value, session.user));
+export const visibleMenus = computed(() => (version.value, session.visibleMenus()));
+
+type Result<T> = { data?: T; error?: unknown; response: Response };
+
+/**
+ * Unwraps a typed call: its data, or an ApiError. Errors other than 403 (already announced by onForbidden) and
+ * the end of the session (the router shows the sign-in page) are shown to the user here.
+ */
+export async function call<T>(p: Promise<Result<T>>): Promise<T> {
+  const r = await p;
+  if (r.response.ok) return r.data as T;
+  const err = ApiError.fromBody(r.response, r.error);
+  if (err.status !== 403) ElMessage.error(err.message);
+  throw err;
+}
+
+/** Errors already shown to the user (or leading to the sign-in page), and cancelled confirmations, need no report. */
+export const isHandled = (e: unknown) => e instanceof ApiError || e instanceof SessionEndedError || e === 'cancel' || e === 'close';

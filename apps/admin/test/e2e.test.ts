@@ -1,0 +1,283 @@
+/**
+ * The admin app end to end in Debian's headless Chromium (playwright-core), against a real server (buildApp on a
+ * fresh in-memory SQLite, listening on 127.0.0.1, access tokens living 3 s) that serves the built app at /admin.
+ * Skipped with a note when /usr/bin/chromium is missing, unless TIANJI_E2E=1 (CI), where that is a failure.
+ * Screenshots of the key pages go to test-results/admin-e2e/.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import { initialJs } from '../scripts/initial-js-size.mjs';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const DIST = path.join(ROOT, 'apps/admin/dist');
+const SHOTS = path.join(ROOT, 'test-results/admin-e2e');
+const TTL_S = 4;
+
+const hasChromium = fs.existsSync(CHROMIUM);
+if (!hasChromium) {
+  if (process.env.TIANJI_E2E === '1') throw new Error(`TIANJI_E2E=1 but ${CHROMIUM} is missing: apt-get install -y chromium`);
+  console.warn(`[tianji e2e] ${CHROMIUM} not found: browser tests skipped (apt-get install -y chromium)`);
+}
+
+/** Newest modification time under the given folders (sources the build depends on). */
+function newest(dirs: string[]): number {
+  let t = 0;
+  for (const d of dirs)
+    for (const e of fs.readdirSync(d, { recursive: true, withFileTypes: true }))
+      if (e.isFile()) t = Math.max(t, fs.statSync(path.join(e.parentPath, e.name)).mtimeMs);
+  return t;
+}
+
+/** Builds the app unless dist is newer than every source it is built from. */
+function ensureBuilt() {
+  const index = path.join(DIST, 'index.html');
+  const sources = [path.join(ROOT, 'apps/admin/src'), path.join(ROOT, 'packages/client/src'), path.join(ROOT, 'apps/admin/index.html')];
+  const stale = !fs.existsSync(index) || newest(sources.filter((s) => fs.statSync(s).isDirectory())) > fs.statSync(index).mtimeMs;
+  // NODE_ENV is 'test' inside vitest: the build must not inherit it (Vue and vue-i18n would ship their dev builds).
+  if (stale) execFileSync('npm', ['run', 'build', '-w', '@tianji/admin'], { cwd: ROOT, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () => {
+  let t: TestInstance;
+  let base: string;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const suffix = Math.random().toString(36).slice(2, 7);
+  const roleName = `只读用户${suffix}`;
+  const user = { username: `viewer-${suffix}`, password: 'viewer-password-1' };
+
+  beforeAll(async () => {
+    ensureBuilt();
+    fs.mkdirSync(SHOTS, { recursive: true });
+    t = await getTestInstance('sqlite', { ACCESS_TOKEN_TTL: `${TTL_S}s` });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  // A failed step leaves a picture of every open page, to see what the browser showed.
+  beforeEach(({ task, onTestFailed }) => {
+    onTestFailed(async () => {
+      const pages = contexts.flatMap((c) => c.pages());
+      const name = task.name.replace(/[^\w一-龥]+/g, '-').slice(0, 60);
+      await Promise.all(pages.map((p, i) => p.screenshot({ path: path.join(SHOTS, `FAILED-${name}-${i}.png`) }).catch(() => undefined)));
+    });
+  });
+
+  async function newContext() {
+    const c = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'zh-CN' });
+    // A script error in the page fails the suite through the console, with its message.
+    c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
+    // Fail a step with Playwright's own message (which element, which state) before the test's time is up.
+    c.setDefaultTimeout(15_000);
+    contexts.push(c);
+    return c;
+  }
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+
+  async function signIn(page: Page, username: string, password: string) {
+    await page.goto(`${base}/admin/`);
+    await page.waitForURL(/\/admin\/login/);
+    await page.fill('input[name="username"]', username);
+    await page.fill('input[name="password"]', password);
+    await page.click('[data-testid="login-submit"]');
+    await page.waitForURL((u) => !u.pathname.startsWith('/admin/login'));
+    await page.locator('.side-menu').waitFor();
+  }
+
+  const menuCodes = (page: Page) => page.locator('.side-menu [data-menu]').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu')));
+  const openMenu = async (page: Page, parent: string, leaf: string) => {
+    await page.bringToFront(); // a page in the background renders no frames, so nothing in it counts as "stable"
+    const sub = page.locator(`.side-menu [data-menu="${parent}"]`);
+    if (!(await sub.evaluate((el) => el.classList.contains('is-opened')))) await sub.locator('.el-sub-menu__title').click();
+    await page.locator(`.side-menu [data-menu="${leaf}"]`).click();
+  };
+  const dialog = (page: Page, title: string) => page.getByRole('dialog', { name: title });
+
+  let admin: Page;
+  let viewer: Page;
+
+  it('the super administrator signs in and sees every menu', async () => {
+    admin = await (await newContext()).newPage();
+    await admin.goto(`${base}/`);
+    await admin.waitForURL(/\/admin\/login/); // / → /admin/ → the sign-in page
+    await shot(admin, '01-login');
+    await signIn(admin, ADMIN.username, ADMIN.password);
+    expect(await menuCodes(admin)).toEqual(expect.arrayContaining(['home', 'system', 'system:user', 'system:role', 'system:menu', 'system:audit', 'content', 'monitor']));
+    await expect.poll(() => admin.locator('[data-testid="docs-link"]').getAttribute('href')).toBe('/docs');
+    await shot(admin, '02-home');
+  });
+
+  it('creates a role that grants only SEARCH on users, in the grant editor', async () => {
+    await openMenu(admin, 'system', 'system:role');
+    await admin.locator('[data-page="roles"] [data-action="ADD"]').click();
+    const form = dialog(admin, '新增角色');
+    await form.locator('input[name="code"]').fill(`viewer_${suffix}`);
+    await form.locator('input[name="name"]').fill(roleName);
+    await form.locator('[data-testid="save-role"]').click();
+    const row = admin.locator('[data-page="roles"] .el-table__row', { hasText: roleName });
+    await row.locator('[data-action="GRANT"]').click();
+    const editor = dialog(admin, `授权：${roleName}`);
+    await editor.locator('[data-grant="system:user:SEARCH"]').click();
+    // every point's label and icon heads a column
+    for (const label of ['查询', '新增', '编辑', '删除', '批量删除', '新增子项', '重置', '重置密码', '授权', '导出']) await expect.poll(() => editor.locator('.point-head', { hasText: label }).count()).toBeGreaterThan(0);
+    expect(await editor.locator('.point-head svg').count()).toBe(10);
+    await shot(admin, '03-grant-editor');
+    await editor.locator('[data-testid="save-grants"]').click();
+    await editor.waitFor({ state: 'hidden' });
+  });
+
+  it('creates a user holding that role', async () => {
+    await openMenu(admin, 'system', 'system:user');
+    await admin.locator('[data-page="users"] [data-action="ADD"]').click();
+    const form = dialog(admin, '新增用户');
+    await form.locator('input[name="username"]').fill(user.username);
+    await form.locator('input[name="password"]').fill(user.password);
+    await form.locator('.el-select').click();
+    await admin.locator('.el-select-dropdown__item', { hasText: roleName }).click();
+    await form.locator('.el-dialog__title').click(); // close the dropdown
+    await form.locator('[data-testid="save-user"]').click();
+    await admin.locator('[data-page="users"] .el-table__row', { hasText: user.username }).waitFor();
+    await shot(admin, '04-users-admin');
+  });
+
+  it('that user sees the users page with no add/edit/delete buttons and no other menu', async () => {
+    viewer = await (await newContext()).newPage();
+    await signIn(viewer, user.username, user.password);
+    expect((await menuCodes(viewer)).sort()).toEqual(['home', 'system', 'system:user']);
+    await openMenu(viewer, 'system', 'system:user');
+    await viewer.locator('[data-page="users"] .el-table__row', { hasText: user.username }).waitFor();
+    expect(await viewer.locator('[data-page="users"] [data-action="SEARCH"]').count()).toBe(1);
+    for (const action of ['ADD', 'EDIT', 'DELETE', 'BATCH_DELETE', 'RESET_PASSWORD', 'GRANT', 'EXPORT', 'RESET']) {
+      expect(await viewer.locator(`[data-page="users"] [data-action="${action}"]`).count(), action).toBe(0);
+    }
+    await shot(viewer, '05-users-search-only');
+  });
+
+  async function setGrant(point: string, on: boolean) {
+    await openMenu(admin, 'system', 'system:role');
+    await admin.locator('[data-page="roles"] .el-table__row', { hasText: roleName }).locator('[data-action="GRANT"]').click();
+    const editor = dialog(admin, `授权：${roleName}`);
+    const box = editor.locator(`[data-grant="system:user:${point}"]`);
+    await box.waitFor();
+    if ((await box.evaluate((el) => el.classList.contains('is-checked'))) !== on) await box.click();
+    await editor.locator('[data-testid="save-grants"]').click();
+    await editor.waitFor({ state: 'hidden' });
+  }
+
+  it('after EDIT is granted, the edit button shows once the menus refresh', async () => {
+    await setGrant('EDIT', true);
+    await viewer.locator('.side-menu [data-menu="home"]').click();
+    await openMenu(viewer, 'system', 'system:user'); // navigation reloads /api/auth/me
+    await viewer.locator('[data-page="users"] [data-action="EDIT"]').first().waitFor();
+    expect(await viewer.locator('[data-page="users"] [data-action="DELETE"]').count()).toBe(0);
+    await shot(viewer, '06-users-with-edit');
+  });
+
+  it('when the server answers 403 after a revoke, the app says 无权限 and hides the button', async () => {
+    await setGrant('EDIT', false);
+    await viewer.bringToFront();
+    // The viewer's page still shows the button from before: the server decides.
+    await viewer.locator('[data-page="users"] .el-table__row', { hasText: user.username }).locator('[data-action="EDIT"]').click();
+    const form = dialog(viewer, '编辑用户');
+    await form.locator('input[name="nickname"]').fill('看客');
+    await form.locator('[data-testid="save-user"]').click();
+    await viewer.locator('.el-message', { hasText: '无权限' }).waitFor();
+    await expect.poll(() => viewer.locator('[data-page="users"] [data-action="EDIT"]').count()).toBe(0);
+    await shot(viewer, '07-forbidden');
+    await form.locator('.el-dialog__headerbtn').click();
+    await form.waitFor({ state: 'hidden' });
+  });
+
+  it('two tabs whose access tokens expire at once refresh only once and both stay signed in', async () => {
+    const context = await newContext();
+    const tab1 = await context.newPage();
+    await signIn(tab1, ADMIN.username, ADMIN.password);
+    const tab2 = await context.newPage();
+    await tab2.goto(`${base}/admin/`); // resumes the session from localStorage
+    await tab2.locator('.side-menu').waitFor();
+    await tab1.locator('.side-menu [data-menu="home"]').click(); // tab1 now holds tab2's handed-over token
+    await sleep(TTL_S * 1000 + 300); // both access tokens are now expired
+    let refreshes = 0;
+    context.on('request', (r) => {
+      if (r.url().endsWith('/api/auth/refresh')) refreshes++;
+    });
+    // Click both at once: Playwright's clicks on two pages would run one after the other, seconds apart.
+    const click = (tab: Page, menu: string) => tab.evaluate((m) => (document.querySelector(`.side-menu [data-menu="${m}"]`) as HTMLElement).click(), menu);
+    await Promise.all([click(tab1, 'system:user'), click(tab2, 'system:role')]);
+    await Promise.all([tab1.locator('[data-page="users"] .el-table__row').first().waitFor(), tab2.locator('[data-page="roles"] .el-table__row').first().waitFor()]);
+    expect(refreshes).toBe(1);
+    expect(new URL(tab1.url()).pathname).toBe('/admin/system/users');
+    expect(new URL(tab2.url()).pathname).toBe('/admin/system/roles');
+    await shot(tab2, '08-second-tab-roles');
+  });
+
+  it('a password change in one browser signs the other out at its next request', async () => {
+    const other = await (await newContext()).newPage();
+    await signIn(other, user.username, user.password);
+    await other.locator('[data-testid="user-menu"]').click();
+    await other.locator('[data-testid="open-password"]').click();
+    const form = dialog(other, '修改密码');
+    await form.locator('input[name="old-password"]').fill(user.password);
+    await form.locator('input[name="new-password"]').fill('viewer-password-2');
+    await form.locator('input[name="confirm-password"]').fill('viewer-password-2');
+    await form.locator('[data-testid="save-password"]').click();
+    await other.locator('.el-message', { hasText: '密码已修改' }).waitFor();
+
+    // The first browser's next request: 401, its refresh fails too, so it is back at the sign-in page.
+    await viewer.bringToFront();
+    await viewer.locator('.side-menu [data-menu="home"]').click();
+    await viewer.waitForURL(/\/admin\/login/);
+    await viewer.locator('.el-message', { hasText: '登录已失效' }).waitFor();
+    await shot(viewer, '09-signed-out');
+    // The browser that changed it carries on.
+    await openMenu(other, 'system', 'system:user');
+    await other.locator('[data-page="users"] .el-table__row').first().waitFor();
+    expect(new URL(other.url()).pathname).toBe('/admin/system/users');
+  });
+
+  it('the menu tree editor and the audit log render', async () => {
+    await openMenu(admin, 'system', 'system:menu');
+    await admin.locator('[data-page="menus"] [data-action="ADD_CHILD"]').first().waitFor();
+    await shot(admin, '10-menus');
+    await openMenu(admin, 'system', 'system:audit');
+    await admin.locator('[data-page="audit"] .el-table__row', { hasText: 'role.create' }).first().waitFor();
+    await shot(admin, '11-audit-log');
+  });
+
+  it('content libraries, holiday schedules, the dashboard and English render', async () => {
+    await openMenu(admin, 'content', 'content:holidays');
+    await admin.locator('[data-page="content:holidays"] .el-table__row').first().waitFor();
+    await admin.locator('[data-page="content:holidays"] [data-action="EDIT"]').first().click();
+    await dialog(admin, '节假日安排 · 编辑条目').locator('input[name="name"]').first().waitFor();
+    await shot(admin, '12-holiday-editor');
+    await admin.keyboard.press('Escape');
+    await fetch(`${base}/api/almanac`); // some public traffic for the charts
+    await openMenu(admin, 'monitor', 'monitor:api');
+    await admin.locator('[data-page="usage"] figure svg').first().waitFor();
+    await shot(admin, '13-usage');
+    await admin.locator('[data-testid="toggle-locale"]').click();
+    await admin.locator('.side-menu', { hasText: 'API usage' }).waitFor();
+    await shot(admin, '14-english');
+  });
+
+  it('the initial JavaScript stays under 500 KB gzipped', () => {
+    const { gzip } = initialJs(`${DIST}/`);
+    console.log(`[tianji e2e] initial JavaScript of the admin app: ${(gzip / 1024).toFixed(1)} KiB gzipped`);
+    expect(gzip).toBeLessThan(500 * 1024);
+  });
+});

@@ -1,0 +1,17 @@
+/**
+ * @tianji/client — the session client every tianji front end uses. Browser-safe: no Node built-ins here
+ * (the file storage for Node lives in `@tianji/client/node`).
+ *
+ * @example
+ * const session = createSession({ baseUrl: location.origin, storage: localStorageAdapter(), onSignedOut: () => router.push('/login') });
+ * await session.login('admin', '…');
+ * if (session.can('system:user', 'EDIT')) showEditButton();
+ * const { data } = await session.api.GET('/api/users', { params: { query: { page: 1, pageSize: 20 } } });
+ */
+export { createSession, TianjiSession, type Me, type MenuNode, type SessionOptions } from './session.js';
+export { memoryStorage, localStorageAdapter, type TokenStorage, type WebStorageLike } from './storage.js';
+export { crossContextCoordinator, localCoordinator, type Coordinator, type CoordinatorMessage, type ContextApis, type LockManagerLike } from './coordinator.js';
+export { ApiError, SessionEndedError, type SignOutReason } from './errors.js';
+export { PERMISSION_POINTS, PERMISSION, ALL_ONES, toMask, bitsOf, hasBits, pointsIn, type PermissionName, type PermissionPoint } from './mask.js';
+export { decodeClaims, lifetimeMs } from './jwt.js';
+export { ROUTE_PERMISSIONS, type RouteKey, type paths, type components } from './generated/admin-api.js';

@@ -1,0 +1,327 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { crossContextCoordinator, localCoordinator, type Coordinator, type CoordinatorMessage } from './coordinator.js';
+import { ApiError, SessionEndedError, type SignOutReason } from './errors.js';
+import type { components, paths } from './generated/admin-api.js';
+import { ROUTE_PERMISSIONS, type RouteKey } from './generated/admin-api.js';
+import { decodeClaims, lifetimeMs } from './jwt.js';
+import { bitsOf, hasBits, type PermissionName } from './mask.js';
+import { memoryStorage, type TokenStorage } from './storage.js';
+
+export type Me = paths['/api/auth/me']['get']['responses'][200]['content']['application/json']['data'];
+export type MenuNode = components['schemas']['MenuNode'];
+type TokenPair = { accessToken: string; refreshToken: string };
+
+export interface SessionOptions {
+  /** Origin of the tianji server, e.g. `location.origin` or `http://127.0.0.1:3000`. */
+  baseUrl: string;
+  /** Where the refresh token lives (default: memory). */
+  storage?: TokenStorage;
+  /** Called once when a session ends: logout, a failed refresh, or a sign-out in another tab. */
+  onSignedOut?: (reason: SignOutReason) => void;
+  /** Called when the server answers 403 (the mask changed under the user); the session reloads `me` right after. */
+  onForbidden?: (error: ApiError) => void;
+  /** Refresh this long before the access token expires (default 30 s, at most a fifth of its lifetime). */
+  refreshLeewayMs?: number;
+  /** How long to wait for another tab to hand over the token it just refreshed (default 3 s). */
+  handoverWaitMs?: number;
+  /** The HTTP transport (default: global fetch). */
+  fetch?: (req: Request) => Promise<Response>;
+  /** The clock (default Date.now). */
+  now?: () => number;
+  /** Cross-context coordination (default: across tabs when the storage is shared, else within this context). */
+  coordinator?: Coordinator;
+}
+
+interface AccessState {
+  token: string;
+  /** Local clock time at which the token expires. */
+  expiresAt: number;
+  lifetime: number;
+}
+
+/**
+ * One signed-in session against a tianji server: the access token in memory, the refresh token in the chosen
+ * storage, refresh before expiry and on a 401 — single-flight across every request and, with shared storage,
+ * across every tab — and `can()` / `visibleMenus()` over the masks from /api/auth/me.
+ */
+export class TianjiSession {
+  /** Typed calls for every admin route: `session.api.GET('/api/users', { params: { query: {...} } })`. */
+  readonly api: Client<paths>;
+  private readonly baseUrl: string;
+  private readonly storage: TokenStorage;
+  private readonly coord: Coordinator;
+  private readonly transport: (req: Request) => Promise<Response>;
+  private readonly now: () => number;
+  private access: AccessState | null = null;
+  private refreshToken: string | null = null;
+  private current: Me | null = null;
+  private menuIndex = new Map<string, MenuNode>();
+  private refreshing: Promise<string> | null = null;
+  private handoverWaiters = new Set<(token: string | null) => void>();
+  private listeners = new Set<() => void>();
+
+  constructor(private readonly opts: SessionOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.storage = opts.storage ?? memoryStorage();
+    this.coord = opts.coordinator ?? (this.storage.sharedKey ? crossContextCoordinator(this.storage.sharedKey) : localCoordinator());
+    this.coord.onMessage((m) => this.onPeerMessage(m));
+    const f = opts.fetch ?? ((req: Request) => globalThis.fetch(req));
+    this.transport = (req) => f(req);
+    this.now = opts.now ?? Date.now;
+    this.api = createClient<paths>({ baseUrl: this.baseUrl, fetch: (req) => this.fetch(req) });
+  }
+
+  /** The signed-in user with roles, aggregate mask and menu tree; null when signed out or not loaded yet. */
+  get user(): Me | null {
+    return this.current;
+  }
+
+  /** True while the session holds tokens (it may still fail at the next refresh). */
+  get signedIn(): boolean {
+    return this.access !== null || this.refreshToken !== null;
+  }
+
+  /** Calls fn after every change of tokens, user or menus. Returns the unsubscribe function. */
+  subscribe(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Resumes a stored session (e.g. after a reload): refreshes and loads the user. Null when there is none. */
+  async restore(): Promise<Me | null> {
+    if (!this.access) {
+      const stored = await this.storage.load();
+      if (!stored) return null;
+      this.refreshToken = stored;
+    }
+    try {
+      await this.accessToken();
+      return await this.me();
+    } catch (e) {
+      if (e instanceof SessionEndedError) return null;
+      throw e;
+    }
+  }
+
+  async login(username: string, password: string): Promise<Me> {
+    const res = await this.transport(this.jsonRequest('POST', '/api/auth/login', { username, password }));
+    if (!res.ok) throw await ApiError.from(res);
+    const { data } = (await res.json()) as { data: TokenPair };
+    await this.adopt(data, true);
+    return this.me();
+  }
+
+  /** Revokes the refresh token on the server and forgets the session here and in every tab sharing it. */
+  async logout(): Promise<void> {
+    try {
+      const token = await this.accessToken();
+      const req = this.jsonRequest('POST', '/api/auth/logout', { refreshToken: this.refreshToken ?? undefined });
+      req.headers.set('authorization', `Bearer ${token}`);
+      await this.transport(req);
+    } catch {
+      // Signed out here whatever the server said: an unreachable server must not keep a user signed in.
+    }
+    await this.end('logout', true);
+  }
+
+  /** Reloads the user, roles and menu tree (call after a 403, or to pick up changed grants). */
+  async me(): Promise<Me> {
+    const { data, error, response } = await this.api.GET('/api/auth/me');
+    if (!data) throw ApiError.fromBody(response, error);
+    this.current = data.data;
+    this.menuIndex = indexMenus(this.current.menus);
+    this.emit();
+    return this.current;
+  }
+
+  /** Changes one's own password. Every other device is signed out; this session continues with the fresh pair. */
+  async changePassword(oldPassword: string, newPassword: string): Promise<void> {
+    const { data, error, response } = await this.api.PUT('/api/auth/password', { body: { oldPassword, newPassword } });
+    if (!data) throw ApiError.fromBody(response, error);
+    await this.withRefreshLock(() => this.adopt(data.data, true));
+  }
+
+  /** True when the user's mask on `menuCode` holds every given point (no points: the menu is visible). */
+  can(menuCode: string, ...bits: Array<PermissionName | number>): boolean {
+    const node = this.menuIndex.get(menuCode);
+    return node !== undefined && hasBits(node.permissions, bitsOf(bits));
+  }
+
+  /** True when the route's own declaration (its `x-permission`) passes for this user, e.g. `canCall('DELETE /api/users/{id}')`. */
+  canCall(route: RouteKey): boolean {
+    const decl = ROUTE_PERMISSIONS[route] as 'public' | 'authenticated' | { menu?: string; bits: readonly PermissionName[] };
+    if (decl === 'public') return true;
+    if (!this.current) return false;
+    if (decl === 'authenticated') return true;
+    if (decl.menu !== undefined) return this.can(decl.menu, ...decl.bits);
+    return hasBits(this.current.permissions, bitsOf(decl.bits));
+  }
+
+  /** The menu tree the user may see (menus granted with bits 0 included). */
+  visibleMenus(): MenuNode[] {
+    return this.current?.menus ?? [];
+  }
+
+  /**
+   * fetch with the session: adds the bearer token (refreshed first when about to expire) and, on a 401, refreshes
+   * once and retries once. Throws SessionEndedError when the session cannot continue.
+   */
+  async fetch(input: Request | string, init?: RequestInit): Promise<Response> {
+    const req = typeof input === 'string' ? new Request(/^https?:/.test(input) ? input : this.baseUrl + input, init) : input;
+    const retry = req.clone();
+    const token = await this.accessToken();
+    let res = await this.send(req, token);
+    if (res.status === 401) {
+      const fresh = await this.refreshAfter(token);
+      res = await this.send(retry, fresh);
+      // Rejected right after a successful refresh: the account itself was revoked (disabled, deleted, new password).
+      if (res.status === 401) {
+        await this.end('refresh-failed', true);
+        throw new SessionEndedError('refresh-failed');
+      }
+    }
+    if (res.status === 403 && !req.url.endsWith('/api/auth/me')) {
+      this.opts.onForbidden?.(await ApiError.from(res));
+      void this.me().catch(() => undefined);
+    }
+    return res;
+  }
+
+  /** A valid access token, refreshed first when it expires within the leeway. */
+  async accessToken(): Promise<string> {
+    if (this.access && !this.expiringSoon()) return this.access.token;
+    if (!this.access && !this.refreshToken) {
+      this.refreshToken = await this.storage.load();
+      if (!this.refreshToken) throw new SessionEndedError('no-session');
+    }
+    return this.refreshAfter(this.access?.token ?? null);
+  }
+
+  /** Stops listening to other tabs (the session itself stays in storage). */
+  close(): void {
+    this.coord.close();
+  }
+
+  private send(req: Request, token: string): Promise<Response> {
+    req.headers.set('authorization', `Bearer ${token}`);
+    return this.transport(req);
+  }
+
+  private expiringSoon(): boolean {
+    const a = this.access;
+    if (!a) return true;
+    const leeway = Math.min(this.opts.refreshLeewayMs ?? 30_000, a.lifetime / 5);
+    return this.now() >= a.expiresAt - leeway;
+  }
+
+  /** Single flight: every caller that finds `stale` expired or rejected shares one refresh. */
+  private refreshAfter(stale: string | null): Promise<string> {
+    if (this.access && this.access.token !== stale && !this.expiringSoon()) return Promise.resolve(this.access.token);
+    this.refreshing ??= this.withRefreshLock(() => this.refreshLocked(stale)).finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  private withRefreshLock<T>(fn: () => Promise<T>): Promise<T> {
+    return this.coord.withLock(fn);
+  }
+
+  private async refreshLocked(stale: string | null): Promise<string> {
+    const known = this.refreshToken;
+    // Another tab may have refreshed while this one waited for the lock and handed its token over.
+    if (this.access && this.access.token !== stale && !this.expiringSoon()) return this.access.token;
+    const stored = await this.storage.load();
+    if (!stored) {
+      await this.end('no-session', false);
+      throw new SessionEndedError('no-session');
+    }
+    if (this.coord.shared && known !== null && stored !== known) {
+      // Rotated by another tab: its access token is on the way over the channel.
+      const handed = await this.waitForHandover();
+      if (handed) return handed;
+    }
+    const res = await this.transport(this.jsonRequest('POST', '/api/auth/refresh', { refreshToken: stored }));
+    if (res.status === 400 || res.status === 401 || res.status === 403) {
+      await this.end('refresh-failed', true);
+      throw new SessionEndedError('refresh-failed');
+    }
+    // 429, 5xx: the server is busy or down; the session is still good, so keep it.
+    if (!res.ok) throw await ApiError.from(res);
+    const { data } = (await res.json()) as { data: TokenPair };
+    await this.adopt(data, true);
+    return data.accessToken;
+  }
+
+  private waitForHandover(): Promise<string | null> {
+    return new Promise((resolve) => {
+      const done = (t: string | null) => {
+        clearTimeout(timer);
+        this.handoverWaiters.delete(done);
+        resolve(t);
+      };
+      const timer = setTimeout(() => done(null), this.opts.handoverWaitMs ?? 3000);
+      this.handoverWaiters.add(done);
+    });
+  }
+
+  private async adopt(pair: TokenPair, broadcast: boolean): Promise<void> {
+    const lifetime = lifetimeMs(pair.accessToken) ?? 60_000;
+    this.access = { token: pair.accessToken, expiresAt: this.now() + lifetime, lifetime };
+    this.refreshToken = pair.refreshToken;
+    await this.storage.save(pair.refreshToken);
+    if (broadcast) this.coord.post({ type: 'tokens', accessToken: pair.accessToken, expiresAt: this.access.expiresAt, refreshToken: pair.refreshToken });
+    this.emit();
+  }
+
+  /**
+   * Forgets the session. `fromPeer`: another tab ended it and already cleared the shared storage — clearing it
+   * again could wipe a token that tab has stored since (a new sign-in).
+   */
+  private async end(reason: SignOutReason, broadcast: boolean, fromPeer = false): Promise<void> {
+    const had = this.signedIn || this.current !== null;
+    this.access = null;
+    this.refreshToken = null;
+    this.current = null;
+    this.menuIndex = new Map();
+    if (!fromPeer) await this.storage.save(null);
+    if (broadcast) this.coord.post({ type: 'signed-out' });
+    this.handoverWaiters.forEach((w) => w(null));
+    this.emit();
+    if (had) this.opts.onSignedOut?.(reason);
+  }
+
+  private onPeerMessage(m: CoordinatorMessage): void {
+    if (m.type === 'signed-out') {
+      void this.end('other-tab', false, true);
+      return;
+    }
+    const lifetime = lifetimeMs(m.accessToken) ?? 60_000;
+    this.access = { token: m.accessToken, expiresAt: m.expiresAt, lifetime };
+    this.refreshToken = m.refreshToken;
+    this.handoverWaiters.forEach((w) => w(m.accessToken));
+    this.emit();
+    // Signed in (or as someone else) in another tab: load who we are now.
+    if (!this.current || decodeClaims(m.accessToken)?.sub !== this.current.id) void this.me().catch(() => undefined);
+  }
+
+  private jsonRequest(method: string, path: string, body: unknown): Request {
+    return new Request(this.baseUrl + path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  }
+
+  private emit(): void {
+    for (const l of this.listeners) l();
+  }
+}
+
+function indexMenus(nodes: MenuNode[], into = new Map<string, MenuNode>()): Map<string, MenuNode> {
+  for (const n of nodes) {
+    into.set(n.code, n);
+    indexMenus(n.children ?? [], into);
+  }
+  return into;
+}
+
+export function createSession(opts: SessionOptions): TianjiSession {
+  return new TianjiSession(opts);
+}
