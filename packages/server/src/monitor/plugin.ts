@@ -29,12 +29,21 @@ export default fp(
       registers: [registry],
     });
 
-    app.addHook('onResponse', async (req, reply) => {
+    // Children per label set, looked up by one string: cheaper than prom-client hashing a label object per request.
+    const children = new Map<string, ReturnType<typeof duration.labels>>();
+    // Callback style (not async): this runs on every response, and a promise per request is measurable.
+    app.addHook('onResponse', (req, reply, done) => {
       const route = req.routeOptions.url;
-      if (!route) return; // unknown paths are not labelled, so they cannot blow up label cardinality
-      const ms = reply.elapsedTime;
-      duration.observe({ method: req.method, route, status: String(reply.statusCode) }, ms / 1000);
-      if (req.routeOptions.config?.area === 'lookup') usage.record(route, ms, reply.statusCode >= 400);
+      // Unknown paths are not labelled, so they cannot blow up label cardinality.
+      if (route) {
+        const ms = reply.elapsedTime;
+        const key = `${req.method} ${reply.statusCode} ${route}`;
+        let child = children.get(key);
+        if (!child) children.set(key, (child = duration.labels(req.method, route, String(reply.statusCode))));
+        child.observe(ms / 1000);
+        if (req.routeOptions.config?.area === 'lookup') usage.record(route, ms, reply.statusCode >= 400);
+      }
+      done();
     });
 
     app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {

@@ -22,8 +22,9 @@ export function helmetHeaders(options: Readonly<HelmetOptions>): Record<string, 
 export default fp<HelmetOptions>(
   async (app, options) => {
     const headers = helmetHeaders(options);
-    app.addHook('onRequest', async (_req, reply) => {
+    app.addHook('onRequest', (_req, reply, done) => {
       reply.headers(headers);
+      done();
     });
   },
   { name: 'security-headers' },
