@@ -1,3 +1,4 @@
+import { assembleTree } from '../shared/tree.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { orMasks, SUPER_MASK } from '../permissions/mask.js';
@@ -139,15 +140,5 @@ export function buildMenuTree(all: MenuRow[], grants: Pick<Grants, 'isSuper' | '
       children: [],
     });
   }
-  const roots: MenuNode[] = [];
-  for (const n of nodes.values()) {
-    const parent = n.parentId ? nodes.get(n.parentId) : undefined;
-    (parent ? parent.children : roots).push(n);
-  }
-  const order = (list: MenuNode[]) => {
-    list.sort((a, b) => a.sort - b.sort || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-    list.forEach((n) => order(n.children));
-    return list;
-  };
-  return order(roots);
+  return assembleTree(nodes);
 }

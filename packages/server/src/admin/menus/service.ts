@@ -1,3 +1,4 @@
+import { assembleTree } from '../shared/tree.js';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/index.js';
 import { conflict, notFound } from '../../errors.js';
@@ -36,18 +37,7 @@ export function buildTree(rows: MenuRow[], rootId?: string): MenuTreeNode[] {
       children: [],
     });
   }
-  const roots: MenuTreeNode[] = [];
-  for (const n of nodes.values()) {
-    const parent = n.parentId ? nodes.get(n.parentId) : undefined;
-    if (n.id === rootId || (!rootId && !parent)) roots.push(n);
-    parent?.children.push(n);
-  }
-  const order = (list: MenuTreeNode[]) => {
-    list.sort((a, b) => a.sort - b.sort || a.code.localeCompare(b.code));
-    list.forEach((n) => order(n.children));
-    return list;
-  };
-  return order(roots);
+  return assembleTree(nodes, rootId);
 }
 
 /** Menu tree administration. Every new menu is granted to the super administrator role with the all-ones mask. */
