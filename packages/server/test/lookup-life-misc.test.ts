@@ -21,6 +21,19 @@ describe('life services and random strings over HTTP', () => {
     expect((await get('/api/bmi?weight=70')).json().msg).toContain('height');
   });
 
+  it('a cached answer is the same envelope with a fresh timestamp', async () => {
+    const first = await get('/api/bmi?height=180&weight=75');
+    await new Promise((r) => setTimeout(r, 5));
+    const again = await get('/api/bmi?height=180&weight=75');
+    expect(again.headers['content-type']).toContain('application/json');
+    expect(again.headers.etag).toBe(first.headers.etag);
+    const [a, b] = [first.json(), again.json()];
+    expect(Object.keys(b)).toEqual(['code', 'msg', 'data', 'timestamp']);
+    expect(b.data).toEqual(a.data);
+    expect(b.timestamp).toBeGreaterThan(a.timestamp);
+    expect(Math.abs(b.timestamp - Date.now())).toBeLessThan(5000);
+  });
+
   it('postcode finds provincial capitals by name and places by postcode', async () => {
     const sz = await get(`/api/postcode?keyword=${encodeURIComponent('深圳')}`);
     expect(sz.json().data.items[0]).toMatchObject({ city: '深圳市', postcode: '518000' });

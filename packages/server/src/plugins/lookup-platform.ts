@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import { EnvelopeSchema, ok } from './envelope.js';
+import { EnvelopeSchema, SUCCESS_MSG, ok } from './envelope.js';
 import { describeValidation } from './validation-messages.js';
 import { LookupError } from '../errors.js';
 
@@ -53,7 +53,8 @@ export interface LookupRouteDef<Q extends TObject, D extends TSchema> {
 }
 
 interface Memo {
-  data: unknown;
+  /** The success envelope serialised by the route's own schema, up to the timestamp's digits (see envelopeHead). */
+  head: string;
   etag: string;
   raw?: RawReply;
   /** Size of the serialised answer, for the memo's byte budget. */
@@ -104,7 +105,10 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(app: FastifyIn
       if (!hit) {
         const result = await def.handler(query, req, reply);
         const body = result instanceof RawReply ? result.body : JSON.stringify(result);
-        hit = result instanceof RawReply ? { data: null, raw: result, etag: etagOf(body), bytes: body.length } : { data: result, etag: etagOf(body), bytes: body.length };
+        hit =
+          result instanceof RawReply
+            ? { head: '', raw: result, etag: etagOf(body), bytes: body.length }
+            : { head: envelopeHead(reply, result), etag: etagOf(body), bytes: body.length };
         // Bounded by entries and by size: distinct queries (hostile ones included) must not grow the memo without limit.
         if (hit.bytes <= MEMO_BYTES) {
           while (memo.size >= MEMO_LIMIT || memoBytes + hit.bytes > MEMO_BYTES) {
@@ -120,9 +124,21 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(app: FastifyIn
       reply.header('etag', hit.etag);
       if (matchesEtag(req.headers['if-none-match'], hit.etag)) return reply.code(304).send();
       if (hit.raw) return reply.type(hit.raw.contentType).send(hit.raw.body);
-      return ok(hit.data);
+      // A string payload is sent as is: a cache hit costs no serialisation, only a fresh timestamp.
+      return reply.type('application/json; charset=utf-8').send(`${hit.head}${Date.now()}}`);
     },
   });
+}
+
+/**
+ * `{"code":200,"msg":"请求成功","data":…,"timestamp":` as the route's response serializer writes it (so the schema
+ * still decides which fields go out), ready for the timestamp to be appended per response.
+ */
+function envelopeHead(reply: FastifyReply, data: unknown): string {
+  const full = String(reply.serialize({ code: 200, msg: SUCCESS_MSG, data, timestamp: 0 }));
+  const at = full.lastIndexOf('"timestamp":0}');
+  if (at < 0 || at + 14 !== full.length) throw new Error('envelope serialised in an unexpected order');
+  return full.slice(0, at + 12);
 }
 
 /** Errors included: a secret may be echoed in a message. */
