@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, bearer, describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { ADMIN, REDIS_URL, bearer, describeEachDb, getTestInstance, login, testConfig, type TestInstance } from './helpers.js';
 
 describeEachDb('content library', (dialect) => {
   let t: TestInstance;
@@ -140,5 +141,24 @@ describeEachDb('holiday schedules from the content library', (dialect) => {
     expect(after.statusCode).toBe(200);
     const spring = after.json().data.find((h: { name: string }) => h.name === '春节');
     expect(spring).toMatchObject({ start: '2027-02-05', end: '2027-02-13', length: 9, work: ['2027-02-14'] });
+  });
+});
+
+describe.skipIf(!REDIS_URL)('content changes across instances (Redis)', () => {
+  it('a joke added on one instance is served by another at once', async () => {
+    const env = { REDIS_URL: REDIS_URL! };
+    const a = await getTestInstance('sqlite', env);
+    // A second instance on the same database, as a second process behind a load balancer would be.
+    const b = await buildApp({ config: testConfig(env), db: a.db, logger: false });
+    try {
+      const token = (await login(a.app)).accessToken;
+      const all = JSON.parse((await a.app.inject({ url: '/api/admin/content/jokes/export?format=json', headers: bearer(token) })).body) as Array<{ id: string }>;
+      await a.app.inject({ method: 'POST', url: '/api/admin/content/jokes/batch-delete', payload: { ids: all.map((i) => i.id) }, headers: bearer(token) });
+      await a.app.inject({ method: 'POST', url: '/api/admin/content/jokes', payload: { content: '只有一个笑话' }, headers: bearer(token) });
+      await expect.poll(async () => (await b.inject('/api/joke')).json().data?.content, { timeout: 5000 }).toBe('只有一个笑话');
+    } finally {
+      await b.close();
+      await a.close();
+    }
   });
 });

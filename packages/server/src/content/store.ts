@@ -23,6 +23,7 @@ export class ContentStore {
   private readonly versions = new Map<string, number>();
   private readonly listeners = new Set<(library: string) => void>();
   private subscriber?: Redis;
+  private readonly instanceId = randomUUID();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -37,8 +38,10 @@ export class ContentStore {
     if (this.redis) {
       this.subscriber = this.redis.duplicate();
       this.subscriber.on('error', (err) => this.log.warn({ err: err.message }, 'content subscriber error'));
-      this.subscriber.on('message', (_channel, library) => {
-        if (this.snapshots.has(library)) void this.reload(library).catch((err) => this.log.error({ err }, 'content reload failed'));
+      this.subscriber.on('message', (_channel, message) => {
+        // "<instance>|<library>": this instance reloaded already when it made the change.
+        const [from, library] = message.split('|');
+        if (from !== this.instanceId && this.snapshots.has(library)) void this.reload(library).catch((err) => this.log.error({ err }, 'content reload failed'));
       });
       await this.subscriber.subscribe(CHANNEL);
     }
@@ -70,7 +73,7 @@ export class ContentStore {
       .set((eb) => ({ revision: eb('revision', '+', 1) }))
       .where('library', '=', library)
       .execute();
-    await this.redis?.publish(CHANNEL, library).catch((err) => this.log.warn({ err: err.message }, 'content publish failed'));
+    await this.redis?.publish(CHANNEL, `${this.instanceId}|${library}`).catch((err) => this.log.warn({ err: err.message }, 'content publish failed'));
   }
 
   private async reload(library: string): Promise<void> {
