@@ -14,12 +14,16 @@ const VerseSchema = Type.Object({
   poemId: Type.String(),
 });
 
-/** Draws up to `count` distinct verses, without replacement. */
-function draw(verses: Verse[], count: number, seed?: string): Verse[] {
+/** Draws up to `count` distinct verses without copying the (possibly thousands of) matches: a partial shuffle of indices. */
+function draw(verses: readonly Verse[], count: number, seed?: string): Verse[] {
   const rng = rngFor(seed);
-  const pool = [...verses];
+  const swapped = new Map<number, number>();
   const out: Verse[] = [];
-  while (out.length < count && pool.length) out.push(pool.splice(rng.int(pool.length), 1)[0]);
+  for (let i = 0; i < Math.min(count, verses.length); i++) {
+    const j = i + rng.int(verses.length - i);
+    out.push(verses[swapped.get(j) ?? j]);
+    swapped.set(j, swapped.get(i) ?? i);
+  }
   return out;
 }
 
@@ -48,7 +52,7 @@ export default async function poemGameRoute(app: FastifyInstance) {
       if ((q.keyword === undefined) === (q.after === undefined)) throw paramError('keyword', '请提供 keyword（飞花令）或 after（接龙）其中之一');
       const index = source.index();
       let keyword: string;
-      let matches: Verse[];
+      let matches: readonly Verse[];
       if (q.keyword !== undefined) {
         keyword = q.keyword;
         matches = index.containing(keyword);

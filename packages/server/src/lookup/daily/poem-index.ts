@@ -27,35 +27,36 @@ export function versesOf(line: string): string[] {
  */
 export class PoemIndex {
   readonly verses: Verse[] = [];
-  private readonly byChar = new Map<string, number[]>();
-  private readonly byFirst = new Map<string, number[]>();
+  private readonly byChar = new Map<string, Verse[]>();
+  private readonly byFirst = new Map<string, Verse[]>();
 
   constructor(poems: readonly Poem[]) {
     for (const poem of poems) {
       for (const line of poem.lines) {
         for (const text of versesOf(line)) {
-          const i = this.verses.push({ text, poem }) - 1;
-          for (const ch of new Set(text)) push(this.byChar, ch, i);
-          push(this.byFirst, [...text][0], i);
+          const verse = { text, poem };
+          this.verses.push(verse);
+          for (const ch of new Set(text)) push(this.byChar, ch, verse);
+          push(this.byFirst, [...text][0], verse);
         }
       }
     }
   }
 
-  /** Verses containing `keyword` (one or more characters). */
-  containing(keyword: string): Verse[] {
+  /** Verses containing `keyword` (one or more characters). A single character is a lookup, not a scan. */
+  containing(keyword: string): readonly Verse[] {
     const chars = [...keyword];
     const candidates = this.byChar.get(chars[0]) ?? [];
-    return candidates.map((i) => this.verses[i]).filter((v) => v.text.includes(keyword));
+    return chars.length === 1 ? candidates : candidates.filter((v) => v.text.includes(keyword));
   }
 
   /** Verses that begin with `ch`. */
-  startingWith(ch: string): Verse[] {
-    return (this.byFirst.get(ch) ?? []).map((i) => this.verses[i]);
+  startingWith(ch: string): readonly Verse[] {
+    return this.byFirst.get(ch) ?? [];
   }
 }
 
-function push(m: Map<string, number[]>, k: string, v: number) {
+function push(m: Map<string, Verse[]>, k: string, v: Verse) {
   const list = m.get(k);
   if (list) list.push(v);
   else m.set(k, [v]);
