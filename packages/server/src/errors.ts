@@ -6,6 +6,8 @@ export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  /** The write would give someone more than the actor holds (admin/escalation.ts); FORBIDDEN stays for a missing route bit. */
+  PRIVILEGE_ESCALATION: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   SUPER_ADMIN_PROTECTED: 409,

@@ -5,6 +5,7 @@ import { SUPER_ADMIN_ROLE } from '../auth/access.js';
 import { nowIso } from '../auth/service.js';
 import { normalizeMask, parseGrantBits, SUPER_MASK } from '../permissions/mask.js';
 import { superAdminProtected, SUPER_ADMIN_RULES as RULES } from '../super-admin.js';
+import { EscalationGuard, privilegeEscalation } from '../escalation.js';
 import { changesOf, unique, type Actor } from '../shared/actor.js';
 import { EXPORT_LIMIT, isUniqueViolation } from '../shared/query.js';
 import { fieldError, type PageQuery } from '../shared/schemas.js';
@@ -99,6 +100,13 @@ export class RolesService {
         if (before.code === SUPER_ADMIN_ROLE) {
           if (patch.code !== undefined && patch.code !== before.code) throw superAdminProtected(RULES.roleCode);
           if (patch.status === 'disabled') throw superAdminProtected(RULES.roleDisable);
+          if (!actor.isSuper && Object.keys(changesOf(toRoleDto(before), patch)).length) throw privilegeEscalation('只有超级管理员可以修改超级管理员角色');
+        }
+        if (patch.status !== undefined && patch.status !== before.status) {
+          // Switching a role on or off changes what its holders can do: only for a role the actor covers and does not hold.
+          const escalation = await EscalationGuard.of(trx, actor);
+          if (escalation.holdsRole(id)) throw privilegeEscalation(`你不能启用或停用自己所属的角色「${before.name}」`);
+          await escalation.assertMayAssign([id]);
         }
         if (patch.code !== undefined && patch.code !== before.code && (await repo.codeTaken(trx, patch.code, id))) throw taken(patch.code);
         const changes = changesOf(toRoleDto(before), patch);
@@ -134,24 +142,34 @@ export class RolesService {
     });
   }
 
-  /** Replaces the role's grants. Takes effect on each holder's next request. */
+  /**
+   * Replaces the role's grants. Takes effect on each holder's next request. Below super administrators, the actor may
+   * only give or take away bits it holds itself, never on a role of its own (escalation.ts).
+   */
   async setGrants(actor: Actor, id: string, input: GrantInput[]) {
-    const grants = parseGrants(input);
+    const requested = parseGrants(input);
     return this.k.transaction().execute(async (trx) => {
       const role = await repo.find(trx, id);
       if (!role) throw notFound('role');
       if (role.code === SUPER_ADMIN_ROLE) throw superAdminProtected(RULES.roleGrants);
-      const ids = grants.map((g) => g.menuId);
-      const menus = ids.length ? await trx.selectFrom('menus').select(['id', 'code']).where('id', 'in', ids).execute() : [];
+      const escalation = await EscalationGuard.of(trx, actor);
+      if (escalation.holdsRole(id)) throw privilegeEscalation(`你不能修改自己所属角色「${role.name}」的授权`);
+      const menus = await trx.selectFrom('menus').select(['id', 'code']).execute();
       const codeOf = new Map(menus.map((m) => [m.id, m.code]));
-      const missing = ids.findIndex((mid) => !codeOf.has(mid));
-      if (missing >= 0) throw fieldError(`grants.${missing}.menuId`, '菜单不存在', ids[missing]);
+      const idOf = new Map(menus.map((m) => [m.code, m.id]));
+      const missing = requested.findIndex((g) => !codeOf.has(g.menuId));
+      if (missing >= 0) throw fieldError(`grants.${missing}.menuId`, '菜单不存在', requested[missing].menuId);
       const before = await repo.grants(trx, id);
+      const merged = escalation.mergeRoleGrants(
+        new Map(before.map((g) => [g.menuCode, Number(g.bits)])),
+        new Map(requested.map((g) => [codeOf.get(g.menuId)!, g.bits])),
+      );
+      const grants = [...merged].map(([code, bits]) => ({ menuId: idOf.get(code)!, bits }));
       await repo.setGrants(trx, id, grants);
       const detail = {
         code: role.code,
         from: before.map((g) => ({ menu: g.menuCode, bits: Number(g.bits) })),
-        to: grants.map((g) => ({ menu: codeOf.get(g.menuId), bits: g.bits })),
+        to: [...merged].map(([menu, bits]) => ({ menu, bits })),
       };
       await actor.audit('role.set-grants', 'role', id, detail, trx);
       return this.get(id, trx);

@@ -4,7 +4,7 @@ import { data } from '../auth/schemas.js';
 import { actorOf } from '../shared/actor.js';
 import { sendCsv, type CsvColumn } from '../shared/csv.js';
 import { CsvResponse, DeletedSchema, IdParams, IdsBody, NoContent, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
-import { UsersService } from './service.js';
+import { USERS_MENU as MENU, UsersService } from './service.js';
 import {
   CreateUserBody,
   ResetPasswordBody,
@@ -16,7 +16,6 @@ import {
   type UserDto,
 } from './schemas.js';
 
-const MENU = 'system:user';
 const tags = [SYSTEM_TAG];
 type Id = { Params: Static<typeof IdParams> };
 

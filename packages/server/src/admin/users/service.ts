@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import { hashPassword, nowIso } from '../auth/service.js';
 import { rolesRepository } from '../roles/repository.js';
+import { EscalationGuard } from '../escalation.js';
 import { isSuperAdmin, SuperAdminGuard, SUPER_ADMIN_RULES as RULES, superRoleId } from '../super-admin.js';
 import { changesOf, unique, type Actor, type SessionInvalidator } from '../shared/actor.js';
 import { EXPORT_LIMIT, isUniqueViolation } from '../shared/query.js';
@@ -28,11 +29,16 @@ export interface UpdateUserInput {
 
 const taken = (username: string) => conflict(`username "${username}" already exists`);
 
+/** The menu that guards user administration (its GRANT point is also what `roleIds` on create needs). */
+export const USERS_MENU = 'system:user';
+
 /**
  * User administration. Every write runs in one transaction with its audit row. Rules beyond the super-administrator
  * ones (super-admin.ts): nobody deletes or disables their own account (409 CONFLICT), and only a super administrator
  * may grant or revoke the super_admin role or touch a super administrator's account (403) — otherwise anyone holding
- * GRANT on system:user could make themselves super administrator.
+ * GRANT on system:user could make themselves super administrator. Below super administrators, escalation.ts holds the
+ * rest: roles are assigned only when the actor covers them, never to oneself, and another account is edited, disabled,
+ * deleted, reset or re-roled only when the actor covers everything it holds (403 PRIVILEGE_ESCALATION).
  */
 export class UsersService {
   constructor(
@@ -59,12 +65,13 @@ export class UsersService {
     return user;
   }
 
-  /** Unknown role ids → 400 naming roleIds; granting super_admin needs a super administrator. */
-  private async checkRoles(trx: Kysely<Database>, actor: Actor, roleIds: string[]) {
+  /** Unknown role ids → 400 naming roleIds; granting super_admin needs a super administrator; every role must be covered. */
+  private async checkRoles(trx: Kysely<Database>, actor: Actor, guard: EscalationGuard, roleIds: string[]) {
     const found = await rolesRepository.findMany(trx, roleIds);
     const missing = roleIds.find((id) => !found.some((r) => r.id === id));
     if (missing) throw fieldError('roleIds', '角色不存在', missing);
     if (!actor.isSuper && roleIds.includes(await superRoleId(trx))) throw forbidden();
+    await guard.assertMayAssign(roleIds);
   }
 
   async create(actor: Actor, input: CreateUserInput): Promise<UserDto> {
@@ -73,7 +80,9 @@ export class UsersService {
     const passwordHash = await hashPassword(input.password);
     try {
       return await this.k.transaction().execute(async (trx) => {
-        await this.checkRoles(trx, actor, roleIds);
+        const escalation = await EscalationGuard.of(trx, actor);
+        if (roleIds.length) escalation.requirePoints(USERS_MENU, ['GRANT'], '不能在创建用户时分配角色');
+        await this.checkRoles(trx, actor, escalation, roleIds);
         const id = randomUUID();
         const now = nowIso();
         const user = { username: input.username, nickname: input.nickname ?? '', status: input.status ?? ('enabled' as const) };
@@ -99,6 +108,7 @@ export class UsersService {
         if (!before) throw notFound('user');
         if (!actor.isSuper && (await isSuperAdmin(trx, id))) throw forbidden();
         const disabling = guard !== undefined && before.status === 'enabled';
+        if (id !== actor.id) await (await EscalationGuard.of(trx, actor)).assertMayActOn([id], disabling ? '停用' : '编辑');
         if (disabling) {
           guard.ensureOneRemainsWithout([id], RULES.lastDisable);
           if (id === actor.id) throw conflict('you cannot disable your own account');
@@ -133,6 +143,7 @@ export class UsersService {
       if (!actor.isSuper && foundIds.some((id) => guard.isSuper(id))) throw forbidden();
       guard.ensureOneRemainsWithout(foundIds, RULES.lastDelete);
       if (foundIds.includes(actor.id)) throw conflict('you cannot delete your own account');
+      await (await EscalationGuard.of(trx, actor)).assertMayActOn(foundIds, '删除');
       const deleted = await repo.deleteMany(trx, foundIds);
       if (deleted > 0) {
         const detail = action === 'user.delete' ? { username: found[0].username } : { ids: foundIds, usernames: found.map((u) => u.username) };
@@ -149,6 +160,7 @@ export class UsersService {
       const user = await repo.find(trx, id);
       if (!user) throw notFound('user');
       if (!actor.isSuper && (await isSuperAdmin(trx, id))) throw forbidden();
+      if (id !== actor.id) await (await EscalationGuard.of(trx, actor)).assertMayActOn([id], '重置密码');
       await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: nowIso() }).where('id', '=', id).execute();
       await this.sessions.invalidateSessions(id, trx);
       await actor.audit('user.reset-password', 'user', id, { username: user.username }, trx);
@@ -162,9 +174,12 @@ export class UsersService {
       const guard = await SuperAdminGuard.lock(trx, this.db.dialect);
       const before = await repo.find(trx, id);
       if (!before) throw notFound('user');
-      await this.checkRoles(trx, actor, wanted);
+      const escalation = await EscalationGuard.of(trx, actor);
+      await this.checkRoles(trx, actor, escalation, wanted);
       const wasSuper = guard.isSuper(id);
       if (!actor.isSuper && wasSuper) throw forbidden();
+      escalation.assertNotSelf(id, '你不能修改自己的角色');
+      await escalation.assertMayActOn([id], '修改角色');
       if (wasSuper && !wanted.includes(guard.roleId)) guard.ensureOneRemainsWithout([id], RULES.lastRole);
       await repo.setRoles(trx, id, wanted);
       const after = (await repo.find(trx, id))!;

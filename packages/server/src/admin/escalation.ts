@@ -1,0 +1,157 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { AppError } from '../errors.js';
+import { SUPER_ADMIN_ROLE } from './auth/access.js';
+import { gaps, mergeGrants, unionOf, type Gap, type Holding } from './permissions/coverage.js';
+import { SUPER_MASK } from './permissions/mask.js';
+import { pointNames, PERMISSION, type PermissionName } from './permissions/points.js';
+import type { Actor } from './shared/actor.js';
+
+/** 403 PRIVILEGE_ESCALATION: the write would give someone (the actor included) more than the actor holds. */
+export const privilegeEscalation = (message: string) => new AppError('PRIVILEGE_ESCALATION', message);
+
+/** What the actor is doing to another account, in the words of the refusal: `你不能${verb}该用户`. */
+export type AccountAction = '编辑' | '停用' | '删除' | '重置密码' | '修改角色' | '结束会话' | '强制下线';
+
+interface GrantRow {
+  owner: string;
+  roleCode: string;
+  menuCode: string | null;
+  bits: number | string | null;
+}
+
+const MAX_NAMED = 3;
+
+/**
+ * Escalation prevention for one write, read inside the write's transaction (so a concurrent change of the actor's own
+ * roles is seen as of that transaction): a non-super actor may only grant, assign or act on what its own enabled roles
+ * cover (permissions/coverage.ts). A super administrator passes every check here; the super-administrator rules
+ * (super-admin.ts) still apply to everyone.
+ */
+export class EscalationGuard {
+  private constructor(
+    private readonly trx: Kysely<Database>,
+    private readonly actor: Actor,
+    /** The actor's effective holding: the grants of its enabled roles. */
+    readonly holding: Holding,
+    /** Every role assigned to the actor, enabled or not. */
+    private readonly ownRoles: Set<string>,
+    private readonly menuNames: Map<string, string>,
+  ) {}
+
+  static async of(trx: Kysely<Database>, actor: Actor): Promise<EscalationGuard> {
+    const menus = await trx.selectFrom('menus').select(['code', 'name']).execute();
+    const names = new Map(menus.map((m) => [m.code, m.name]));
+    if (actor.isSuper) return new EscalationGuard(trx, actor, { isSuper: true, masks: new Map() }, new Set(), names);
+    const own = await trx.selectFrom('user_roles').select('role_id').where('user_id', '=', actor.id).execute();
+    const holding = (await holdingsOf(trx, 'user', [actor.id], true)).get(actor.id) ?? { isSuper: false, masks: new Map() };
+    return new EscalationGuard(trx, actor, holding, new Set(own.map((r) => r.role_id)), names);
+  }
+
+  get isSuper() {
+    return this.holding.isSuper;
+  }
+
+  /** Whether the actor holds every named point on the menu (used for permissions a request needs beyond its route's). */
+  holds(menu: string, points: PermissionName[]): boolean {
+    if (this.isSuper) return true;
+    const need = points.reduce((m, p) => m | PERMISSION[p], 0);
+    const held = this.holding.masks.get(menu);
+    return held !== undefined && (held === SUPER_MASK || (held & need) === need);
+  }
+
+  /** Refuses unless the actor holds `points` on `menu`, with `why` saying what they were needed for. */
+  requirePoints(menu: string, points: PermissionName[], why: string): void {
+    if (!this.holds(menu, points)) {
+      const bits = points.reduce((m, p) => m | PERMISSION[p], 0);
+      throw privilegeEscalation(`你没有${this.describe([{ menu, bits }])}，${why}`);
+    }
+  }
+
+  /** Rule 3: the actor acts on another account only when that account's grants (all its roles, enabled or not) are covered. */
+  async assertMayActOn(userIds: string[], action: AccountAction): Promise<void> {
+    if (this.isSuper || userIds.length === 0) return;
+    const held = await holdingsOf(this.trx, 'user', userIds, false);
+    for (const id of userIds) {
+      const target = held.get(id);
+      const missing = target ? gaps(this.holding, target) : [];
+      if (missing.length === 0) continue;
+      const user = await this.trx.selectFrom('users').select('username').where('id', '=', id).executeTakeFirst();
+      throw privilegeEscalation(`用户「${user?.username ?? id}」拥有你没有的权限（${this.describe(missing)}），你不能${action}该用户`);
+    }
+  }
+
+  /** Rule 2: each role assigned must be covered by the actor's own masks. */
+  async assertMayAssign(roleIds: string[]): Promise<void> {
+    if (this.isSuper || roleIds.length === 0) return;
+    const held = await holdingsOf(this.trx, 'role', roleIds, false);
+    for (const id of roleIds) {
+      const role = held.get(id);
+      const missing = role ? gaps(this.holding, role) : [];
+      if (missing.length === 0) continue;
+      const { name } = await this.trx.selectFrom('roles').select('name').where('id', '=', id).executeTakeFirstOrThrow();
+      throw privilegeEscalation(`角色「${name}」含有你没有的权限（${this.describe(missing)}），你不能分配该角色`);
+    }
+  }
+
+  /** Nobody who is not a super administrator changes their own roles. */
+  assertNotSelf(userId: string, message: string): void {
+    if (!this.isSuper && userId === this.actor.id) throw privilegeEscalation(message);
+  }
+
+  /** Whether the role is one of the actor's own (enabled or not): such a role's grants and status are not the actor's to change. */
+  holdsRole(roleId: string): boolean {
+    return !this.isSuper && this.ownRoles.has(roleId);
+  }
+
+  /**
+   * Rule 1: the grants a role ends with when the actor asks for `requested` (menu code → bits): refused when the request
+   * adds anything the actor lacks; bits the role had and the actor lacks stay as they were.
+   */
+  mergeRoleGrants(existing: ReadonlyMap<string, number>, requested: ReadonlyMap<string, number>): Map<string, number> {
+    const { grants, refused } = mergeGrants(this.holding, existing, requested);
+    if (refused.length) throw privilegeEscalation(`你没有${this.describe(refused)}，不能授予`);
+    return grants;
+  }
+
+  /** 「审计日志」的导出权限；「用户管理」的编辑、删除权限 — the first few gaps, in Chinese. */
+  private describe(list: Gap[]): string {
+    const parts = list.slice(0, MAX_NAMED).map((g) => {
+      if (g.bits === SUPER_MASK) return '超级管理员的全部权限';
+      const menu = `「${this.menuNames.get(g.menu) ?? g.menu}」`;
+      return g.bits === 0 ? `${menu}菜单` : `${menu}的${pointNames(g.bits)}权限`;
+    });
+    return parts.join('；') + (list.length > MAX_NAMED ? ` 等 ${list.length} 项` : '');
+  }
+}
+
+/**
+ * Holdings (menu code → OR of bits) per user or per role. `enabledOnly` counts only enabled roles (what a user can use
+ * now); without it every assigned role counts, so a disabled role cannot hide power that an edit could switch back on.
+ */
+async function holdingsOf(trx: Kysely<Database>, by: 'user' | 'role', ids: string[], enabledOnly: boolean): Promise<Map<string, Holding>> {
+  let q = trx
+    .selectFrom('roles as r')
+    .leftJoin('role_menus as rm', 'rm.role_id', 'r.id')
+    .leftJoin('menus as m', 'm.id', 'rm.menu_id')
+    .select(['r.code as roleCode', 'm.code as menuCode', 'rm.bits']);
+  const rows: GrantRow[] =
+    by === 'user'
+      ? await q
+          .innerJoin('user_roles as ur', 'ur.role_id', 'r.id')
+          .select('ur.user_id as owner')
+          .where('ur.user_id', 'in', ids)
+          .$if(enabledOnly, (qb) => qb.where('r.status', '=', 'enabled'))
+          .execute()
+      : await (q = q.where('r.id', 'in', ids)).select('r.id as owner').execute();
+  const grouped = new Map<string, GrantRow[]>();
+  for (const row of rows) grouped.set(row.owner, [...(grouped.get(row.owner) ?? []), row]);
+  const out = new Map<string, Holding>();
+  for (const [owner, list] of grouped) {
+    out.set(owner, {
+      isSuper: list.some((r) => r.roleCode === SUPER_ADMIN_ROLE),
+      masks: unionOf([list.filter((r) => r.menuCode !== null).map((r) => [r.menuCode!, Number(r.bits)] as const)]),
+    });
+  }
+  return out;
+}
