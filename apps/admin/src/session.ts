@@ -24,13 +24,17 @@ const version = shallowRef(0);
 session.subscribe(() => version.value++);
 
 /** Reactive `session.can`: templates re-render when the menus change. */
-export function can(menu: string, ...bits: PermissionName[]): boolean {
+export function can(menu: string, ...bits: Array<PermissionName | number>): boolean {
   void version.value;
   return session.can(menu, ...bits);
 }
 
 export const currentUser = computed(() => (version.value, session.user));
 export const visibleMenus = computed(() => (version.value, session.visibleMenus()));
+/** The ids of the user's own roles, and whether one is the super administrator role: a user who is not a super
+ * administrator may not change its own roles, nor the grants or status of a role it holds (403 PRIVILEGE_ESCALATION). */
+export const ownRoleIds = computed(() => new Set(currentUser.value?.roles.map((r) => r.id) ?? []));
+export const isSuperAdmin = computed(() => currentUser.value?.roles.some((r) => r.code === 'super_admin') ?? false);
 
 type Result<T> = { data?: T; error?: unknown; response: Response };
 

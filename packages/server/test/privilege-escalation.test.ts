@@ -102,7 +102,7 @@ describeEachDb('privilege escalation prevention', (dialect) => {
       const granter = await userWithGrants(t.app, admin, 'granter', { 'system:user': 1 | 2 | 256, 'system:audit': 1 });
       const strong = await createRole(admin, 'strong2', { 'system:audit': 1 | 512 });
       const weak = await createRole(admin, 'weak2', { 'system:audit': 1 });
-      escalation(await granter.call('POST', '/api/users', { username: 'puppet2', password: PASSWORD, roleIds: [strong] }), '角色「角色 strong2」', '导出');
+      escalation(await granter.call('POST', '/api/users', { username: 'puppet2', password: PASSWORD, roleIds: [strong] }), '角色「角色 strong2」', '导出', '你不能分配、启用或停用该角色');
       const created = await granter.call('POST', '/api/users', { username: 'helper2', password: PASSWORD, roleIds: [weak] });
       expect(created.statusCode, created.body).toBe(201);
       const helper = created.json().data.id;
@@ -111,6 +111,10 @@ describeEachDb('privilege escalation prevention', (dialect) => {
       escalation(await granter.call('PUT', `/api/users/${granter.id}/roles`, { roleIds: [granter.role] }), '你不能修改自己的角色');
       expect(await effective(t.db.kysely, granter.id)).toEqual(new Map([['system:user', 259], ['system:audit', 1]]));
       expect((await granter.call('PUT', `/api/users/${helper}/roles`, { roleIds: [] })).statusCode).toBe(200);
+      const roleMgr = await userWithGrants(t.app, admin, 'role_reader', { 'system:role': 1, 'system:audit': 1 });
+      const rows = (await roleMgr.call('GET', '/api/roles?pageSize=100')).json().data.items as Array<{ id: string; deniedReason: string | null }>;
+      expect(rows.find((r) => r.id === strong)!.deniedReason).toContain('「审计日志」的导出权限');
+      expect(rows.find((r) => r.id === weak)!.deniedReason).toBeUndefined();
     });
   });
 
@@ -118,11 +122,19 @@ describeEachDb('privilege escalation prevention', (dialect) => {
     it('a password resetter cannot take over a stronger account, but may reset a weaker one', async () => {
       const resetter = await userWithGrants(t.app, admin, 'resetter', { 'system:user': 1 | 128 });
       const boss = await userWithGrants(t.app, admin, 'boss', { 'system:user': ALL, 'system:audit': ALL });
-      escalation(await resetter.call('POST', `/api/users/${boss.id}/reset-password`, { password: 'taken-over-123' }), '用户「boss」', '重置密码');
+      escalation(await resetter.call('POST', `/api/users/${boss.id}/reset-password`, { password: 'taken-over-123' }), '用户「boss」', '你不能重置该用户的密码');
       expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'boss', password: 'taken-over-123' } })).statusCode).toBe(401);
       expect((await boss.call('GET', '/api/auth/me')).statusCode).toBe(200);
       const minion = await createUser(admin, 'minion', [await createRole(admin, 'minion_role', { 'system:user': 1 })]);
       expect((await resetter.call('POST', `/api/users/${minion}/reset-password`, { password: 'fresh-pass-123' })).statusCode).toBe(204);
+      // The list tells the client which rows to disable, with the same reason.
+      const rows = (await resetter.call('GET', '/api/users?pageSize=100')).json().data.items as Array<{ username: string; deniedReason: string | null }>;
+      const reason = (name: string) => rows.find((r) => r.username === name)!.deniedReason;
+      expect(reason('boss')).toContain('用户「boss」拥有你没有的权限');
+      expect(reason('admin')).toContain('超级管理员');
+      expect(reason('minion')).toBeUndefined();
+      expect(reason('resetter')).toBeUndefined();
+      expect((await resetter.call('GET', `/api/users/${boss.id}`)).json().data.deniedReason).toBe(reason('boss'));
     });
 
     it('edit, disable, delete and re-role need the target covered, also through a disabled role', async () => {
@@ -130,13 +142,13 @@ describeEachDb('privilege escalation prevention', (dialect) => {
       const hidden = await createRole(admin, 'hidden_power', { 'system:role': ALL });
       await admin('PATCH', `/api/roles/${hidden}`, { status: 'disabled' });
       const target = await createUser(admin, 'dormant', [hidden]);
-      escalation(await op.call('PATCH', `/api/users/${target}`, { nickname: 'x' }), '用户「dormant」', '编辑');
-      escalation(await op.call('PATCH', `/api/users/${target}`, { status: 'disabled' }), '停用');
-      escalation(await op.call('DELETE', `/api/users/${target}`), '删除');
+      escalation(await op.call('PATCH', `/api/users/${target}`, { nickname: 'x' }), '用户「dormant」', '你不能编辑该用户');
+      escalation(await op.call('PATCH', `/api/users/${target}`, { status: 'disabled' }), '你不能停用该用户');
+      escalation(await op.call('DELETE', `/api/users/${target}`), '你不能删除该用户');
       const peer = await createUser(admin, 'peer', []);
       escalation(await op.call('POST', '/api/users/batch-delete', { ids: [peer, target] }), '删除');
       expect((await admin('GET', `/api/users/${peer}`)).statusCode).toBe(200);
-      escalation(await op.call('PUT', `/api/users/${target}/roles`, { roleIds: [] }), '修改角色');
+      escalation(await op.call('PUT', `/api/users/${target}/roles`, { roleIds: [] }), '你不能修改该用户的角色');
       expect((await op.call('PATCH', `/api/users/${peer}`, { nickname: '同事' })).statusCode).toBe(200);
       expect((await op.call('DELETE', `/api/users/${peer}`)).statusCode).toBe(204);
     });

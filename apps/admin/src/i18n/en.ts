@@ -68,6 +68,13 @@ const en: typeof zh = {
     passwordReset: 'Password reset: every session of this user has ended',
     rolesUnavailable: 'You may not list roles, so you can only remove roles here',
   },
+  escalation: {
+    grantHint: 'Greyed-out items are permissions you do not hold: you cannot grant them, and what the role already has stays as it is',
+    ownRoles: 'You cannot change your own roles',
+    ownRole: 'This is one of your own roles: you cannot change its grants or status',
+    notHeld: 'You do not hold this permission, so you cannot grant it',
+    superOnly: 'Only a super administrator can change the super administrator role',
+  },
   roles: {
     code: 'Code',
     name: 'Name',

@@ -66,6 +66,13 @@ export default {
     passwordReset: '密码已重置，该用户的所有会话已失效',
     rolesUnavailable: '你没有查看角色列表的权限，只能移除角色',
   },
+  escalation: {
+    grantHint: '置灰的项是你自己没有的权限：不能授予；角色原有的保持不变',
+    ownRoles: '你不能修改自己的角色',
+    ownRole: '这是你自己所属的角色：你不能修改它的授权或状态',
+    notHeld: '你没有此权限，不能授予',
+    superOnly: '只有超级管理员可以修改超级管理员角色',
+  },
   roles: {
     code: '编码',
     name: '名称',

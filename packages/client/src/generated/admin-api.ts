@@ -3782,6 +3782,8 @@ export interface paths {
                                      * @example 2026-01-31T08:00:00.000Z
                                      */
                                     createdAt: string;
+                                    /** @description Why you may not edit, disable, delete, reset, re-role or re-grant this row (it holds permissions you lack); absent when you may */
+                                    deniedReason?: string;
                                     description: string;
                                     id: string;
                                     name: string;
@@ -3845,6 +3847,8 @@ export interface paths {
                                  * @example 2026-01-31T08:00:00.000Z
                                  */
                                 createdAt: string;
+                                /** @description Why you may not edit, disable, delete, reset, re-role or re-grant this row (it holds permissions you lack); absent when you may */
+                                deniedReason?: string;
                                 description: string;
                                 id: string;
                                 name: string;
@@ -3905,6 +3909,8 @@ export interface paths {
                                  * @example 2026-01-31T08:00:00.000Z
                                  */
                                 createdAt: string;
+                                /** @description Why you may not edit, disable, delete, reset, re-role or re-grant this row (it holds permissions you lack); absent when you may */
+                                deniedReason?: string;
                                 description: string;
                                 id: string;
                                 name: string;
@@ -3964,7 +3970,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a role
-         * @description A disabled role contributes no permission from its holders’ next request. The super administrator role cannot be disabled or renamed in code (409 SUPER_ADMIN_PROTECTED).
+         * @description A disabled role contributes no permission from its holders’ next request. The super administrator role cannot be disabled or renamed in code (409 SUPER_ADMIN_PROTECTED), and only a super administrator edits it. Switching a role on or off needs it covered by your own masks and not held by you (403 PRIVILEGE_ESCALATION).
          */
         patch: {
             parameters: {
@@ -4006,6 +4012,8 @@ export interface paths {
                                  * @example 2026-01-31T08:00:00.000Z
                                  */
                                 createdAt: string;
+                                /** @description Why you may not edit, disable, delete, reset, re-role or re-grant this row (it holds permissions you lack); absent when you may */
+                                deniedReason?: string;
                                 description: string;
                                 id: string;
                                 name: string;
@@ -4035,7 +4043,7 @@ export interface paths {
         get?: never;
         /**
          * Replace the menu grants of a role
-         * @description Each grant is `{menuId, bits}`; bits is an OR of the ten permission points (0–1023); 0 keeps the menu visible with every action hidden. The all-ones mask is reserved for the super administrator role, whose grants cannot be changed (409 SUPER_ADMIN_PROTECTED). An unknown menuId answers 400 naming it.
+         * @description Each grant is `{menuId, bits}`; bits is an OR of the ten permission points (0–1023); 0 keeps the menu visible with every action hidden. The all-ones mask is reserved for the super administrator role, whose grants cannot be changed (409 SUPER_ADMIN_PROTECTED). An unknown menuId answers 400 naming it. Below super administrators you grant only bits you hold (403 PRIVILEGE_ESCALATION naming the rest), bits the role has that you lack stay as they are, and never on a role you hold.
          */
         put: {
             parameters: {
@@ -4078,6 +4086,8 @@ export interface paths {
                                  * @example 2026-01-31T08:00:00.000Z
                                  */
                                 createdAt: string;
+                                /** @description Why you may not edit, disable, delete, reset, re-role or re-grant this row (it holds permissions you lack); absent when you may */
+                                deniedReason?: string;
                                 description: string;
                                 id: string;
                                 name: string;
@@ -4251,6 +4261,8 @@ export interface paths {
                                      * @example 2026-01-31T08:00:00.000Z
                                      */
                                     createdAt: string;
+                                    /** @description Why you may not edit, disable, delete, reset, re-role or re-grant this row (it holds permissions you lack); absent when you may */
+                                    deniedReason?: string;
                                     id: string;
                                     nickname: string;
                                     /** @description Every role the user holds, enabled or not */
@@ -4280,7 +4292,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user
-         * @description A taken username answers 409 CONFLICT. Giving the super_admin role requires a super administrator (403 otherwise).
+         * @description A taken username answers 409 CONFLICT. `roleIds` needs GRANT on system:user as well as ADD, and every role must be covered by your own masks (403 PRIVILEGE_ESCALATION otherwise); giving the super_admin role requires a super administrator (403 FORBIDDEN).
          */
         post: {
             parameters: {
@@ -4319,6 +4331,8 @@ export interface paths {
                                  * @example 2026-01-31T08:00:00.000Z
                                  */
                                 createdAt: string;
+                                /** @description Why you may not edit, disable, delete, reset, re-role or re-grant this row (it holds permissions you lack); absent when you may */
+                                deniedReason?: string;
                                 id: string;
                                 nickname: string;
                                 /** @description Every role the user holds, enabled or not */
@@ -4380,6 +4394,8 @@ export interface paths {
                                  * @example 2026-01-31T08:00:00.000Z
                                  */
                                 createdAt: string;
+                                /** @description Why you may not edit, disable, delete, reset, re-role or re-grant this row (it holds permissions you lack); absent when you may */
+                                deniedReason?: string;
                                 id: string;
                                 nickname: string;
                                 /** @description Every role the user holds, enabled or not */
@@ -4406,7 +4422,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a user
-         * @description You cannot delete yourself (409 CONFLICT) nor the last active super administrator (409 SUPER_ADMIN_PROTECTED).
+         * @description You cannot delete yourself (409 CONFLICT) nor the last active super administrator (409 SUPER_ADMIN_PROTECTED); a user holding anything you lack answers 403 PRIVILEGE_ESCALATION.
          */
         delete: {
             parameters: {
@@ -4433,7 +4449,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a user (username, nickname, status)
-         * @description Disabling a user ends all of their sessions at once (token_version + 1, refresh tokens revoked). You cannot disable yourself (409 CONFLICT), nor the last active super administrator (409 SUPER_ADMIN_PROTECTED). Only a super administrator may edit a super administrator (403 otherwise).
+         * @description Disabling a user ends all of their sessions at once (token_version + 1, refresh tokens revoked). You cannot disable yourself (409 CONFLICT), nor the last active super administrator (409 SUPER_ADMIN_PROTECTED). Only a super administrator may edit a super administrator (403 FORBIDDEN); below that, a user holding anything you lack (through any of its roles, enabled or not) answers 403 PRIVILEGE_ESCALATION.
          */
         patch: {
             parameters: {
@@ -4471,6 +4487,8 @@ export interface paths {
                                  * @example 2026-01-31T08:00:00.000Z
                                  */
                                 createdAt: string;
+                                /** @description Why you may not edit, disable, delete, reset, re-role or re-grant this row (it holds permissions you lack); absent when you may */
+                                deniedReason?: string;
                                 id: string;
                                 nickname: string;
                                 /** @description Every role the user holds, enabled or not */
@@ -4506,7 +4524,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password for a user
-         * @description Ends every session of that user (token_version + 1). The password is never written to the audit log.
+         * @description Ends every session of that user (token_version + 1). The password is never written to the audit log. A user holding anything you lack answers 403 PRIVILEGE_ESCALATION.
          */
         post: {
             parameters: {
@@ -4552,7 +4570,7 @@ export interface paths {
         get?: never;
         /**
          * Replace a user's roles
-         * @description Applies from the user’s next request. Granting or revoking super_admin requires a super administrator; the last active super administrator cannot lose the role (409 SUPER_ADMIN_PROTECTED).
+         * @description Applies from the user’s next request. Granting or revoking super_admin requires a super administrator; the last active super administrator cannot lose the role (409 SUPER_ADMIN_PROTECTED). Below super administrators: not your own roles, only for a user you cover, and only roles you cover (403 PRIVILEGE_ESCALATION).
          */
         put: {
             parameters: {
@@ -4586,6 +4604,8 @@ export interface paths {
                                  * @example 2026-01-31T08:00:00.000Z
                                  */
                                 createdAt: string;
+                                /** @description Why you may not edit, disable, delete, reset, re-role or re-grant this row (it holds permissions you lack); absent when you may */
+                                deniedReason?: string;
                                 id: string;
                                 nickname: string;
                                 /** @description Every role the user holds, enabled or not */
@@ -4626,7 +4646,7 @@ export interface paths {
         put?: never;
         /**
          * Delete several users
-         * @description All or nothing: if any rule refuses one of them (yourself, the last super administrators), none is deleted. Unknown ids are ignored.
+         * @description All or nothing: if any rule refuses one of them (yourself, the last super administrators, a user holding anything you lack), none is deleted. Unknown ids are ignored.
          */
         post: {
             parameters: {

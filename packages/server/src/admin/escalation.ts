@@ -10,8 +10,8 @@ import type { Actor } from './shared/actor.js';
 /** 403 PRIVILEGE_ESCALATION: the write would give someone (the actor included) more than the actor holds. */
 export const privilegeEscalation = (message: string) => new AppError('PRIVILEGE_ESCALATION', message);
 
-/** What the actor is doing to another account, in the words of the refusal: `你不能${verb}该用户`. */
-export type AccountAction = '编辑' | '停用' | '删除' | '重置密码' | '修改角色' | '结束会话' | '强制下线';
+/** What the actor is doing to another account, in the words of the refusal: `你不能${action}`. */
+export type AccountAction = '操作该用户' | '编辑该用户' | '停用该用户' | '删除该用户' | '重置该用户的密码' | '修改该用户的角色' | '结束该用户的会话' | '强制该用户下线';
 
 interface GrantRow {
   owner: string;
@@ -68,30 +68,55 @@ export class EscalationGuard {
     }
   }
 
-  /** Rule 3: the actor acts on another account only when that account's grants (all its roles, enabled or not) are covered. */
-  async assertMayActOn(userIds: string[], action: AccountAction): Promise<void> {
-    if (this.isSuper || userIds.length === 0) return;
+  /**
+   * Rule 3, as reasons: for each of `userIds` the actor may not act on, why not (the message of the refusal). An account
+   * is covered when everything its roles grant (all of them, enabled or not) is held by the actor.
+   */
+  async refusalsForUsers(userIds: string[], action: AccountAction): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (this.isSuper || userIds.length === 0) return out;
     const held = await holdingsOf(this.trx, 'user', userIds, false);
-    for (const id of userIds) {
-      const target = held.get(id);
-      const missing = target ? gaps(this.holding, target) : [];
-      if (missing.length === 0) continue;
-      const user = await this.trx.selectFrom('users').select('username').where('id', '=', id).executeTakeFirst();
-      throw privilegeEscalation(`用户「${user?.username ?? id}」拥有你没有的权限（${this.describe(missing)}），你不能${action}该用户`);
+    const names = await this.namesOf('users', 'username', [...held.keys()]);
+    for (const [id, target] of held) {
+      const missing = gaps(this.holding, target);
+      if (missing.length) out.set(id, `用户「${names.get(id) ?? id}」拥有你没有的权限（${this.describe(missing)}），你不能${action}`);
     }
+    return out;
+  }
+
+  /** Rule 2, as reasons: for each role whose grants the actor does not cover (so may not assign, switch or re-grant), why not. */
+  async refusalsForRoles(roleIds: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (this.isSuper || roleIds.length === 0) return out;
+    const held = await holdingsOf(this.trx, 'role', roleIds, false);
+    const names = await this.namesOf('roles', 'name', roleIds);
+    for (const id of roleIds) {
+      const missing = gaps(this.holding, held.get(id) ?? { isSuper: false, masks: new Map() });
+      if (missing.length) out.set(id, `角色「${names.get(id) ?? id}」含有你没有的权限（${this.describe(missing)}），你不能分配、启用或停用该角色`);
+    }
+    return out;
+  }
+
+  /** Throws the first refusal of rule 3 for these accounts, if any. */
+  async assertMayActOn(userIds: string[], action: AccountAction): Promise<void> {
+    const [first] = (await this.refusalsForUsers(userIds, action)).values();
+    if (first) throw privilegeEscalation(first);
   }
 
   /** Rule 2: each role assigned must be covered by the actor's own masks. */
   async assertMayAssign(roleIds: string[]): Promise<void> {
-    if (this.isSuper || roleIds.length === 0) return;
-    const held = await holdingsOf(this.trx, 'role', roleIds, false);
-    for (const id of roleIds) {
-      const role = held.get(id);
-      const missing = role ? gaps(this.holding, role) : [];
-      if (missing.length === 0) continue;
-      const { name } = await this.trx.selectFrom('roles').select('name').where('id', '=', id).executeTakeFirstOrThrow();
-      throw privilegeEscalation(`角色「${name}」含有你没有的权限（${this.describe(missing)}），你不能分配该角色`);
-    }
+    const [first] = (await this.refusalsForRoles(roleIds)).values();
+    if (first) throw privilegeEscalation(first);
+  }
+
+  private async namesOf(table: 'users' | 'roles', column: 'username' | 'name', ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.trx
+      .selectFrom(table)
+      .select(['id', `${column} as name` as 'name'])
+      .where('id', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.id as string, r.name as string]));
   }
 
   /** Nobody who is not a super administrator changes their own roles. */

@@ -32,7 +32,7 @@ export default async function rolesRoutes(app: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
       schema: { tags, summary: 'List roles', description: '`keyword` matches code or name (case-insensitive substring); ordered by sort, then code.', querystring: RoleFilter, response: { 200: PagedSchema(RoleSchema) } },
     },
-    async (req) => ({ data: { ...(await roles.list(req.query)), page: req.query.page, pageSize: req.query.pageSize } }),
+    async (req) => ({ data: { ...(await roles.list(actorOf(req), req.query)), page: req.query.page, pageSize: req.query.pageSize } }),
   );
 
   app.get<{ Querystring: Static<typeof RoleExportQuery> }>(
@@ -54,7 +54,7 @@ export default async function rolesRoutes(app: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
       schema: { tags, summary: 'Get a role with its menu grants', description: 'Grant masks are normalised: the super administrator’s all-ones mask reads 9223372036854775807.', params: IdParams, response: { 200: data(RoleDetailSchema) } },
     },
-    async (req) => ({ data: await roles.get(req.params.id) }),
+    async (req) => ({ data: await roles.get(actorOf(req), req.params.id) }),
   );
 
   app.post<{ Body: Static<typeof CreateRoleBody> }>(
@@ -73,7 +73,9 @@ export default async function rolesRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Edit a role',
-        description: 'A disabled role contributes no permission from its holders’ next request. The super administrator role cannot be disabled or renamed in code (409 SUPER_ADMIN_PROTECTED).',
+        description:
+          'A disabled role contributes no permission from its holders’ next request. The super administrator role cannot be disabled or renamed in code (409 SUPER_ADMIN_PROTECTED), and only a super administrator edits it. ' +
+          'Switching a role on or off needs it covered by your own masks and not held by you (403 PRIVILEGE_ESCALATION).',
         params: IdParams,
         body: UpdateRoleBody,
         response: { 200: data(RoleSchema) },
@@ -112,7 +114,8 @@ export default async function rolesRoutes(app: FastifyInstance) {
         summary: 'Replace the menu grants of a role',
         description:
           'Each grant is `{menuId, bits}`; bits is an OR of the ten permission points (0–1023); 0 keeps the menu visible with every action hidden. ' +
-          'The all-ones mask is reserved for the super administrator role, whose grants cannot be changed (409 SUPER_ADMIN_PROTECTED). An unknown menuId answers 400 naming it.',
+          'The all-ones mask is reserved for the super administrator role, whose grants cannot be changed (409 SUPER_ADMIN_PROTECTED). An unknown menuId answers 400 naming it. ' +
+          'Below super administrators you grant only bits you hold (403 PRIVILEGE_ESCALATION naming the rest), bits the role has that you lack stay as they are, and never on a role you hold.',
         params: IdParams,
         body: SetGrantsBody,
         response: { 200: data(RoleDetailSchema) },

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MaskSchema } from '../auth/schemas.js';
-import { PageFields, StatusSchema, Timestamp } from '../shared/schemas.js';
+import { DeniedReason, PageFields, StatusSchema, Timestamp } from '../shared/schemas.js';
 
 const RoleCode = Type.String({ pattern: '^[a-z][a-z0-9_:-]{1,31}$', 'x-hint': '2 至 32 个字符：小写字母开头，只含小写字母、数字、_ : -', examples: ['auditor'] });
 const RoleName = Type.String({ minLength: 1, maxLength: 64, examples: ['审计员'] });
@@ -14,6 +14,7 @@ export const RoleSchema = Type.Object({
   description: Type.String(),
   status: StatusSchema,
   sort: Type.Integer(),
+  deniedReason: DeniedReason,
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

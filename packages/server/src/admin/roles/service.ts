@@ -50,9 +50,15 @@ export class RolesService {
     return this.db.kysely;
   }
 
-  async list(q: PageQuery & RoleFilter) {
+  /** A page of roles, each with why the actor may not assign, switch or re-grant it (`deniedReason`, null when it may). */
+  async list(actor: Actor, q: PageQuery & RoleFilter) {
     const { items, total } = await repo.list(this.k, q);
-    return { items: items.map(toRoleDto), total };
+    return { items: await this.withDeniedReasons(actor, items.map(toRoleDto)), total };
+  }
+
+  private async withDeniedReasons<T extends RoleDto>(actor: Actor, roles: T[], db = this.k): Promise<T[]> {
+    const refusals = await (await EscalationGuard.of(db, actor)).refusalsForRoles(roles.map((r) => r.id));
+    return roles.map((r) => ({ ...r, ...(refusals.has(r.id) && { deniedReason: refusals.get(r.id) }) }));
   }
 
   async exportRows(f: RoleFilter) {
@@ -61,11 +67,12 @@ export class RolesService {
   }
 
   /** The role with its grants; masks normalised (the super administrator's -1 → 9223372036854775807). */
-  async get(id: string, db = this.k) {
+  async get(actor: Actor, id: string, db = this.k) {
     const role = await repo.find(db, id);
     if (!role) throw notFound('role');
     const grants = await repo.grants(db, id);
-    return { ...toRoleDto(role), grants: grants.map((g) => ({ menuId: g.menuId, menuCode: g.menuCode, bits: normalizeMask(g.bits) })) };
+    const [dto] = await this.withDeniedReasons(actor, [toRoleDto(role)], db);
+    return { ...dto, grants: grants.map((g) => ({ menuId: g.menuId, menuCode: g.menuCode, bits: normalizeMask(g.bits) })) };
   }
 
   async create(actor: Actor, input: CreateRoleInput): Promise<RoleDto> {
@@ -172,7 +179,7 @@ export class RolesService {
         to: [...merged].map(([menu, bits]) => ({ menu, bits })),
       };
       await actor.audit('role.set-grants', 'role', id, detail, trx);
-      return this.get(id, trx);
+      return this.get(actor, id, trx);
     });
   }
 }

@@ -47,3 +47,11 @@ export const CsvResponse = {
 export function fieldError(field: string, allowed: string, given?: unknown): AppError {
   return new AppError('VALIDATION_ERROR', `参数 ${field} 无效：${allowed}${given === undefined ? '' : `，收到 ${quote(given)}`}`);
 }
+
+/**
+ * On list and detail rows of users and roles: why the signed-in actor may not act on this row (the message a write
+ * would be refused with, 403 PRIVILEGE_ESCALATION); absent when it may. Clients disable the controls and show it.
+ */
+export const DeniedReason = Type.Optional(
+  Type.String({ description: 'Why you may not edit, disable, delete, reset, re-role or re-grant this row (it holds permissions you lack); absent when you may' }),
+);

@@ -47,7 +47,7 @@ export default async function usersRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const q = req.query;
-      return { data: { ...(await users.list(q)), page: q.page, pageSize: q.pageSize } };
+      return { data: { ...(await users.list(actorOf(req), q)), page: q.page, pageSize: q.pageSize } };
     },
   );
 
@@ -73,7 +73,7 @@ export default async function usersRoutes(app: FastifyInstance) {
   app.get<Id>(
     '/:id',
     { config: { auth: { menu: MENU, bits: ['SEARCH'] } }, schema: { tags, summary: 'Get a user', params: IdParams, response: { 200: data(UserSchema) } } },
-    async (req) => ({ data: await users.get(req.params.id) }),
+    async (req) => ({ data: await users.get(actorOf(req), req.params.id) }),
   );
 
   app.post<{ Body: Static<typeof CreateUserBody> }>(
@@ -83,7 +83,8 @@ export default async function usersRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Create a user',
-        description: 'A taken username answers 409 CONFLICT. Giving the super_admin role requires a super administrator (403 otherwise).',
+        description:
+          'A taken username answers 409 CONFLICT. `roleIds` needs GRANT on system:user as well as ADD, and every role must be covered by your own masks (403 PRIVILEGE_ESCALATION otherwise); giving the super_admin role requires a super administrator (403 FORBIDDEN).',
         body: CreateUserBody,
         response: { 201: data(UserSchema) },
       },
@@ -100,7 +101,8 @@ export default async function usersRoutes(app: FastifyInstance) {
         summary: 'Edit a user (username, nickname, status)',
         description:
           'Disabling a user ends all of their sessions at once (token_version + 1, refresh tokens revoked). You cannot disable yourself (409 CONFLICT), ' +
-          'nor the last active super administrator (409 SUPER_ADMIN_PROTECTED). Only a super administrator may edit a super administrator (403 otherwise).',
+          'nor the last active super administrator (409 SUPER_ADMIN_PROTECTED). Only a super administrator may edit a super administrator (403 FORBIDDEN); ' +
+          'below that, a user holding anything you lack (through any of its roles, enabled or not) answers 403 PRIVILEGE_ESCALATION.',
         params: IdParams,
         body: UpdateUserBody,
         response: { 200: data(UserSchema) },
@@ -116,7 +118,8 @@ export default async function usersRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Delete a user',
-        description: 'You cannot delete yourself (409 CONFLICT) nor the last active super administrator (409 SUPER_ADMIN_PROTECTED).',
+        description:
+          'You cannot delete yourself (409 CONFLICT) nor the last active super administrator (409 SUPER_ADMIN_PROTECTED); a user holding anything you lack answers 403 PRIVILEGE_ESCALATION.',
         params: IdParams,
         response: { 204: NoContent },
       },
@@ -134,7 +137,8 @@ export default async function usersRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Delete several users',
-        description: 'All or nothing: if any rule refuses one of them (yourself, the last super administrators), none is deleted. Unknown ids are ignored.',
+        description:
+          'All or nothing: if any rule refuses one of them (yourself, the last super administrators, a user holding anything you lack), none is deleted. Unknown ids are ignored.',
         body: IdsBody,
         response: { 200: DeletedSchema },
       },
@@ -149,7 +153,8 @@ export default async function usersRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Set a new password for a user',
-        description: 'Ends every session of that user (token_version + 1). The password is never written to the audit log.',
+        description:
+          'Ends every session of that user (token_version + 1). The password is never written to the audit log. A user holding anything you lack answers 403 PRIVILEGE_ESCALATION.',
         params: IdParams,
         body: ResetPasswordBody,
         response: { 204: NoContent },
@@ -169,7 +174,8 @@ export default async function usersRoutes(app: FastifyInstance) {
         tags,
         summary: "Replace a user's roles",
         description:
-          'Applies from the user’s next request. Granting or revoking super_admin requires a super administrator; the last active super administrator cannot lose the role (409 SUPER_ADMIN_PROTECTED).',
+          'Applies from the user’s next request. Granting or revoking super_admin requires a super administrator; the last active super administrator cannot lose the role (409 SUPER_ADMIN_PROTECTED). ' +
+          'Below super administrators: not your own roles, only for a user you cover, and only roles you cover (403 PRIVILEGE_ESCALATION).',
         params: IdParams,
         body: SetRolesBody,
         response: { 200: data(UserSchema) },

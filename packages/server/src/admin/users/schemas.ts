@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PasswordPolicy, RoleRefSchema } from '../auth/schemas.js';
-import { PageFields, StatusSchema, Timestamp } from '../shared/schemas.js';
+import { DeniedReason, PageFields, StatusSchema, Timestamp } from '../shared/schemas.js';
 
 export const Username = Type.String({
   minLength: 3,
@@ -18,6 +18,7 @@ export const UserSchema = Type.Object({
   nickname: Type.String(),
   status: StatusSchema,
   roles: Type.Array(RoleRefSchema, { description: 'Every role the user holds, enabled or not' }),
+  deniedReason: DeniedReason,
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

@@ -50,8 +50,19 @@ export class UsersService {
     return this.db.kysely;
   }
 
-  list(q: PageQuery & UserFilterQuery) {
-    return repo.list(this.k, q);
+  /** A page of users, each with why the actor may not act on it (`deniedReason`, null when it may). */
+  async list(actor: Actor, q: PageQuery & UserFilterQuery) {
+    const page = await repo.list(this.k, q);
+    return { ...page, items: await this.withDeniedReasons(actor, page.items) };
+  }
+
+  private async withDeniedReasons(actor: Actor, users: UserDto[]): Promise<UserDto[]> {
+    const guard = await EscalationGuard.of(this.k, actor);
+    const refusals = await guard.refusalsForUsers(
+      users.filter((u) => u.id !== actor.id).map((u) => u.id),
+      '操作该用户',
+    );
+    return users.map((u) => ({ ...u, ...(refusals.has(u.id) && { deniedReason: refusals.get(u.id) }) }));
   }
 
   async exportRows(f: UserFilterQuery) {
@@ -59,10 +70,10 @@ export class UsersService {
     return { items, truncated: total > items.length };
   }
 
-  async get(id: string): Promise<UserDto> {
+  async get(actor: Actor, id: string): Promise<UserDto> {
     const user = await repo.find(this.k, id);
     if (!user) throw notFound('user');
-    return user;
+    return (await this.withDeniedReasons(actor, [user]))[0];
   }
 
   /** Unknown role ids → 400 naming roleIds; granting super_admin needs a super administrator; every role must be covered. */
@@ -108,7 +119,7 @@ export class UsersService {
         if (!before) throw notFound('user');
         if (!actor.isSuper && (await isSuperAdmin(trx, id))) throw forbidden();
         const disabling = guard !== undefined && before.status === 'enabled';
-        if (id !== actor.id) await (await EscalationGuard.of(trx, actor)).assertMayActOn([id], disabling ? '停用' : '编辑');
+        if (id !== actor.id) await (await EscalationGuard.of(trx, actor)).assertMayActOn([id], disabling ? '停用该用户' : '编辑该用户');
         if (disabling) {
           guard.ensureOneRemainsWithout([id], RULES.lastDisable);
           if (id === actor.id) throw conflict('you cannot disable your own account');
@@ -143,7 +154,7 @@ export class UsersService {
       if (!actor.isSuper && foundIds.some((id) => guard.isSuper(id))) throw forbidden();
       guard.ensureOneRemainsWithout(foundIds, RULES.lastDelete);
       if (foundIds.includes(actor.id)) throw conflict('you cannot delete your own account');
-      await (await EscalationGuard.of(trx, actor)).assertMayActOn(foundIds, '删除');
+      await (await EscalationGuard.of(trx, actor)).assertMayActOn(foundIds, '删除该用户');
       const deleted = await repo.deleteMany(trx, foundIds);
       if (deleted > 0) {
         const detail = action === 'user.delete' ? { username: found[0].username } : { ids: foundIds, usernames: found.map((u) => u.username) };
@@ -160,7 +171,7 @@ export class UsersService {
       const user = await repo.find(trx, id);
       if (!user) throw notFound('user');
       if (!actor.isSuper && (await isSuperAdmin(trx, id))) throw forbidden();
-      if (id !== actor.id) await (await EscalationGuard.of(trx, actor)).assertMayActOn([id], '重置密码');
+      if (id !== actor.id) await (await EscalationGuard.of(trx, actor)).assertMayActOn([id], '重置该用户的密码');
       await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: nowIso() }).where('id', '=', id).execute();
       await this.sessions.invalidateSessions(id, trx);
       await actor.audit('user.reset-password', 'user', id, { username: user.username }, trx);
@@ -179,7 +190,7 @@ export class UsersService {
       const wasSuper = guard.isSuper(id);
       if (!actor.isSuper && wasSuper) throw forbidden();
       escalation.assertNotSelf(id, '你不能修改自己的角色');
-      await escalation.assertMayActOn([id], '修改角色');
+      await escalation.assertMayActOn([id], '修改该用户的角色');
       if (wasSuper && !wanted.includes(guard.roleId)) guard.ensureOneRemainsWithout([id], RULES.lastRole);
       await repo.setRoles(trx, id, wanted);
       const after = (await repo.find(trx, id))!;
