@@ -1,6 +1,6 @@
 import { computed, shallowRef } from 'vue';
 import { ElMessage } from 'element-plus';
-import { ApiError, SessionEndedError, createSession, localStorageAdapter, type PermissionName } from '@tianji/client';
+import { ApiError, SessionEndedError, createSession, localStorageAdapter, type PermissionName, type RouteKey } from '@tianji/client';
 import { i18n } from './i18n';
 
 /**
@@ -27,6 +27,12 @@ session.subscribe(() => version.value++);
 export function can(menu: string, ...bits: Array<PermissionName | number>): boolean {
   void version.value;
   return session.can(menu, ...bits);
+}
+
+/** Reactive `session.canCall`: whether the route's own declaration passes for the user, e.g. `canCall('DELETE /api/users/{id}')`. */
+export function canCall(route: RouteKey): boolean {
+  void version.value;
+  return session.canCall(route);
 }
 
 export const currentUser = computed(() => (version.value, session.user));

@@ -16,6 +16,8 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { areaOfUrl } from '../../server/src/plugins/areas.js';
+import { CATALOGUE } from '../../server/src/catalogue.js';
+import { PERMISSION_POINTS } from '../../server/src/admin/permissions/points.js';
 
 export const OUTPUT = fileURLToPath(new URL('../src/generated/admin-api.ts', import.meta.url));
 
@@ -88,6 +90,14 @@ export async function generateAdminTypes(): Promise<string> {
     `export const ROUTE_PERMISSIONS = ${JSON.stringify(permissions, null, 2)} as const;`,
     '',
     'export type RouteKey = keyof typeof ROUTE_PERMISSIONS;',
+    '',
+    '/** The ten permission points (the server’s admin/permissions/points.ts; the same as GET /api/permissions). */',
+    `export const PERMISSION_POINTS = ${JSON.stringify(PERMISSION_POINTS, null, 2)} as const;`,
+    '',
+    '/** The built-in menus (the server’s catalogue.ts): code, parent, names, path, icon, sort, API prefix and app page. */',
+    `export const MENU_CATALOGUE = ${JSON.stringify(CATALOGUE, null, 2)} as const;`,
+    '',
+    'export type CatalogueMenu = (typeof MENU_CATALOGUE)[number];',
     '',
   ].join('\n');
 }

@@ -5,7 +5,7 @@
  * @example
  * const session = createSession({ baseUrl: location.origin, storage: localStorageAdapter(), onSignedOut: () => router.push('/login') });
  * await session.login('admin', '…');
- * if (session.can('system:user', 'EDIT')) showEditButton();
+ * if (session.canCall('PATCH /api/users/{id}')) showEditButton();
  * const { data } = await session.api.GET('/api/users', { params: { query: { page: 1, pageSize: 20 } } });
  */
 export { createSession, TianjiSession, type Me, type MenuNode, type SessionOptions } from './session.js';
@@ -14,4 +14,4 @@ export { crossContextCoordinator, localCoordinator, type Coordinator, type Coord
 export { ApiError, SessionEndedError, type SignOutReason } from './errors.js';
 export { PERMISSION_POINTS, PERMISSION, ALL_ONES, toMask, bitsOf, hasBits, pointsIn, type PermissionName, type PermissionPoint } from './mask.js';
 export { decodeClaims, lifetimeMs } from './jwt.js';
-export { ROUTE_PERMISSIONS, type RouteKey, type paths, type components } from './generated/admin-api.js';
+export { ROUTE_PERMISSIONS, MENU_CATALOGUE, type CatalogueMenu, type RouteKey, type paths, type components } from './generated/admin-api.js';

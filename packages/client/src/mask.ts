@@ -6,19 +6,10 @@
  * because JavaScript's `&` truncates to 32 bits.
  */
 
-/** The ten permission points (the same constants as GET /api/permissions; `icon` is a lucide icon name). */
-export const PERMISSION_POINTS = [
-  { value: 'SEARCH', label: 'search', bits: 1, icon: 'search' },
-  { value: 'ADD', label: 'add', bits: 2, icon: 'plus' },
-  { value: 'EDIT', label: 'edit', bits: 4, icon: 'pencil-line' },
-  { value: 'DELETE', label: 'delete', bits: 8, icon: 'trash-2' },
-  { value: 'BATCH_DELETE', label: 'batch-delete', bits: 16, icon: 'list-x' },
-  { value: 'ADD_CHILD', label: 'add-child', bits: 32, icon: 'list-plus' },
-  { value: 'RESET', label: 'reset', bits: 64, icon: 'rotate-ccw' },
-  { value: 'RESET_PASSWORD', label: 'reset-password', bits: 128, icon: 'key-round' },
-  { value: 'GRANT', label: 'grant', bits: 256, icon: 'shield-check' },
-  { value: 'EXPORT', label: 'export', bits: 512, icon: 'download' },
-] as const;
+import { PERMISSION_POINTS } from './generated/admin-api.js';
+
+/** The ten permission points come from the server's catalogue, generated (`icon` is a lucide icon name). */
+export { PERMISSION_POINTS };
 
 export type PermissionName = (typeof PERMISSION_POINTS)[number]['value'];
 export type PermissionPoint = (typeof PERMISSION_POINTS)[number];

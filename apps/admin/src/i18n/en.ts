@@ -1,6 +1,6 @@
 import type zh from './zh-CN';
 
-/** English. Menu names come from the server in Chinese; `menuNames` translates the built-in ones. */
+/** English. Menu names come from the server in Chinese; the built-in ones' English names are in the catalogue (menuName). */
 const en: typeof zh = {
   app: { title: 'Tianji Admin', short: 'Tianji' },
   nav: { home: 'Home', docs: 'API docs', language: '中文', changePassword: 'Change password', logout: 'Sign out', collapse: 'Collapse menu' },
@@ -181,25 +181,6 @@ const en: typeof zh = {
     start: 'Start',
     end: 'End',
     work: 'Make-up workdays',
-  },
-  menuNames: {
-    system: 'System',
-    'system:user': 'Users',
-    'system:role': 'Roles',
-    'system:menu': 'Menus',
-    'system:audit': 'Audit log',
-    content: 'Content',
-    'content:hitokoto': 'Hitokoto quotes',
-    'content:poems': 'Poems',
-    'content:trivia': 'Trivia',
-    'content:jokes': 'Jokes',
-    'content:tongue-twisters': 'Tongue twisters',
-    'content:xiehouyu': 'Xiehouyu',
-    'content:mood-quotes': 'Mood quotes',
-    'content:wallpapers': 'Wallpapers',
-    'content:holidays': 'Holiday schedules',
-    monitor: 'Monitoring',
-    'monitor:api': 'API usage',
   },
 };
 export default en;

@@ -1,6 +1,7 @@
 import { createI18n } from 'vue-i18n';
 import zhCN from './zh-CN';
 import en from './en';
+import { MENU_CATALOGUE } from '@tianji/client';
 
 export type Locale = 'zh-CN' | 'en';
 const KEY = 'tianji.locale';
@@ -24,7 +25,7 @@ export function setLocale(locale: Locale) {
 /** A menu's display name: the server's (Chinese) name, or its English translation when English is chosen. */
 export function menuName(node: { code: string; name: string }): string {
   if (i18n.global.locale.value === 'zh-CN') return node.name;
-  return (en.menuNames as Record<string, string>)[node.code] ?? node.name;
+  return MENU_CATALOGUE.find((m) => m.code === node.code)?.nameEn ?? node.name;
 }
 
 /**

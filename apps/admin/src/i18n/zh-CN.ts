@@ -181,5 +181,4 @@ export default {
     end: '结束',
     work: '调休上班',
   } as Record<string, string>,
-  menuNames: {} as Record<string, string>,
 };

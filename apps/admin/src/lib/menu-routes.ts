@@ -1,6 +1,9 @@
+import { MENU_CATALOGUE, type CatalogueMenu } from '@tianji/client';
+
 /**
- * Which page of the app shows which menu. Menus are matched by code (stable, route permissions refer to it),
- * not by their editable path; a menu the app has no page for opens a placeholder at its own path.
+ * Which page of the app shows which menu, from the catalogue (`MENU_CATALOGUE`, generated from the server's
+ * catalogue.ts). Menus are matched by code (stable, route permissions refer to it), not by their editable path;
+ * a menu the app has no page for opens a placeholder at its own path.
  */
 export interface MenuLike {
   code: string;
@@ -9,29 +12,38 @@ export interface MenuLike {
   children: MenuLike[];
 }
 
-const PAGES: Record<string, string> = {
-  'system:user': '/system/users',
-  'system:role': '/system/roles',
-  'system:menu': '/system/menus',
-  'system:audit': '/system/audit-logs',
-  'monitor:api': '/monitor/api',
-};
+/** The app's built-in pages (the catalogue's `page`), and each menu code shown by one → its route (the catalogue's path). */
+export type PageName = Extract<CatalogueMenu, { page: string }>['page'];
+const PAGES = new Map<string, string>(MENU_CATALOGUE.flatMap((m) => ('page' in m ? [[m.code, m.path] as const] : [])));
 
-const CONTENT = 'content:';
+/** The app routes of the built-in pages: one per menu, the content libraries sharing one page with a parameter. */
+export function pageRoutes(): Array<{ path: string; page: PageName }> {
+  const out = new Map<string, PageName>();
+  for (const m of MENU_CATALOGUE) {
+    if (!('page' in m)) continue;
+    out.set(m.page === 'content' ? `${m.path.slice(0, m.path.lastIndexOf('/'))}/:library` : m.path, m.page);
+  }
+  return [...out].map(([path, page]) => ({ path, page }));
+}
 
-/** The app route that shows a menu. */
+/** The app route that shows a menu: its built-in page whatever its path was edited to, else a placeholder. */
 export function routeOfMenu(m: { code: string; path: string }): string {
-  if (PAGES[m.code]) return PAGES[m.code];
-  if (m.code.startsWith(CONTENT)) return `/content/${encodeURIComponent(m.code.slice(CONTENT.length))}`;
-  return m.path.startsWith('/') ? `/m${m.path}` : `/m/${encodeURIComponent(m.code)}`;
+  return PAGES.get(m.code) ?? (m.path.startsWith('/') ? `/m${m.path}` : `/m/${encodeURIComponent(m.code)}`);
 }
 
 /** The menu whose permissions govern a route, or undefined for pages open to every signed-in user. */
 export function menuOfRoute(path: string): string | undefined {
-  for (const [code, p] of Object.entries(PAGES)) if (path === p || path.startsWith(`${p}/`)) return code;
-  const m = /^\/content\/([^/]+)/.exec(path);
-  if (m) return CONTENT + decodeURIComponent(m[1]);
+  const decoded = safeDecode(path);
+  for (const [code, p] of PAGES) if (decoded === p || decoded.startsWith(`${p}/`)) return code;
   return undefined;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 /** Finds a menu by the route that shows it (for placeholders and titles). */

@@ -1,8 +1,18 @@
 import { createRouter, createWebHistory, type RouteLocationNormalized } from 'vue-router';
 import { ElMessage } from 'element-plus';
 import { i18n } from '../i18n';
-import { menuOfRoute } from '../lib/menu-routes';
+import { menuOfRoute, pageRoutes, type PageName } from '../lib/menu-routes';
 import { onSignedOut, session } from '../session';
+
+/** The component of each built-in page (the catalogue says which menu and path shows it). */
+const PAGES: Record<PageName, () => Promise<unknown>> = {
+  users: () => import('../pages/UsersPage.vue'),
+  roles: () => import('../pages/RolesPage.vue'),
+  menus: () => import('../pages/MenusPage.vue'),
+  audit: () => import('../pages/AuditPage.vue'),
+  content: () => import('../pages/ContentPage.vue'),
+  usage: () => import('../pages/UsagePage.vue'),
+};
 
 /** Every page is its own chunk: the first load carries the sign-in page and the shell only. */
 export const router = createRouter({
@@ -14,12 +24,7 @@ export const router = createRouter({
       component: () => import('../components/AppLayout.vue'),
       children: [
         { path: '', name: 'home', component: () => import('../pages/HomePage.vue') },
-        { path: 'system/users', component: () => import('../pages/UsersPage.vue') },
-        { path: 'system/roles', component: () => import('../pages/RolesPage.vue') },
-        { path: 'system/menus', component: () => import('../pages/MenusPage.vue') },
-        { path: 'system/audit-logs', component: () => import('../pages/AuditPage.vue') },
-        { path: 'content/:library', component: () => import('../pages/ContentPage.vue'), props: true },
-        { path: 'monitor/api', component: () => import('../pages/UsagePage.vue') },
+        ...pageRoutes().map(({ path, page }) => ({ path: path.slice(1), component: PAGES[page], props: page === 'content' })),
         { path: 'm/:rest(.*)*', component: () => import('../pages/PlaceholderPage.vue') },
         { path: ':rest(.*)*', component: () => import('../pages/PlaceholderPage.vue') },
       ],

@@ -3481,7 +3481,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @example content:poems */
+                        /** @example reports:daily */
                         code: string;
                         /**
                          * @description A lucide icon name
@@ -3599,7 +3599,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @example content:poems */
+                        /** @example reports:daily */
                         code?: string;
                         /**
                          * @description A lucide icon name
@@ -3659,7 +3659,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @example content:poems */
+                        /** @example reports:daily */
                         code: string;
                         /**
                          * @description A lucide icon name
@@ -5397,3 +5397,254 @@ export const ROUTE_PERMISSIONS = {
 } as const;
 
 export type RouteKey = keyof typeof ROUTE_PERMISSIONS;
+
+/** The ten permission points (the server’s admin/permissions/points.ts; the same as GET /api/permissions). */
+export const PERMISSION_POINTS = [
+  {
+    "value": "SEARCH",
+    "label": "search",
+    "bits": 1,
+    "icon": "search"
+  },
+  {
+    "value": "ADD",
+    "label": "add",
+    "bits": 2,
+    "icon": "plus"
+  },
+  {
+    "value": "EDIT",
+    "label": "edit",
+    "bits": 4,
+    "icon": "pencil-line"
+  },
+  {
+    "value": "DELETE",
+    "label": "delete",
+    "bits": 8,
+    "icon": "trash-2"
+  },
+  {
+    "value": "BATCH_DELETE",
+    "label": "batch-delete",
+    "bits": 16,
+    "icon": "list-x"
+  },
+  {
+    "value": "ADD_CHILD",
+    "label": "add-child",
+    "bits": 32,
+    "icon": "list-plus"
+  },
+  {
+    "value": "RESET",
+    "label": "reset",
+    "bits": 64,
+    "icon": "rotate-ccw"
+  },
+  {
+    "value": "RESET_PASSWORD",
+    "label": "reset-password",
+    "bits": 128,
+    "icon": "key-round"
+  },
+  {
+    "value": "GRANT",
+    "label": "grant",
+    "bits": 256,
+    "icon": "shield-check"
+  },
+  {
+    "value": "EXPORT",
+    "label": "export",
+    "bits": 512,
+    "icon": "download"
+  }
+] as const;
+
+/** The built-in menus (the server’s catalogue.ts): code, parent, names, path, icon, sort, API prefix and app page. */
+export const MENU_CATALOGUE = [
+  {
+    "code": "system",
+    "parent": null,
+    "name": "系统管理",
+    "nameEn": "System",
+    "path": "/system",
+    "icon": "settings",
+    "sort": 10
+  },
+  {
+    "code": "system:user",
+    "parent": "system",
+    "name": "用户管理",
+    "nameEn": "Users",
+    "path": "/system/users",
+    "icon": "users",
+    "sort": 1,
+    "api": "/api/users",
+    "page": "users"
+  },
+  {
+    "code": "system:role",
+    "parent": "system",
+    "name": "角色管理",
+    "nameEn": "Roles",
+    "path": "/system/roles",
+    "icon": "shield",
+    "sort": 2,
+    "api": "/api/roles",
+    "page": "roles"
+  },
+  {
+    "code": "system:menu",
+    "parent": "system",
+    "name": "菜单管理",
+    "nameEn": "Menus",
+    "path": "/system/menus",
+    "icon": "list-tree",
+    "sort": 3,
+    "api": "/api/menus",
+    "page": "menus"
+  },
+  {
+    "code": "system:audit",
+    "parent": "system",
+    "name": "审计日志",
+    "nameEn": "Audit log",
+    "path": "/system/audit-logs",
+    "icon": "scroll-text",
+    "sort": 4,
+    "api": "/api/audit-logs",
+    "page": "audit"
+  },
+  {
+    "code": "content",
+    "parent": null,
+    "name": "内容管理",
+    "nameEn": "Content",
+    "path": "/content",
+    "icon": "library",
+    "sort": 20
+  },
+  {
+    "code": "monitor",
+    "parent": null,
+    "name": "监控",
+    "nameEn": "Monitoring",
+    "path": "/monitor",
+    "icon": "activity",
+    "sort": 30
+  },
+  {
+    "code": "monitor:api",
+    "parent": "monitor",
+    "name": "接口统计",
+    "nameEn": "API usage",
+    "path": "/monitor/api",
+    "icon": "chart-line",
+    "sort": 1,
+    "api": "/api/admin/usage",
+    "page": "usage"
+  },
+  {
+    "code": "content:hitokoto",
+    "parent": "content",
+    "name": "一言",
+    "nameEn": "Hitokoto quotes",
+    "path": "/content/hitokoto",
+    "icon": "quote",
+    "sort": 1,
+    "api": "/api/admin/content/hitokoto",
+    "page": "content"
+  },
+  {
+    "code": "content:poems",
+    "parent": "content",
+    "name": "古诗词",
+    "nameEn": "Poems",
+    "path": "/content/poems",
+    "icon": "feather",
+    "sort": 2,
+    "api": "/api/admin/content/poems",
+    "page": "content"
+  },
+  {
+    "code": "content:trivia",
+    "parent": "content",
+    "name": "冷知识",
+    "nameEn": "Trivia",
+    "path": "/content/trivia",
+    "icon": "lightbulb",
+    "sort": 3,
+    "api": "/api/admin/content/trivia",
+    "page": "content"
+  },
+  {
+    "code": "content:jokes",
+    "parent": "content",
+    "name": "笑话",
+    "nameEn": "Jokes",
+    "path": "/content/jokes",
+    "icon": "laugh",
+    "sort": 4,
+    "api": "/api/admin/content/jokes",
+    "page": "content"
+  },
+  {
+    "code": "content:tongue-twisters",
+    "parent": "content",
+    "name": "绕口令",
+    "nameEn": "Tongue twisters",
+    "path": "/content/tongue-twisters",
+    "icon": "mic",
+    "sort": 5,
+    "api": "/api/admin/content/tongue-twisters",
+    "page": "content"
+  },
+  {
+    "code": "content:xiehouyu",
+    "parent": "content",
+    "name": "歇后语",
+    "nameEn": "Xiehouyu",
+    "path": "/content/xiehouyu",
+    "icon": "message-square-quote",
+    "sort": 6,
+    "api": "/api/admin/content/xiehouyu",
+    "page": "content"
+  },
+  {
+    "code": "content:mood-quotes",
+    "parent": "content",
+    "name": "心情语录",
+    "nameEn": "Mood quotes",
+    "path": "/content/mood-quotes",
+    "icon": "heart",
+    "sort": 7,
+    "api": "/api/admin/content/mood-quotes",
+    "page": "content"
+  },
+  {
+    "code": "content:wallpapers",
+    "parent": "content",
+    "name": "每日壁纸",
+    "nameEn": "Wallpapers",
+    "path": "/content/wallpapers",
+    "icon": "image",
+    "sort": 8,
+    "api": "/api/admin/content/wallpapers",
+    "page": "content"
+  },
+  {
+    "code": "content:holidays",
+    "parent": "content",
+    "name": "节假日安排",
+    "nameEn": "Holiday schedules",
+    "path": "/content/holidays",
+    "icon": "calendar-days",
+    "sort": 9,
+    "api": "/api/admin/content/holidays",
+    "page": "content"
+  }
+] as const;
+
+export type CatalogueMenu = (typeof MENU_CATALOGUE)[number];

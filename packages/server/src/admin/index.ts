@@ -9,6 +9,7 @@ import menusRoutes from './menus/routes.js';
 import auditRoutes from './audit/routes.js';
 import contentRoutes from '../content/routes.js';
 import usageRoutes from '../monitor/routes.js';
+import { registerAdminRoute } from '../plugins/areas.js';
 
 /**
  * Every route registered inside the admin API is marked as such (admin error bodies, guard), and its permission
@@ -16,6 +17,7 @@ import usageRoutes from '../monitor/routes.js';
  */
 function markAdminRoute(route: RouteOptions) {
   route.config = { ...(route.config as object), area: 'admin' };
+  registerAdminRoute(route.url);
   const decl = (route.config as { auth?: unknown }).auth;
   const schema = (route.schema ??= {}) as Record<string, unknown>;
   if (decl !== undefined) schema['x-permission'] = decl;

@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.js';
 import { hashPassword } from './auth/service.js';
 import { SUPER_ADMIN_ROLE } from './auth/access.js';
 import { SUPER_MASK } from './permissions/mask.js';
-import { LIBRARIES, menuCodeOf } from '../content/libraries.js';
+import { CATALOGUE, type CatalogueMenu } from '../catalogue.js';
 
 export interface MenuSeed {
   code: string;
@@ -16,40 +16,19 @@ export interface MenuSeed {
 }
 
 /**
- * The built-in menu tree. Features add their own menus here; `ensureMenus` inserts the missing ones at every start
- * (so an upgrade brings new menus to an existing database) and grants them to the super administrator role.
+ * The built-in menu tree, from the catalogue. `ensureMenus` inserts the missing ones at every start (so an upgrade
+ * brings new menus to an existing database) and grants them to the super administrator role.
  */
-export const MENU_TREE: MenuSeed[] = [
-  {
-    code: 'system',
-    name: '系统管理',
-    path: '/system',
-    icon: 'settings',
-    sort: 10,
-    children: [
-      { code: 'system:user', name: '用户管理', path: '/system/users', icon: 'users', sort: 1 },
-      { code: 'system:role', name: '角色管理', path: '/system/roles', icon: 'shield', sort: 2 },
-      { code: 'system:menu', name: '菜单管理', path: '/system/menus', icon: 'list-tree', sort: 3 },
-      { code: 'system:audit', name: '审计日志', path: '/system/audit-logs', icon: 'scroll-text', sort: 4 },
-    ],
-  },
-  {
-    code: 'content',
-    name: '内容管理',
-    path: '/content',
-    icon: 'library',
-    sort: 20,
-    children: LIBRARIES.map((lib, i) => ({ code: menuCodeOf(lib), name: lib.label, path: `/content/${lib.name}`, icon: lib.icon, sort: i + 1 })),
-  },
-  {
-    code: 'monitor',
-    name: '监控',
-    path: '/monitor',
-    icon: 'activity',
-    sort: 30,
-    children: [{ code: 'monitor:api', name: '接口统计', path: '/monitor/api', icon: 'chart-line', sort: 1 }],
-  },
-];
+export const MENU_TREE: MenuSeed[] = treeOf(CATALOGUE, null);
+
+function treeOf(menus: readonly CatalogueMenu[], parent: string | null): MenuSeed[] {
+  return menus
+    .filter((m) => m.parent === parent)
+    .map(({ code, name, path, icon, sort }) => {
+      const children = treeOf(menus, code);
+      return { code, name, path, icon, sort, ...(children.length && { children }) };
+    });
+}
 
 const now = () => new Date().toISOString();
 

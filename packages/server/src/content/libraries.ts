@@ -2,13 +2,14 @@ import { Type, type TObject } from '@sinclair/typebox';
 
 /**
  * Every text library the admin can manage. One definition drives the database seed, the admin routes
- * (menu `content:<name>`), validation of imports, CSV columns and the public endpoints' snapshot.
+ * (its menu in catalogue.ts), validation of imports, CSV columns and the public endpoints' snapshot.
  */
 export interface LibraryDef {
-  /** URL segment and menu suffix: /api/admin/content/<name>, menu content:<name>. */
+  /** URL segment and menu suffix: /api/admin/content/<name>, menu `contentMenuCode(name)` (catalogue.ts). */
   name: string;
-  /** Menu label in the admin app. */
+  /** Menu label in the admin app, Chinese and English (the catalogue's menu names). */
   label: string;
+  labelEn: string;
   icon: string;
   /** Schema of one item (without id). */
   schema: TObject;
@@ -41,6 +42,7 @@ export const LIBRARIES: LibraryDef[] = [
   {
     name: 'hitokoto',
     label: '一言',
+    labelEn: 'Hitokoto quotes',
     icon: 'quote',
     schema: Type.Object(
       {
@@ -60,6 +62,7 @@ export const LIBRARIES: LibraryDef[] = [
   {
     name: 'poems',
     label: '古诗词',
+    labelEn: 'Poems',
     icon: 'feather',
     schema: Type.Object(
       {
@@ -77,6 +80,7 @@ export const LIBRARIES: LibraryDef[] = [
   {
     name: 'trivia',
     label: '冷知识',
+    labelEn: 'Trivia',
     icon: 'lightbulb',
     schema: Type.Object({ category: s(20), content: s(500) }, { additionalProperties: false }),
     seedFile: 'content/trivia.json',
@@ -86,6 +90,7 @@ export const LIBRARIES: LibraryDef[] = [
   {
     name: 'jokes',
     label: '笑话',
+    labelEn: 'Jokes',
     icon: 'laugh',
     schema: Type.Object({ content: s(1000) }, { additionalProperties: false }),
     seedFile: 'content/jokes.json',
@@ -95,6 +100,7 @@ export const LIBRARIES: LibraryDef[] = [
   {
     name: 'tongue-twisters',
     label: '绕口令',
+    labelEn: 'Tongue twisters',
     icon: 'mic',
     schema: Type.Object({ title: s(50), content: s(1000) }, { additionalProperties: false }),
     seedFile: 'content/tongue-twisters.json',
@@ -104,6 +110,7 @@ export const LIBRARIES: LibraryDef[] = [
   {
     name: 'xiehouyu',
     label: '歇后语',
+    labelEn: 'Xiehouyu',
     icon: 'message-square-quote',
     schema: Type.Object({ riddle: s(50), answer: s(100) }, { additionalProperties: false }),
     seedFile: 'content/xiehouyu.json',
@@ -113,6 +120,7 @@ export const LIBRARIES: LibraryDef[] = [
   {
     name: 'mood-quotes',
     label: '心情语录',
+    labelEn: 'Mood quotes',
     icon: 'heart',
     schema: Type.Object(
       {
@@ -128,6 +136,7 @@ export const LIBRARIES: LibraryDef[] = [
   {
     name: 'wallpapers',
     label: '每日壁纸',
+    labelEn: 'Wallpapers',
     icon: 'image',
     schema: Type.Object(
       {
@@ -148,6 +157,7 @@ export const LIBRARIES: LibraryDef[] = [
   {
     name: 'holidays',
     label: '节假日安排',
+    labelEn: 'Holiday schedules',
     icon: 'calendar-days',
     schema: Type.Object(
       {
@@ -168,4 +178,3 @@ export const LIBRARIES: LibraryDef[] = [
 ];
 
 export const libraryByName = new Map(LIBRARIES.map((l) => [l.name, l]));
-export const menuCodeOf = (lib: LibraryDef) => `content:${lib.name}`;

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AppError, notFound } from '../errors.js';
-import { LIBRARIES, menuCodeOf, type LibraryDef } from './libraries.js';
+import { LIBRARIES, type LibraryDef } from './libraries.js';
+import { contentMenuCode } from '../catalogue.js';
 import { ContentRepository, type ItemData, type StoredItem } from './repository.js';
 import { parseCsv } from './csv.js';
 import { sendCsv } from '../admin/shared/csv.js';
@@ -54,7 +55,7 @@ function fromCsvRecord(schema: TObject, rec: Record<string, string>): ItemData {
 
 /** The admin routes of one library: list, get, create, edit, delete, batch delete, export, import. */
 function libraryRoutes(lib: LibraryDef) {
-  const menu = menuCodeOf(lib);
+  const menu = contentMenuCode(lib.name);
   const check = TypeCompiler.Compile(lib.schema);
   const columns = Object.keys(lib.schema.properties);
 

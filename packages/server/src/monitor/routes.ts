@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
+import { MENUS } from '../catalogue.js';
 
 const Query = Type.Object({
   from: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'First day (YYYY-MM-DD, Asia/Shanghai), default 30 days ago' })),
@@ -22,7 +23,7 @@ export default async function usageRoutes(app: FastifyInstance) {
   app.get(
     '/',
     {
-      config: { auth: { menu: 'monitor:api', bits: ['SEARCH'] } },
+      config: { auth: { menu: MENUS.usage.code, bits: ['SEARCH'] } },
       schema: {
         tags: ['监控 Monitor'],
         summary: 'Public API usage per endpoint and day',

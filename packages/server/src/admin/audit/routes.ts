@@ -5,8 +5,9 @@ import { EXPORT_LIMIT, offsetOf } from '../shared/query.js';
 import { CsvResponse, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
 import { auditRepository as repo } from './repository.js';
 import { AuditEntrySchema, AuditExportQuery, AuditQuery, type AuditEntry } from './schemas.js';
+import { MENUS } from '../../catalogue.js';
 
-const MENU = 'system:audit';
+const MENU = MENUS.audit.code;
 const tags = [SYSTEM_TAG];
 
 const CSV_COLUMNS: CsvColumn<AuditEntry>[] = [

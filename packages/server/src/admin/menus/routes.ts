@@ -5,8 +5,9 @@ import { actorOf } from '../shared/actor.js';
 import { IdParams, NoContent, SYSTEM_TAG } from '../shared/schemas.js';
 import { CreateMenuBody, DeleteMenuQuery, MenuTreeNodeSchema, UpdateMenuBody } from './schemas.js';
 import { MenusService } from './service.js';
+import { MENUS } from '../../catalogue.js';
 
-const MENU = 'system:menu';
+const MENU = MENUS.menus.code;
 const tags = [SYSTEM_TAG];
 type Id = { Params: Static<typeof IdParams> };
 const NodeResponse = data(MenuTreeNodeSchema);

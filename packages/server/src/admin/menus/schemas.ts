@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from '../shared/schemas.js';
 
-const MenuCode = Type.String({ pattern: '^[a-z][a-z0-9_:.-]{1,63}$', 'x-hint': '2 至 64 个字符：小写字母开头，只含小写字母、数字、_ : . -', examples: ['content:poems'] });
+const MenuCode = Type.String({ pattern: '^[a-z][a-z0-9_:.-]{1,63}$', 'x-hint': '2 至 64 个字符：小写字母开头，只含小写字母、数字、_ : . -', examples: ['reports:daily'] });
 const MenuName = Type.String({ minLength: 1, maxLength: 64, examples: ['诗词库'] });
 const MenuPath = Type.String({ maxLength: 255, examples: ['/content/poems'] });
 const MenuIcon = Type.String({ maxLength: 64, description: 'A lucide icon name', examples: ['book-open'] });

@@ -1,4 +1,10 @@
-/** The ten permission points. Each is one bit; `icon` is a lucide icon name the admin app renders. */
+/**
+ * The ten permission points. Each is one bit; `icon` is a lucide icon name the admin app renders.
+ *
+ * `RESET` (64) is a client-only point: no built-in route requires it and the server enforces nothing with it (clearing
+ * a search form never needs a permission). It stays in the set, grantable like the others, for operator-defined pages
+ * that want a "reset" action of their own to be gated.
+ */
 export const PERMISSION_POINTS = [
   { value: 'SEARCH', label: 'search', bits: 1, icon: 'search' },
   { value: 'ADD', label: 'add', bits: 2, icon: 'plus' },

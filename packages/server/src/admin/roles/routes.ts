@@ -6,8 +6,9 @@ import { sendCsv, type CsvColumn } from '../shared/csv.js';
 import { CsvResponse, DeletedSchema, IdParams, IdsBody, NoContent, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
 import { CreateRoleBody, RoleDetailSchema, RoleExportQuery, RoleFilter, RoleSchema, SetGrantsBody, UpdateRoleBody } from './schemas.js';
 import { RolesService, type RoleDto } from './service.js';
+import { MENUS } from '../../catalogue.js';
 
-const MENU = 'system:role';
+const MENU = MENUS.roles.code;
 const tags = [SYSTEM_TAG];
 type Id = { Params: Static<typeof IdParams> };
 

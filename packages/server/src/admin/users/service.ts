@@ -6,6 +6,7 @@ import { conflict, forbidden, notFound } from '../../errors.js';
 import { hashPassword, nowIso } from '../auth/service.js';
 import { rolesRepository } from '../roles/repository.js';
 import { EscalationGuard } from '../escalation.js';
+import { MENUS } from '../../catalogue.js';
 import { isSuperAdmin, SuperAdminGuard, SUPER_ADMIN_RULES as RULES, superRoleId } from '../super-admin.js';
 import { changesOf, unique, type Actor, type SessionInvalidator } from '../shared/actor.js';
 import { EXPORT_LIMIT, isUniqueViolation } from '../shared/query.js';
@@ -30,7 +31,7 @@ export interface UpdateUserInput {
 const taken = (username: string) => conflict(`username "${username}" already exists`);
 
 /** The menu that guards user administration (its GRANT point is also what `roleIds` on create needs). */
-export const USERS_MENU = 'system:user';
+export const USERS_MENU = MENUS.users.code;
 
 /**
  * User administration. Every write runs in one transaction with its audit row. Rules beyond the super-administrator
