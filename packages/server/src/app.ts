@@ -12,6 +12,7 @@ import { AdminErrorSchema, ErrorEnvelopeSchema } from './plugins/envelope.js';
 import { MenuNodeSchema } from './admin/auth/schemas.js';
 import { TokenService, resolveSecret } from './admin/auth/tokens.js';
 import { seedDatabase } from './admin/seed.js';
+import { warnUsernameCollisions } from './admin/shared/username-key.js';
 import adminApi from './admin/index.js';
 import lookupApi from './lookup/index.js';
 import healthRoutes from './plugins/health.js';
@@ -63,6 +64,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   await migrateToLatest(db);
+  await warnUsernameCollisions(db.kysely, app.log);
   const seeded = await seedDatabase(db.kysely, { adminUsername: config.adminUsername, adminPassword: config.adminPassword });
   if (seeded.generatedPassword) {
     app.log.warn(`Created the first super administrator "${config.adminUsername}" with the generated password: ${seeded.generatedPassword} (shown once; change it after signing in)`);
