@@ -38,7 +38,7 @@ describeEachDb('NUL bytes in admin input', (dialect) => {
     expect(routes.length).toBeGreaterThan(30);
     const failures: string[] = [];
     for (const { method, url } of routes) {
-      const params = url.match(/:\w+/g) ?? [];
+      const params: string[] = url.match(/:\w+/g) ?? [];
       const path = url.replace(/:\w+/g, 'a%00b');
       const probes =
         params.length > 0
