@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrate.js';
 import securityHeaders from './plugins/security-headers.js';
 import errorHandler, { renderFrameworkError } from './plugins/error-handler.js';
 import openapi from './plugins/openapi.js';
+import { renderClientError } from './plugins/client-errors.js';
 import { areaOfUrl } from './plugins/areas.js';
 import { AdminErrorSchema, ErrorEnvelopeSchema } from './plugins/envelope.js';
 import { MenuNodeSchema } from './admin/auth/schemas.js';
@@ -46,6 +47,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Malformed paths are answered in the area's own body shape, not Fastify's (plugins/error-handler.ts).
     frameworkErrors: renderFrameworkError,
+    // So are requests Node's HTTP parser refuses (a 20 KB Authorization header) (plugins/client-errors.ts).
+    clientErrorHandler: renderClientError,
   });
 
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
