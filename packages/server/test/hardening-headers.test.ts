@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type { InjectOptions } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer, describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
@@ -20,8 +21,8 @@ describeEachDb('Cache-Control: no-store on every admin API response', (dialect) 
     ['a validation error', { method: 'POST', url: '/api/auth/login', payload: {} }, 400],
     ['an unknown admin path', { url: '/api/users/a/b/c' }, 404],
     ['a malformed admin path', { url: '/api/users/%E0%A4%A' }, 400],
-  ] as const)('%s', async (_name, req, status) => {
-    const res = await t.app.inject(req as Parameters<typeof t.app.inject>[0] & object);
+  ] satisfies Array<[string, InjectOptions, number]>)('%s', async (_name, req, status) => {
+    const res = await t.app.inject(req);
     expect(res.statusCode).toBe(status);
     expect(res.headers['cache-control']).toBe('no-store');
   });
