@@ -42,7 +42,8 @@ export default fp(
       docs.addHook('onSend', allowInlineScriptsByHash());
       await docs.register(apiReference, {
         routePrefix: '/docs',
-        configuration: { url: '/openapi.json', title: 'tianji API' } as Record<string, unknown>,
+        // withDefaultFonts off: Scalar would fetch its fonts from fonts.scalar.com, which the CSP (and 'no CDN') refuses.
+        configuration: { url: '/openapi.json', title: 'tianji API', withDefaultFonts: false } as Record<string, unknown>,
       });
     });
   },
