@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hashPassword } from '../src/admin/auth/service.js';
 import { usernameKey, warnUsernameCollisions } from '../src/admin/shared/username-key.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { EXIT, runAdminCli } from '../src/cli/admin-commands.js';
 import type { Db } from '../src/db/index.js';
 import { buildApp } from '../src/app.js';
 import { ADMIN, describeEachDb, freshDb, getTestInstance, login, testConfig, type TestInstance } from './helpers.js';
@@ -42,6 +43,14 @@ describeEachDb('usernames are unique regardless of case and Unicode form', (dial
     // Changing only the case of one's own name is allowed, and the new spelling signs in like the old.
     expect((await admin('PATCH', `/api/users/${other}`, { username: 'Li.Si' })).statusCode).toBe(200);
     expect((await login(t.app, 'li.si', PASSWORD)).accessToken).toBeTruthy();
+  });
+
+  it('the recovery CLI refuses a super administrator whose name differs from an existing one only by case', async () => {
+    const err: string[] = [];
+    const code = await runAdminCli(['create-super-admin', 'ADMIN', '--password', 'rescue-password-1'], t.db.kysely, { out: () => undefined, err: (l) => err.push(l) });
+    expect(code).toBe(EXIT.FAILED);
+    expect(err.join('\n')).toContain('"admin"');
+    expect(await t.db.kysely.selectFrom('users').select('id').where('username', '=', 'ADMIN').execute()).toEqual([]);
   });
 
   it('sign-in matches the same way (case and fullwidth forms)', async () => {

@@ -135,7 +135,7 @@ export const LIBRARIES: LibraryDef[] = [
         date,
         title: s(100),
         description: Type.String({ maxLength: 500 }),
-        url: SafeLink({ minLength: 1, maxLength: 1000, description: 'An http(s) URL, or a path on this service' }),
+        url: SafeLink({ minLength: 1, maxLength: 1000, description: 'Absolute URL, or a path on this service' }),
         width: Type.Integer({ minimum: 1, maximum: 10000 }),
         height: Type.Integer({ minimum: 1, maximum: 10000 }),
         copyright: Type.String({ maxLength: 200 }),
