@@ -62,6 +62,21 @@ describeEachDb('usernames are unique regardless of case and Unicode form', (dial
   });
 });
 
+describeEachDb('sign-in throttling counts every spelling of a name as one account', (dialect) => {
+  let t: TestInstance;
+  beforeAll(async () => {
+    t = await getTestInstance(dialect, { LOGIN_MAX_FAILURES: '2' });
+  });
+  afterAll(() => t?.close());
+
+  it('failures as admin and ａｄｍｉｎ use up the allowance of Admin', async () => {
+    const attempt = (username: string) => t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password: 'wrong-password' }, remoteAddress: `10.0.0.${username.length}` });
+    expect((await attempt('admin')).statusCode).toBe(401);
+    expect((await attempt('ａｄｍｉｎ')).statusCode).toBe(401);
+    expect((await attempt('Admin')).statusCode).toBe(429);
+  });
+});
+
 describeEachDb('migration 0005 reports usernames that already collide', (dialect) => {
   let db: Db;
   let t: TestInstance | undefined;
