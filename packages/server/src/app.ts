@@ -7,11 +7,13 @@ import { migrateToLatest } from './db/migrate.js';
 import securityHeaders from './plugins/security-headers.js';
 import errorHandler, { renderFrameworkError } from './plugins/error-handler.js';
 import openapi from './plugins/openapi.js';
+import { renderClientError } from './plugins/client-errors.js';
 import { areaOfUrl } from './plugins/areas.js';
 import { AdminErrorSchema, ErrorEnvelopeSchema } from './plugins/envelope.js';
 import { MenuNodeSchema } from './admin/auth/schemas.js';
 import { TokenService, resolveSecret } from './admin/auth/tokens.js';
 import { seedDatabase } from './admin/seed.js';
+import { warnUsernameCollisions } from './admin/shared/username-key.js';
 import adminApi from './admin/index.js';
 import lookupApi from './lookup/index.js';
 import healthRoutes from './plugins/health.js';
@@ -45,6 +47,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Malformed paths are answered in the area's own body shape, not Fastify's (plugins/error-handler.ts).
     frameworkErrors: renderFrameworkError,
+    // So are requests Node's HTTP parser refuses (a 20 KB Authorization header) (plugins/client-errors.ts).
+    clientErrorHandler: renderClientError,
   });
 
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
@@ -63,6 +67,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   await migrateToLatest(db);
+  await warnUsernameCollisions(db.kysely, app.log);
   const seeded = await seedDatabase(db.kysely, { adminUsername: config.adminUsername, adminPassword: config.adminPassword });
   if (seeded.generatedPassword) {
     app.log.warn(`Created the first super administrator "${config.adminUsername}" with the generated password: ${seeded.generatedPassword} (shown once; change it after signing in)`);
@@ -84,7 +89,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", "'unsafe-inline'"],
+        // No 'unsafe-inline' for scripts: pages that need an inline script allow it by hash (plugins/csp-hashes.ts).
+        scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],

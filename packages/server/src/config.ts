@@ -25,7 +25,8 @@ const EnvSchema = Type.Object({
   LOGIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, default: 30, description: 'Failed logins per IP per 15 minutes before 429' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info', description: 'pino log level (fatal, error, warn, info, debug, trace, silent)' }),
   USAGE_FLUSH_INTERVAL: Type.String({ default: '60s', description: 'How often public API usage counts are written from memory to the database' }),
-  PUBLIC_BASE_URL: Type.Optional(Type.String({ description: 'Absolute base URL used in generated links (avatars, images); default from the request' })),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ description: 'Absolute base URL used in generated links (avatars, images); default from the request, for a trusted host only (TRUSTED_HOSTS)' })),
+  TRUSTED_HOSTS: Type.String({ default: 'localhost,127.0.0.1,::1', description: 'Without PUBLIC_BASE_URL: comma-separated host names whose Host header may appear in generated links; a request for any other host gets links relative to the site root' }),
   MAXMIND_CITY_DB: Type.Optional(Type.String({ description: 'Path to your own GeoLite2/GeoIP2 City .mmdb' })),
   MAXMIND_ASN_DB: Type.Optional(Type.String({ description: 'Path to your own GeoLite2 ASN .mmdb' })),
   PASSWORD_WORKERS: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: 'Worker threads for /api/password-strength (about 70 MB each, started on first use, stopped after 10 idle minutes); passwords over 16 characters get one more thread of their own' }),
@@ -50,6 +51,7 @@ export interface Config {
   loginThrottle: { perAccount: number; perIp: number; windowMs: number };
   logLevel: string;
   publicBaseUrl?: string;
+  trustedHosts: string[];
   usageFlushMs: number;
   maxmind: { cityDb?: string; asnDb?: string };
   passwordWorkers: number;
@@ -114,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     usageFlushMs: parseDuration('USAGE_FLUSH_INTERVAL', e.USAGE_FLUSH_INTERVAL) * 1000,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    trustedHosts: e.TRUSTED_HOSTS.split(',').map((s) => s.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean),
     maxmind: { cityDb: e.MAXMIND_CITY_DB, asnDb: e.MAXMIND_ASN_DB },
     passwordWorkers: e.PASSWORD_WORKERS,
   };

@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { ensurePrivateDir } from './private-files.js';
 
 /** Entry point: load config, build the app, listen, and shut down gracefully on SIGTERM/SIGINT. */
 async function main() {
@@ -13,6 +14,8 @@ async function main() {
     }
     throw e;
   }
+  // Tightened at every start: installs from before this rule created it 0755.
+  ensurePrivateDir(config.dataDir, { tighten: true });
   const app = await buildApp({ config, persistSecret: true });
   let closing = false;
   const shutdown = async (signal: string) => {

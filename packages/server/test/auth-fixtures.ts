@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { hashPassword } from '../src/admin/auth/service.js';
 import type { Db } from '../src/db/index.js';
+import { usernameKey } from '../src/admin/shared/username-key.js';
 
 /**
  * Helpers for the authentication suites. Users are written straight into the database (the way an operator or a
@@ -25,6 +26,7 @@ export async function insertUser(db: Db, username: string, opts: { status?: 'ena
     .values({
       id,
       username,
+      username_key: usernameKey(username),
       nickname: username,
       password_hash: await (hashed ??= hashPassword(USER_PASSWORD)),
       status: opts.status ?? 'enabled',

@@ -89,17 +89,17 @@ describe('wallpaper of the day', () => {
   it('describes a generated artwork per date, with PNG and SVG served by this service', async () => {
     // 小雪 2026 falls on 11-22: the 21st is still 立冬, the 25th 小雪.
     expect((await t.app.inject('/api/wallpaper?date=2026-11-21')).json().data.title).toContain('立冬');
-    const res = await t.app.inject({ url: '/api/wallpaper?date=2026-11-25', headers: { host: 'tianji.test' } });
+    const res = await t.app.inject({ url: '/api/wallpaper?date=2026-11-25', headers: { host: 'localhost:4000' } });
     expect(res.statusCode).toBe(200);
     const d = res.json().data;
     expect(d).toMatchObject({ date: '2026-11-25', width: 1920, height: 1080, source: 'generated' });
     expect(d.title).toContain('小雪');
-    expect(d.url.startsWith('http://tianji.test/api/wallpaper/image?')).toBe(true);
-    const png = await t.app.inject(d.url.replace('http://tianji.test', ''));
+    expect(d.url.startsWith('http://localhost:4000/api/wallpaper/image?')).toBe(true);
+    const png = await t.app.inject(d.url.replace('http://localhost:4000', ''));
     expect(png.headers['content-type']).toBe('image/png');
     expect(png.rawPayload.subarray(0, 4).toString('hex')).toBe('89504e47');
     expect(png.rawPayload.readUInt32BE(16)).toBe(1920);
-    const svg = await t.app.inject(d.svgUrl.replace('http://tianji.test', ''));
+    const svg = await t.app.inject(d.svgUrl.replace('http://localhost:4000', ''));
     expect(svg.body.startsWith('<svg')).toBe(true);
     const phone = (await t.app.inject('/api/wallpaper?date=2026-11-21&device=phone')).json().data;
     expect([phone.width, phone.height]).toEqual([1080, 1920]);

@@ -43,7 +43,7 @@ describe('GET /api/random-user', () => {
   });
 
   it('gives every user well-formed, realistic values', async () => {
-    const { body } = await get('?count=100', { host: 'api.example.com' });
+    const { body } = await get('?count=100', { host: 'localhost:8080' });
     expect(body.data).toHaveLength(100);
     const ids = new Set<string>();
     for (const u of body.data) {
@@ -56,7 +56,7 @@ describe('GET /api/random-user', () => {
       expect(PREFIXES.has(u.phone.slice(0, 3)), u.phone).toBe(true);
       expect(u.username).toMatch(/^[a-z0-9_.]+$/);
       expect(u.email).toMatch(/^[a-z0-9_.]+@[a-z0-9.]+\.[a-z]+$/);
-      expect(u.avatar).toBe(`http://api.example.com/api/random-avatar/image?seed=${u.id}`);
+      expect(u.avatar).toBe(`http://localhost:8080/api/random-avatar/image?seed=${u.id}`);
       expect(u.birthday).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(u.createdAt).toMatch(ISO_MS_UTC);
       const age = (Date.parse(u.createdAt) - Date.parse(u.birthday)) / (365.25 * 86400_000);

@@ -91,11 +91,11 @@ describe('GET /api/qrcode', () => {
     }
   });
 
-  it('links differ per Host: the cached answer of one host is not served to another', async () => {
-    const a = await get('/api/qrcode?text=host-test', { host: 'a.example' });
-    const b = await get('/api/qrcode?text=host-test', { host: 'b.example' });
-    expect(a.json().data.url).toMatch(/^http:\/\/a\.example\//);
-    expect(b.json().data.url).toMatch(/^http:\/\/b\.example\//);
+  it('links differ per (trusted) Host: the cached answer of one host is not served to another', async () => {
+    const a = await get('/api/qrcode?text=host-test', { host: 'localhost:3000' });
+    const b = await get('/api/qrcode?text=host-test', { host: '127.0.0.1:3000' });
+    expect(a.json().data.url).toMatch(/^http:\/\/localhost:3000\//);
+    expect(b.json().data.url).toMatch(/^http:\/\/127\.0\.0\.1:3000\//);
   });
 
   it('rejects out-of-range and malformed parameters with messages that name them', async () => {

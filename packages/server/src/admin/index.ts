@@ -10,6 +10,8 @@ import auditRoutes from './audit/routes.js';
 import contentRoutes from '../content/routes.js';
 import usageRoutes from '../monitor/routes.js';
 import { registerAdminRoute } from '../plugins/areas.js';
+import { rejectNulBytes } from './shared/nul-bytes.js';
+import { noStore } from '../plugins/no-store.js';
 
 /**
  * Every route registered inside the admin API is marked as such (admin error bodies, guard), and its permission
@@ -33,6 +35,8 @@ function markAdminRoute(route: RouteOptions) {
  */
 export default async function adminApi(app: FastifyInstance) {
   app.addHook('onRoute', markAdminRoute);
+  app.addHook('onRequest', noStore);
+  app.addHook('preValidation', rejectNulBytes);
   // One AuthService for every admin feature (login, password change, user disable/reset all end sessions through it).
   app.decorate('authService', new AuthService(app.db.kysely, app.tokens));
   await app.register(auditRecorder);

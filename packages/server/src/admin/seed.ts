@@ -5,6 +5,7 @@ import { hashPassword } from './auth/service.js';
 import { SUPER_ADMIN_ROLE } from './auth/access.js';
 import { SUPER_MASK } from './permissions/mask.js';
 import { CATALOGUE, type CatalogueMenu } from '../catalogue.js';
+import { usernameKey } from './shared/username-key.js';
 
 export interface MenuSeed {
   code: string;
@@ -70,7 +71,7 @@ export async function seedDatabase(db: Kysely<Database>, opts: { adminUsername: 
       const userId = randomUUID();
       await db
         .insertInto('users')
-        .values({ id: userId, username: opts.adminUsername, nickname: '超级管理员', password_hash: await hashPassword(password), status: 'enabled', token_version: 0, created_at: now(), updated_at: now() })
+        .values({ id: userId, username: opts.adminUsername, username_key: usernameKey(opts.adminUsername), nickname: '超级管理员', password_hash: await hashPassword(password), status: 'enabled', token_version: 0, created_at: now(), updated_at: now() })
         .execute();
       await db.insertInto('user_roles').values({ user_id: userId, role_id: roleId }).execute();
     }

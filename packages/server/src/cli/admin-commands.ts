@@ -6,6 +6,7 @@ import { recordAudit } from '../admin/audit/recorder.js';
 import { AuthService, hashPassword, nowIso } from '../admin/auth/service.js';
 import { TokenService } from '../admin/auth/tokens.js';
 import { superRoleId } from '../admin/super-admin.js';
+import { usernameKey } from '../admin/shared/username-key.js';
 
 /** Exit codes: 0 done, 1 the command failed (e.g. no such user), 2 wrong usage, 78 bad configuration (as the server). */
 export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, CONFIG: 78 } as const;
@@ -64,6 +65,8 @@ async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: strin
   if (!USERNAME.test(username)) throw new UsageError('username must be 3 to 32 characters: letters, digits, _ . -');
   checkPassword(given);
   const existing = await db.selectFrom('users').select(['id', 'status']).where('username', '=', username).executeTakeFirst();
+  const namesake = existing ? undefined : await db.selectFrom('users').select('username').where('username_key', '=', usernameKey(username)).executeTakeFirst();
+  if (namesake) throw new CommandError(`"${username}" differs from the existing user "${namesake.username}" only by case or Unicode form; usernames must be unique regardless of these`);
   const password = given ?? (existing ? undefined : generatePassword());
   const hash = password === undefined ? undefined : await hashPassword(password);
   const lines = await db.transaction().execute(async (trx) => {
@@ -75,7 +78,7 @@ async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: strin
       userId = randomUUID();
       await trx
         .insertInto('users')
-        .values({ id: userId, username, nickname: '', password_hash: hash!, status: 'enabled', token_version: 0, created_at: now, updated_at: now })
+        .values({ id: userId, username, username_key: usernameKey(username), nickname: '', password_hash: hash!, status: 'enabled', token_version: 0, created_at: now, updated_at: now })
         .execute();
       out.push(`Created super administrator "${username}".`);
     } else {

@@ -1,4 +1,5 @@
 import { Type, type TObject } from '@sinclair/typebox';
+import { SafeLink } from './safe-link.js';
 
 /**
  * Every text library the admin can manage. One definition drives the database seed, the admin routes
@@ -143,7 +144,7 @@ export const LIBRARIES: LibraryDef[] = [
         date,
         title: s(100),
         description: Type.String({ maxLength: 500 }),
-        url: Type.String({ minLength: 1, maxLength: 1000, description: 'Absolute URL, or a path on this service' }),
+        url: SafeLink({ minLength: 1, maxLength: 1000, description: 'Absolute URL, or a path on this service' }),
         width: Type.Integer({ minimum: 1, maximum: 10000 }),
         height: Type.Integer({ minimum: 1, maximum: 10000 }),
         copyright: Type.String({ maxLength: 200 }),

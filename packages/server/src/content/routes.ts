@@ -7,6 +7,7 @@ import { contentMenuCode } from '../catalogue.js';
 import { ContentRepository, type ItemData, type StoredItem } from './repository.js';
 import { parseCsv } from './csv.js';
 import { sendCsv } from '../admin/shared/csv.js';
+import { findNul, nulError } from '../admin/shared/nul-bytes.js';
 
 const TAG = '内容管理 Content';
 const Paging = Type.Object({
@@ -24,7 +25,8 @@ const ImportBody = Type.Object(
   { additionalProperties: false },
 );
 const RowError = Type.Object({ row: Type.Integer(), field: Type.String(), message: Type.String() });
-const ImportErrorSchema = Type.Object({ code: Type.String(), message: Type.String(), errors: Type.Array(RowError) });
+// `errors` only when rows were checked: a body that fails before that (schema, NUL bytes) has the plain admin error shape.
+const ImportErrorSchema = Type.Object({ code: Type.String(), message: Type.String(), errors: Type.Optional(Type.Array(RowError)) });
 const MAX_IMPORT_ROWS = 20000;
 
 const itemSchema = (lib: LibraryDef) =>
@@ -161,6 +163,8 @@ function libraryRoutes(lib: LibraryDef) {
         const errors: Array<Static<typeof RowError>> = [];
         rows.forEach((row, i) => {
           for (const e of check.Errors(row)) errors.push({ row: i + 1, field: e.path.replace(/^\//, '') || '(row)', message: e.message });
+          const nul = findNul(row);
+          if (nul !== undefined) errors.push({ row: i + 1, field: nul || '(row)', message: nulError(nul).message });
         });
         if (lib.uniqueField && errors.length === 0) {
           const key = lib.uniqueField;

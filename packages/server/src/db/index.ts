@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { ensurePrivateDir, ensurePrivateSqliteFile } from '../private-files.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -51,7 +51,10 @@ export function openDatabase(url: string, opts: { searchPath?: string; poolSize?
     };
   }
   const file = url.replace(/^sqlite:/, '');
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ':memory:') {
+    ensurePrivateDir(path.dirname(path.resolve(file)));
+    ensurePrivateSqliteFile(file);
+  }
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');

@@ -4,6 +4,7 @@ import * as m0001 from './migrations/0001-admin.js';
 import * as m0002 from './migrations/0002-content.js';
 import * as m0003 from './migrations/0003-usage.js';
 import * as m0004 from './migrations/0004-access-revision.js';
+import * as m0005 from './migrations/0005-username-key.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0002-content': m0002,
   '0003-usage': m0003,
   '0004-access-revision': m0004,
+  '0005-username-key': m0005,
 };
 
 class ListedMigrations implements MigrationProvider {
@@ -22,14 +24,17 @@ class ListedMigrations implements MigrationProvider {
   }
 }
 
-/** Brings the schema up to date; runs at start-up. Throws with the failing migration's name. */
-export async function migrateToLatest(db: Db): Promise<void> {
+/**
+ * Brings the schema up to date; runs at start-up. Throws with the failing migration's name.
+ * `upTo` stops after the named migration (tests of a migration prepare data in the schema before it).
+ */
+export async function migrateToLatest(db: Db, upTo?: string): Promise<void> {
   // Kysely looks for its bookkeeping tables in every schema unless told which: on a PostgreSQL server with other
   // schemas (parallel test runs, a shared database) it would find another schema's and skip creating its own.
   const migrationTableSchema =
     db.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db.kysely)).rows[0].s : undefined;
   const migrator = new Migrator({ db: db.kysely, provider: new ListedMigrations(), migrationTableSchema });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (upTo ? migrator.migrateTo(upTo) : migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');
   if (error) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
 }

@@ -6,6 +6,8 @@ type Timestamp = string;
 export interface UsersTable {
   id: string;
   username: string;
+  /** usernameKey(username), unique; null only for an account whose name collided at migration 0005 (cannot sign in). */
+  username_key: ColumnType<string | null, string, string>;
   nickname: string;
   password_hash: string;
   status: 'enabled' | 'disabled';

@@ -4,6 +4,7 @@ import { AppError, LookupError } from '../errors.js';
 import { areaOfUrl, type Area } from './areas.js';
 import { fail } from './envelope.js';
 import { describeValidation, type AjvError } from './validation-messages.js';
+import { NO_STORE } from './no-store.js';
 
 function areaOf(req: FastifyRequest): Area {
   return req.routeOptions.config?.area ?? areaOfUrl(req.url);
@@ -27,7 +28,7 @@ export default fp(
     app.setNotFoundHandler((req, reply) => {
       const path = req.url.split('?')[0];
       if (areaOfUrl(req.url) === 'admin') {
-        return reply.code(404).send({ code: 'NOT_FOUND', message: `no route ${req.method} ${path}` });
+        return reply.code(404).header('cache-control', NO_STORE).send({ code: 'NOT_FOUND', message: `no route ${req.method} ${path}` });
       }
       return reply.code(404).send(fail(404, `接口不存在：${req.method} ${truncate(path)}（未知路径，请查看 /docs）`));
     });
@@ -44,7 +45,7 @@ export function renderFrameworkError(err: FastifyError, req: FastifyRequest, rep
   const path = truncate(req.url.split('?')[0]);
   const why = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? '路径参数过长' : '路径含有无效的百分号编码';
   if (areaOfUrl(req.url) === 'admin') {
-    return reply.code(400).send({ code: 'VALIDATION_ERROR', message: `malformed URL path ${path}` });
+    return reply.code(400).header('cache-control', NO_STORE).send({ code: 'VALIDATION_ERROR', message: `malformed URL path ${path}` });
   }
   reply.header('access-control-allow-origin', '*');
   return reply.code(404).send(fail(404, `接口不存在：${req.method} ${path}（${why}）`));

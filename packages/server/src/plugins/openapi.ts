@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import apiReference from '@scalar/fastify-api-reference';
 import { LOOKUP_GROUPS } from './lookup-platform.js';
+import { allowInlineScriptsByHash } from './csp-hashes.js';
 
 /**
  * The OpenAPI 3.1 document at /openapi.json is generated from the route schemas (one source for validation,
@@ -36,9 +37,14 @@ export default fp(
       },
     });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-    await app.register(apiReference, {
-      routePrefix: '/docs',
-      configuration: { url: '/openapi.json', title: 'tianji API' } as Record<string, unknown>,
+    // Scalar's page starts itself with an inline script: allowed by its hash, in this scope only.
+    await app.register(async (docs) => {
+      docs.addHook('onSend', allowInlineScriptsByHash());
+      await docs.register(apiReference, {
+        routePrefix: '/docs',
+        // withDefaultFonts off: Scalar would fetch its fonts from fonts.scalar.com, which the CSP (and 'no CDN') refuses.
+        configuration: { url: '/openapi.json', title: 'tianji API', withDefaultFonts: false } as Record<string, unknown>,
+      });
     });
   },
   { name: 'openapi' },

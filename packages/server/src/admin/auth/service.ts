@@ -6,6 +6,7 @@ import { AppError, unauthorized } from '../../errors.js';
 import { normalizeMask } from '../permissions/mask.js';
 import { loadUserAccess, type UserAccess } from './access.js';
 import { sha256, type TokenService } from './tokens.js';
+import { usernameKey } from '../shared/username-key.js';
 
 /** OWASP's minimum for argon2id: 19 MiB, 2 iterations, 1 lane. Runs on libuv's thread pool, off the event loop. */
 // algorithm 2 = Argon2id (the package's const enum cannot be imported under isolatedModules).
@@ -85,7 +86,7 @@ export class AuthService {
    * (a dummy hash is verified when the user does not exist).
    */
   async login(username: string, password: string, client: ClientInfo) {
-    const row = await this.db.selectFrom('users').select(['id', 'password_hash', 'status']).where('username', '=', username).executeTakeFirst();
+    const row = await this.db.selectFrom('users').select(['id', 'password_hash', 'status']).where('username_key', '=', usernameKey(username)).executeTakeFirst();
     const ok = await verifyPassword(row?.password_hash, password);
     if (!row || !ok || row.status !== 'enabled') throw new CredentialError('UNAUTHORIZED', 'invalid username or password');
     const access = (await loadUserAccess(this.db, row.id))!;

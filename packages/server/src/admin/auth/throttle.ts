@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AppError } from '../../errors.js';
+import { usernameKey } from '../shared/username-key.js';
 
 export interface Attempt {
   /** Attempts counted in the current window, this one included. */
@@ -143,7 +144,7 @@ export class LoginThrottle {
 
   /** Counts the attempt; throws TOO_MANY_REQUESTS (and takes it back) when either limit is already used up. */
   async begin(username: string, ip: string): Promise<CountedAttempt> {
-    const keys: CountedAttempt['keys'] = [`u:${username.toLowerCase()}`, `ip:${ip}`];
+    const keys: CountedAttempt['keys'] = [`u:${usernameKey(username)}`, `ip:${ip}`];
     const [account, address] = await Promise.all(keys.map((k) => this.counter.hit(k)));
     const blocked = account.count > this.limits.perAccount ? account : address.count > this.limits.perIp ? address : undefined;
     if (blocked) {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { unauthorized } from '../../errors.js';
+import { ensurePrivateDir } from '../../private-files.js';
 
 /**
  * Access and refresh tokens are HS256 JWTs with distinct `typ` headers and audiences, so neither can stand in
@@ -46,7 +47,7 @@ export function resolveSecret(configured: string | undefined, dataDir: string, p
     return kept;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    fs.mkdirSync(dataDir, { recursive: true });
+    ensurePrivateDir(dataDir);
     const secret = randomBytes(48);
     try {
       fs.writeFileSync(file, secret.toString('base64url'), { mode: 0o600, flag: 'wx' });

@@ -4,6 +4,7 @@ import type { RoleRef } from '../auth/access.js';
 import { containsText, offsetOf } from '../shared/query.js';
 import type { PageQuery } from '../shared/schemas.js';
 import type { UserDto, UserFilterQuery } from './schemas.js';
+import { usernameKey } from '../shared/username-key.js';
 
 type UserRow = Pick<Database['users'], 'id' | 'username' | 'nickname' | 'status' | 'created_at' | 'updated_at'>;
 const COLUMNS = ['users.id', 'users.username', 'users.nickname', 'users.status', 'users.created_at', 'users.updated_at'] as const;
@@ -72,7 +73,7 @@ export const usersRepository = {
   },
 
   async usernameTaken(db: Kysely<Database>, username: string, exceptId?: string): Promise<boolean> {
-    let q = db.selectFrom('users').select('id').where('username', '=', username);
+    let q = db.selectFrom('users').select('id').where('username_key', '=', usernameKey(username));
     if (exceptId) q = q.where('id', '!=', exceptId);
     return (await q.executeTakeFirst()) !== undefined;
   },

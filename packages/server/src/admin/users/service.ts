@@ -13,6 +13,7 @@ import { EXPORT_LIMIT, isUniqueViolation } from '../shared/query.js';
 import { fieldError, type PageQuery } from '../shared/schemas.js';
 import { usersRepository as repo } from './repository.js';
 import type { UserDto, UserFilterQuery } from './schemas.js';
+import { usernameKey } from '../shared/username-key.js';
 
 export interface CreateUserInput {
   username: string;
@@ -100,7 +101,7 @@ export class UsersService {
         const user = { username: input.username, nickname: input.nickname ?? '', status: input.status ?? ('enabled' as const) };
         await trx
           .insertInto('users')
-          .values({ id, ...user, password_hash: passwordHash, token_version: 0, created_at: now, updated_at: now })
+          .values({ id, ...user, username_key: usernameKey(user.username), password_hash: passwordHash, token_version: 0, created_at: now, updated_at: now })
           .execute();
         await repo.setRoles(trx, id, roleIds);
         await actor.audit('user.create', 'user', id, { ...user, roleIds }, trx);
@@ -132,7 +133,7 @@ export class UsersService {
         if (Object.keys(changes).length === 0) return before;
         await trx
           .updateTable('users')
-          .set({ ...patch, updated_at: nowIso() })
+          .set({ ...patch, ...(patch.username !== undefined && { username_key: usernameKey(patch.username) }), updated_at: nowIso() })
           .where('id', '=', id)
           .execute();
         if (disabling) await this.sessions.invalidateSessions(id, trx);

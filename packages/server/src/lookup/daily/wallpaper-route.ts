@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import lunarJs from 'lunar-javascript';
 import { RawReply, lookupRoute } from '../../plugins/lookup-platform.js';
 import { publicBaseUrl } from '../../plugins/public-url.js';
+import { isSafeLink } from '../../content/safe-link.js';
 import { renderPng } from '../svg-png-pool.js';
 import { secureRng } from '../random/rng.js';
 import { DailyQuery, resolveDate } from './daily-query.js';
@@ -47,7 +48,8 @@ export default async function wallpaperRoutes(app: FastifyInstance) {
     handler: (q, req) => {
       const date = resolveDate(q.date);
       const device = q.device as Device;
-      const own = !q.random && (app.content.items('wallpapers') as unknown as LibraryWallpaper[]).find((w) => w.date === date);
+      // A link stored before links were checked is never served: that day gets the generated artwork instead.
+      const own = !q.random && (app.content.items('wallpapers') as unknown as LibraryWallpaper[]).find((w) => w.date === date && isSafeLink(w.url));
       if (own) {
         const url = own.url.startsWith('/') ? publicBaseUrl(req) + own.url : own.url;
         return { date, title: own.title, description: own.description, url, svgUrl: null, width: own.width, height: own.height, copyright: own.copyright, source: 'library' as const };

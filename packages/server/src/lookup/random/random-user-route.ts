@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
+import { publicBaseUrl } from '../../plugins/public-url.js';
 import { generateUsers, loadUserData, parseGender } from './random-user.js';
 
 const RandomUserSchema = Type.Object({
@@ -25,11 +26,6 @@ const RandomUserSchema = Type.Object({
   createdAt: Type.String({ description: 'ISO 8601 UTC with milliseconds, within the three years before now (seeded: before 2025-01-01)', examples: ['2024-03-08T06:21:45.123Z'] }),
 });
 
-/** PUBLIC_BASE_URL when set; otherwise what the caller used to reach us (behind a proxy, set TRUST_PROXY or PUBLIC_BASE_URL). */
-function baseUrl(app: FastifyInstance, req: FastifyRequest): string {
-  return app.config.publicBaseUrl ?? `${req.protocol}://${req.host}`;
-}
-
 export default async function randomUserRoute(app: FastifyInstance) {
   const data = loadUserData();
 
@@ -53,6 +49,6 @@ export default async function randomUserRoute(app: FastifyInstance) {
       seed: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Seed for reproducible output', examples: ['42'], 'x-hint': '1 至 64 个字符的字符串或整数' })),
     }),
     data: Type.Array(RandomUserSchema),
-    handler: (q, req) => generateUsers(data, { count: q.count, gender: parseGender(q.gender), seed: q.seed, baseUrl: baseUrl(app, req) }),
+    handler: (q, req) => generateUsers(data, { count: q.count, gender: parseGender(q.gender), seed: q.seed, baseUrl: publicBaseUrl(req) }),
   });
 }
