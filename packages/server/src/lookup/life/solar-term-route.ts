@@ -9,7 +9,7 @@ const SolarTermSchema = Type.Object(
     date: Type.String({
       pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
       description: 'The moment the Sun’s apparent longitude reaches the term’s multiple of 15°, Beijing time, YYYY-MM-DD HH:MM:SS',
-      examples: ['2026-02-04 04:02:08'],
+      examples: ['2026-02-04 04:01:55'],
     }),
   },
   { additionalProperties: false },
