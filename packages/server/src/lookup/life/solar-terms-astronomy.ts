@@ -23,6 +23,7 @@ export function solarTermMoment(year: number, index: number): Date {
   const month = Math.floor(index / 2);
   const approx = Date.UTC(year, month, index % 2 === 0 ? 6 : 21);
   const found = SearchSunLongitude(longitude, new Date(approx - 10 * DAY_MS), 20);
+  if (!found) throw new Error(`no solar longitude ${longitude}° found near ${year} term ${index}`);
   return found.date;
 }
 
