@@ -20,7 +20,9 @@ export default fp(
             'each guarded operation carries `x-permission` = `{menu, bits}` (or `authenticated` / `public`). Errors are `{code, message}`.\n\n' +
             '**Public lookup API**: read-only GET endpoints, no authentication, every answer in the envelope `{code, msg, data, timestamp}`. ' +
             'Success is HTTP 200 with msg `请求成功`; a bad parameter or a failure is HTTP 500 with a msg naming the parameter, what was given and what is allowed; an unknown path is 404 and a rate-limited call 429 (with Retry-After), both in the same envelope. ' +
-            'Deterministic answers carry Cache-Control and ETag and honour If-None-Match. Nothing calls a third-party service at request time.',
+            'Deterministic answers carry Cache-Control and ETag and honour If-None-Match. Nothing calls a third-party service at request time.\n\n' +
+            '**参数约定 Parameters.** 可选参数留空（`?date=`）等于未传；本接口不认识的参数会报错并列出可用参数（防缓存参数 `_`、`t` 除外，会被忽略）；数字只接受十进制写法（`0x7E9`、`1e1`、`02025` 会被拒绝）。' +
+            'An empty optional parameter means "not given"; an unknown parameter is an error naming it and the accepted ones (the cache-busters `_` and `t` are ignored); numbers must be written in decimal.',
         },
         tags: [
           { name: '认证 Auth', description: 'Sign-in, refresh, sign-out, identity' },
@@ -38,7 +40,9 @@ export default fp(
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     await app.register(apiReference, {
       routePrefix: '/docs',
-      configuration: { url: '/openapi.json', title: 'tianji API' } as Record<string, unknown>,
+      // withDefaultFonts: Scalar would fetch 14 Inter/JetBrains Mono files from its own font host, which the CSP blocks
+      // and which the issue's rule forbids (the reference page loads nothing from outside): system fonts instead.
+      configuration: { url: '/openapi.json', title: 'tianji API', withDefaultFonts: false } as Record<string, unknown>,
     });
   },
   { name: 'openapi' },
