@@ -48,6 +48,11 @@ export interface LookupRouteDef<Q extends TObject, D extends TSchema> {
    * and answers with `Cache-Control: no-store`. Not combinable with `cache`.
    */
   sensitiveQuery?: boolean;
+  /**
+   * Media types the route answers besides the JSON envelope, for the OpenAPI document (`image/png`, `text/plain`, …).
+   * A route whose `data` is null answers only these.
+   */
+  media?: string[];
   /** Bypass the memo when the query asks for randomness (e.g. `random=true`). */
   handler: (query: Static<Q>, req: FastifyRequest, reply: FastifyReply) => Static<D> | RawReply | Promise<Static<D> | RawReply>;
 }
@@ -81,7 +86,7 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(app: FastifyIn
   app.route({
     method: 'GET',
     url: def.path,
-    config: { area: 'lookup', lookupGroup: def.group },
+    config: { area: 'lookup', lookupGroup: def.group, lookupMedia: def.media },
     ...(def.sensitiveQuery ? { logLevel: 'warn', onRequest: noStore } : {}),
     schema: {
       tags: [tag],

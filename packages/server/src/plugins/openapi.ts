@@ -1,7 +1,33 @@
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import apiReference from '@scalar/fastify-api-reference';
+import type { RouteOptions } from 'fastify';
 import { LOOKUP_GROUPS } from './lookup-platform.js';
+import { readDataJson } from '../data-files.js';
+
+/** Real answers of the public JSON endpoints (scripts/build-openapi-examples.ts), keyed by path. */
+const EXAMPLES = readDataJson<Record<string, { query: string; response: unknown }>>('openapi-examples.json') ?? {};
+
+type Schema = Record<string, unknown>;
+
+/**
+ * A public route's 200 answer as documented: the JSON envelope with a whole-response example, and the other media
+ * types the route answers (images, text, scripts). Documentation only: validation and serialisation are unchanged.
+ */
+function documentLookupResponse({ schema, url, route }: { schema: Schema; url: string; route: RouteOptions }): { schema: Schema; url: string } {
+  const response = schema?.response as Record<string, Schema> | undefined;
+  if (route.config?.area !== 'lookup' || !response?.[200]) return { schema, url };
+  const envelope = response[200];
+  const media = route.config.lookupMedia ?? [];
+  const dataIsNull = ((envelope.properties as Record<string, Schema> | undefined)?.data?.type as string | undefined) === 'null';
+  const content: Record<string, Schema> = {};
+  if (!(dataIsNull && media.length > 0)) {
+    const example = EXAMPLES[url]?.response;
+    content['application/json'] = { schema: envelope, ...(example !== undefined ? { example } : {}) };
+  }
+  for (const m of media) content[m] = { schema: m.startsWith('image/png') ? { type: 'string', format: 'binary' } : { type: 'string' } };
+  return { schema: { ...schema, response: { ...response, 200: { description: '成功 Success', content } } }, url };
+}
 
 /**
  * The OpenAPI 3.1 document at /openapi.json is generated from the route schemas (one source for validation,
@@ -33,6 +59,7 @@ export default fp(
         ],
         components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       },
+      transform: documentLookupResponse as never,
       refResolver: {
         buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
       },

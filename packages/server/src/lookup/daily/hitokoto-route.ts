@@ -39,6 +39,7 @@ export default async function hitokotoRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'daily',
     path: '/hitokoto',
+    media: ['text/plain', 'text/javascript'],
     summary: '一言 Hitokoto',
     description: [
       'A random sentence from the library (anime, games, literature, poetry, philosophy, …); a new pick on every call.',

@@ -75,6 +75,7 @@ export default async function wallpaperRoutes(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'daily',
     path: '/wallpaper/image',
+    media: ['image/png', 'image/svg+xml'],
     summary: '壁纸图片 Wallpaper image (raw PNG or SVG)',
     description: 'The generated artwork itself, for <img> tags. Same seed, same picture; cached for a year.',
     query: Type.Object({

@@ -75,6 +75,7 @@ export default async function randomAvatarRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'random',
     path: '/random-avatar/image',
+    media: ['image/png', 'image/svg+xml'],
     summary: '头像图片 Avatar image (raw SVG or PNG)',
     description:
       'The avatar itself, for `<img>` tags: `image/svg+xml` (default) or `image/png`. `style` defaults to `lorelei`; `seed` omitted = a random avatar (not cached). ' +

@@ -70,6 +70,7 @@ export default async function randomImageRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'random',
     path: '/random-image/image',
+    media: ['image/png', 'image/svg+xml'],
     summary: '随机图片文件 Random image (raw PNG or SVG)',
     description:
       'The generated image itself, for `<img>` tags: `image/png` (default) or `image/svg+xml`. `seed` omitted = a random image (not cached). ' +

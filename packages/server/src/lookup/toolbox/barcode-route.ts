@@ -72,6 +72,7 @@ export default async function barcodeRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'toolbox',
     path: '/barcode/image',
+    media: ['image/png', 'image/svg+xml'],
     summary: '条形码图片 Barcode image',
     description:
       'The barcode image itself (`image/png` or `image/svg+xml`), for `<img src>`; same parameters as `GET /api/barcode`. ' +

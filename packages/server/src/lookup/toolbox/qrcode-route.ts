@@ -104,6 +104,7 @@ export default async function qrcodeRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'toolbox',
     path: '/qrcode/image',
+    media: ['image/png', 'image/svg+xml'],
     summary: '二维码图片 QR code image',
     description:
       'The QR code image itself (`image/png` or `image/svg+xml`), for `<img src>`; same parameters as `GET /api/qrcode`. ' +
