@@ -1,5 +1,5 @@
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv } from 'ajv';
+import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOOKUP_GROUPS } from '../src/plugins/lookup-platform.js';
 import { getTestInstance, type TestInstance } from './helpers.js';
@@ -25,7 +25,8 @@ describe('the OpenAPI document of the public API', () => {
   it('gives every JSON endpoint a whole-response example that still validates against its schema', () => {
     expect(operations.length).toBeGreaterThan(30);
     const ajv = new Ajv({ strict: false, allErrors: false });
-    addFormats(ajv);
+    // ajv-formats is CommonJS: under NodeNext its plugin is the default import's `default`.
+    formats.default(ajv);
     for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) ajv.addSchema(schema as object, `#/components/schemas/${name}`);
     let checked = 0;
     for (const [url, op] of operations) {
