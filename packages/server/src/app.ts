@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import cors from '@fastify/cors';
+import { handleClientError, preflightEnvelope } from './plugins/client-errors.js';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/index.js';
@@ -45,6 +46,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Malformed paths are answered in the area's own body shape, not Fastify's (plugins/error-handler.ts).
     frameworkErrors: renderFrameworkError,
+    // What Node's parser refuses (431, malformed request line, raw UTF-8 in the URL) gets the envelope too.
+    clientErrorHandler: (err, socket) => handleClientError(app, err, socket),
   });
 
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
@@ -94,6 +97,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       },
     },
   });
+  app.addHook('onSend', preflightEnvelope);
   // The public API is open to every origin; the admin API only to CORS_ORIGINS.
   await app.register(cors, {
     delegator: (req, cb) => {
