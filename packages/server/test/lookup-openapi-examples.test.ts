@@ -5,7 +5,7 @@ import { LOOKUP_GROUPS } from '../src/plugins/lookup-platform.js';
 import { getTestInstance, type TestInstance } from './helpers.js';
 
 type Media = { schema?: Record<string, unknown>; example?: unknown };
-type Operation = { tags?: string[]; responses: Record<string, { content?: Record<string, Media> }> };
+type Operation = { tags?: string[]; summary?: string; description?: string; responses: Record<string, { content?: Record<string, Media> }> };
 
 const PUBLIC_TAGS = new Set<string>(Object.values(LOOKUP_GROUPS).map((g) => g.name));
 
@@ -39,6 +39,13 @@ describe('the OpenAPI document of the public API', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(25);
+  });
+
+  it('describes every public endpoint in Chinese first', () => {
+    for (const [url, op] of operations) {
+      expect(op.summary, url).toMatch(/^\p{Script=Han}|^[A-Z]{2,4} \p{Script=Han}/u);
+      expect(op.description, url).toMatch(/^\p{Script=Han}/u);
+    }
   });
 
   it('documents the real media types of image, text and script answers', () => {

@@ -12,6 +12,7 @@ async function platformProbeRoutes(api: FastifyInstance) {
   lookupRoute(api, {
     group: 'toolbox',
     path: '/echo',
+    zh: '测试用接口：回显',
     summary: 'echo',
     query: Type.Object({ n: Type.Integer({ minimum: 1, maximum: 10, default: 1, examples: [3] }) }),
     data: Type.Object({ n: Type.Integer() }),
@@ -20,6 +21,7 @@ async function platformProbeRoutes(api: FastifyInstance) {
   lookupRoute(api, {
     group: 'life',
     path: '/cached',
+    zh: '测试用接口：缓存',
     summary: 'cached',
     query: Type.Object({ n: Type.Integer({ minimum: 1, maximum: 10, default: 1 }), format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('text')])) }),
     data: Type.Object({ square: Type.Integer() }),
@@ -29,6 +31,7 @@ async function platformProbeRoutes(api: FastifyInstance) {
   lookupRoute(api, {
     group: 'daily',
     path: '/fail',
+    zh: '测试用接口：失败',
     summary: 'fail',
     query: Type.Object({ how: Type.String({ maxLength: 20 }) }),
     data: Type.Null(),

@@ -38,6 +38,8 @@ export interface LookupRouteDef<Q extends TObject, D extends TSchema> {
   group: LookupGroup;
   path: string;
   summary: string;
+  /** 中文说明 (Chinese first, because the callers are Chinese-speaking): leads the OpenAPI description. */
+  zh: string;
   description?: string;
   query: Q;
   data: D;
@@ -91,7 +93,7 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(app: FastifyIn
     schema: {
       tags: [tag],
       summary: def.summary,
-      description: def.description,
+      description: def.description ? `${def.zh}\n\n${def.description}` : def.zh,
       querystring: query,
       response: {
         200: EnvelopeSchema(def.data),

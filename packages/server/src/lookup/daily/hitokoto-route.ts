@@ -39,6 +39,7 @@ export default async function hitokotoRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'daily',
     path: '/hitokoto',
+    zh: '一言：随机返回一句话（动画、游戏、文学、诗词等分类），兼容 hitokoto.cn 的参数。',
     media: ['text/plain', 'text/javascript'],
     summary: '一言 Hitokoto',
     description: [

@@ -7,6 +7,7 @@ export default async function bmiRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'life',
     path: '/bmi',
+    zh: '体质指数（BMI）计算：按身高体重计算，按中国标准（或 WHO）给出分类和健康体重范围。',
     summary: 'BMI 计算 BMI calculator',
     description:
       'BMI = weight (kg) / height (m)². Chinese adult standard by default (WS/T 428-2013: < 18.5 偏瘦, 18.5–23.9 正常, 24–27.9 超重, ≥ 28 肥胖); `standard=who` uses the WHO classification. ' +

@@ -9,6 +9,7 @@ export default async function dialingCodeRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'life',
     path: '/dialing-code',
+    zh: '国际区号查询：按国家名称（含别名）、ISO 代码或区号查询。',
     summary: '国际区号查询 International dialing codes',
     description:
       '按国家或地区的中文名、常用别名（印度尼西亚、南韩、刚果金）、英文名或别名（Ivory Coast、UK）、ISO 代码（CN、CHN）或区号（86、+86、0086）查询；不带参数返回全部。名称完全相同者排在最前。 ' +

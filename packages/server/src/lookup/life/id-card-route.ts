@@ -54,6 +54,7 @@ export default async function idCardRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'life',
     path: '/id-card',
+    zh: '身份证信息查询：校验号码并解读地区、生日、性别、年龄、生肖和星座；支持港澳台居民居住证。',
     summary: '身份证信息查询 ID-card lookup',
     description:
       '校验并解读居民身份证号码（GB 11643-1999）及港澳台居民居住证号码（地区码 810000 香港、820000 澳门、830000 台湾，仅 18 位）；出生年份早于 1900 年的号码无效。 ' +

@@ -20,6 +20,7 @@ export default async function licensePlateRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'life',
     path: '/license-plate',
+    zh: '车牌归属地：按省份简称、发牌机关代号、完整号牌或地名查询，并解释号牌种类。',
     summary: '车牌归属地 License-plate region lookup',
     description:
       '车牌归属地与号牌种类：输入省份简称、发牌机关代号（粤B）、完整号牌（粤B12345、粤BD12345 新能源、粤B1234学、粤Z1234港、使014578、WJ粤12345、粤A1234应急）或地名。' +

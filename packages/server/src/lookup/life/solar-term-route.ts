@@ -19,6 +19,7 @@ export default async function solarTermRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'life',
     path: '/solar-term',
+    zh: '二十四节气：某公历年 24 个节气的交节时刻（北京时间，精确到秒）。',
     summary: '二十四节气 The 24 solar terms',
     description:
       'The 24 solar terms whose moment falls in Gregorian year `year` (Beijing time), 小寒 … 冬至, in chronological order; ' +
