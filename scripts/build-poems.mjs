@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { cleanPoems } from './clean-poems.mjs';
 
 const modules = path.resolve(process.argv[2] ?? 'node_modules');
 const require = createRequire(path.join(modules, 'noop.js'));
@@ -74,5 +75,6 @@ for (const e of out) {
   if (e.id) ids.add(e.id);
 }
 const file = new URL('../data/content/poems.json', import.meta.url);
-fs.writeFileSync(file, JSON.stringify(out.map(({ id, ...rest }) => (id ? { id, ...rest } : rest))));
-console.log(`wrote ${out.length} poems to ${file.pathname}`);
+const cleaned = cleanPoems(out.map(({ id, ...rest }) => (id ? { id, ...rest } : rest)));
+fs.writeFileSync(file, JSON.stringify(cleaned));
+console.log(`wrote ${cleaned.length} poems to ${file.pathname}`);

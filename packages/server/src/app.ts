@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import cors from '@fastify/cors';
+import { handleClientError, preflightEnvelope } from './plugins/client-errors.js';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/index.js';
@@ -7,7 +8,6 @@ import { migrateToLatest } from './db/migrate.js';
 import securityHeaders from './plugins/security-headers.js';
 import errorHandler, { renderFrameworkError } from './plugins/error-handler.js';
 import openapi from './plugins/openapi.js';
-import { renderClientError } from './plugins/client-errors.js';
 import { areaOfUrl } from './plugins/areas.js';
 import { AdminErrorSchema, ErrorEnvelopeSchema } from './plugins/envelope.js';
 import { MenuNodeSchema } from './admin/auth/schemas.js';
@@ -47,8 +47,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Malformed paths are answered in the area's own body shape, not Fastify's (plugins/error-handler.ts).
     frameworkErrors: renderFrameworkError,
-    // So are requests Node's HTTP parser refuses (a 20 KB Authorization header) (plugins/client-errors.ts).
-    clientErrorHandler: renderClientError,
+    // What Node's parser refuses (431, malformed request line, raw UTF-8 in the URL) gets the area's body too.
+    clientErrorHandler: (err, socket) => handleClientError(app, err, socket),
   });
 
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
@@ -100,6 +100,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       },
     },
   });
+  app.addHook('onSend', preflightEnvelope);
   // The public API is open to every origin; the admin API only to CORS_ORIGINS.
   await app.register(cors, {
     delegator: (req, cb) => {

@@ -11,6 +11,8 @@ declare module 'fastify' {
     /** Which error/body shape the route uses; see plugins/areas.ts. */
     area?: Area;
     lookupGroup?: LookupGroup;
+    /** Public routes: media types answered besides the JSON envelope (documented in OpenAPI). */
+    lookupMedia?: string[];
     /** Admin routes: 'public', 'authenticated', or the permission bits (and menu) required. Emitted as x-permission. */
     auth?: AuthDeclaration;
   }

@@ -88,6 +88,30 @@ describeEachDb('content library', (dialect) => {
     expect(broken.json().message).toContain('not valid CSV');
   });
 
+  it('an import of poems that are empty, bracket-marked, mislabelled or duplicated is refused row by row', async () => {
+    const before = (await api('GET', '/api/admin/content/poems?pageSize=1')).json().data.total;
+    const good = { title: '新诗', author: '无名氏', dynasty: '唐', lines: ['一行新的诗句在这里，', '再来一行收个尾。'] };
+    const res = await api('POST', '/api/admin/content/poems/import', {
+      format: 'json',
+      content: JSON.stringify([
+        good,
+        { title: '空', author: '杨□', dynasty: '唐', lines: ['。'] },
+        { ...good, title: '重复', lines: ['一行新的诗句在这里', '再来一行收个尾'] },
+        { title: '校勘', author: '朱庆余', dynasty: '唐', lines: ['[妆]罢低声问夫壻，画眉深浅入时无。'] },
+        { title: '破阵子', author: '李煜', dynasty: '唐', lines: ['四十年来家国，三千里地山河。'] },
+      ]),
+    });
+    expect(res.statusCode).toBe(400);
+    const rows = (res.json().errors as Array<{ row: number; field: string }>).map((e) => `${e.row} ${e.field}`);
+    expect(rows).toEqual(expect.arrayContaining(['2 author', '2 lines/0', '3 lines', '4 lines/0', '5 dynasty']));
+    expect(rows.some((r) => r.startsWith('1 '))).toBe(false);
+    expect((await api('GET', '/api/admin/content/poems?pageSize=1')).json().data.total).toBe(before);
+
+    const created = await api('POST', '/api/admin/content/poems', { ...good, title: '校勘', lines: ['[妆]罢低声问夫壻，画眉深浅入时无。'] });
+    expect(created.statusCode).toBe(400);
+    expect(created.json().message).toMatch(/lines\/0: 含校勘/);
+  });
+
   it('a new year of holidays is one JSON upload', async () => {
     const year = { year: 2199, holidays: [{ name: '元旦', start: '2199-01-01', end: '2199-01-01', work: [] }] };
     const res = await api('POST', '/api/admin/content/holidays', year);

@@ -95,7 +95,8 @@ describe('GET /api/almanac', () => {
     await fails('/api/almanac?date=2025-02-30', /参数 date/, /"2025-02-30"/);
     await fails('/api/almanac?date=1899-12-31', /参数 date/, /1900-01-01/);
     await fails('/api/almanac?date=2101-01-01', /参数 date/, /2100-12-31/);
-    await fails('/api/almanac?date=', /参数 date/);
+    // An empty optional parameter means "not given" (today), as /docs' forms send it.
+    expect(await ok<unknown[]>('/api/almanac?date=')).toHaveLength(12);
     await fails('/api/almanac?date=2026-11-21&date=2026-11-22', /参数 date/);
     await fails(`/api/almanac?date=${encodeURIComponent("2026-11-21' OR 1=1")}`, /参数 date/);
   });
@@ -202,7 +203,7 @@ describe('GET /api/holiday', () => {
 });
 
 describe('GET /api/license-plate', () => {
-  type Plate = { province: string; city: string; code: string; prefix: string };
+  type Plate = { province: string; city: string; code: string; prefix: string; type?: string; note?: string };
 
   it('finds 京A in 北京 and 粤B in 深圳', async () => {
     const jingA = await ok<Plate[]>(`/api/license-plate?keyword=${encodeURIComponent('京A')}`);
@@ -229,6 +230,13 @@ describe('GET /api/license-plate', () => {
     for (const p of all) expect(Object.keys(p).sort()).toEqual(['city', 'code', 'prefix', 'province']);
     expect(await ok<Plate[]>('/api/license-plate?keyword=')).toHaveLength(all.length);
     expect(await ok<Plate[]>('/api/license-plate?keyword=zzz')).toEqual([]);
+  });
+
+  it('explains the kind of a whole plate number: new energy, 学, 使', async () => {
+    const [nev] = await ok<Plate[]>(`/api/license-plate?keyword=${encodeURIComponent('粤BD12345')}`);
+    expect(nev).toMatchObject({ prefix: '粤B', city: '深圳市', type: '新能源小型汽车（纯电动）' });
+    expect((await ok<Plate[]>(`/api/license-plate?keyword=${encodeURIComponent('京A1234学')}`))[0]).toMatchObject({ prefix: '京A', type: '教练汽车' });
+    expect((await ok<Plate[]>(`/api/license-plate?keyword=${encodeURIComponent('使014578')}`))[0]).toMatchObject({ type: '使馆汽车', prefix: '' });
   });
 
   it('bounds keyword to 20 characters, naming the parameter', async () => {

@@ -5,6 +5,7 @@
  * internals, and the server must stay up.
  * Reproducible: the PRNG is seeded (FUZZ_SEED overrides the default seed).
  */
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteOptions } from 'fastify';
 import { buildApp } from '../src/app.js';
@@ -203,5 +204,81 @@ describe('public API under random and hostile query strings', () => {
     // Valid values are in the mix, so some requests succeed: the fuzz is not just bouncing off validation.
     expect(statuses.get(200) ?? 0).toBeGreaterThan(jobs.length / 20);
     expect((await t.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
+  });
+});
+
+/**
+ * Requests Node's HTTP parser or the CORS plugin refuses before any route runs, sent over raw keep-alive sockets,
+ * each pipelined behind an ordinary request: every answer must be the envelope, and the ordinary request before it
+ * must still get its whole 200 answer (no reset of another request on the connection).
+ */
+describe('public API over raw keep-alive sockets', () => {
+  let t: TestInstance;
+  let port: number;
+  beforeAll(async () => {
+    const db = await freshDb('sqlite');
+    const app = await buildApp({ config: testConfig(), db, logger: false });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    port = (app.server.address() as AddressInfo).port;
+    t = { app, db, close: async () => { await app.close(); await db.close(); } };
+  });
+  afterAll(() => t.close());
+
+  /** Sends `raw` on one connection and reads until the server closes it (or 5 s pass). */
+  function exchange(raw: Buffer): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const s = net.connect(port, '127.0.0.1', () => s.end(raw));
+      s.setTimeout(5000, () => s.destroy());
+      s.on('data', (d) => chunks.push(d));
+      s.on('error', reject);
+      s.on('close', () => resolve(Buffer.concat(chunks)));
+    });
+  }
+
+  /** Splits a byte stream of HTTP/1.1 responses (content-length framed) into status and body. */
+  function responses(data: Buffer): Array<{ status: number; type: string; body: string }> {
+    const out: Array<{ status: number; type: string; body: string }> = [];
+    let at = 0;
+    while (at < data.length) {
+      const end = data.indexOf('\r\n\r\n', at);
+      if (end < 0) throw new Error(`truncated response: ${data.subarray(at, at + 200).toString('latin1')}`);
+      const head = data.subarray(at, end).toString('latin1');
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
+      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? NaN);
+      if (!Number.isFinite(length)) throw new Error(`response without content-length: ${head}`);
+      out.push({ status, type: /\r\ncontent-type: *([^\r]+)/i.exec(head)?.[1] ?? '', body: data.subarray(end + 4, end + 4 + length).toString('utf8') });
+      at = end + 4 + length;
+    }
+    return out;
+  }
+
+  const ordinary = Buffer.from('GET /api/bmi?height=170&weight=60 HTTP/1.1\r\nHost: t\r\n\r\n');
+  const shapes: Array<[string, Buffer, number]> = [
+    ['a 16 KB URL', Buffer.from(`GET /api/license-plate?keyword=${'a'.repeat(16 * 1024)} HTTP/1.1\r\nHost: t\r\n\r\n`), 431],
+    ['a 20 KB header', Buffer.from(`GET /api/bmi?height=170&weight=60 HTTP/1.1\r\nHost: t\r\nX-Big: ${'b'.repeat(20 * 1024)}\r\n\r\n`), 431],
+    ['a malformed request line', Buffer.from('GARBAGE\r\n\r\n'), 400],
+    ['an unknown HTTP version', Buffer.from('GET /api/bmi HTTP/1.x\r\nHost: t\r\n\r\n'), 400],
+    ['a bad header line', Buffer.from('GET /api/bmi HTTP/1.1\r\nHost t\r\n\r\n'), 400],
+    ['an OPTIONS that is not a preflight', Buffer.from('OPTIONS /api/bmi HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n'), 400],
+  ];
+
+  it.each(shapes)('answers %s with the envelope, after the earlier request’s whole answer', async (_name, bad, status) => {
+    const all = responses(await exchange(Buffer.concat([ordinary, bad])));
+    expect(all.length).toBe(2);
+    expect(all[0].status).toBe(200);
+    expect(JSON.parse(all[0].body)).toMatchObject({ code: 200, data: { category: '正常' } });
+    expect(all[1].status).toBe(status);
+    expect(all[1].type).toMatch(/^application\/json/);
+    const body = JSON.parse(all[1].body);
+    expect(Object.keys(body).sort()).toEqual(['code', 'data', 'msg', 'timestamp']);
+    expect(body).toMatchObject({ code: status, data: null });
+  });
+
+  it('answers raw UTF-8 in the query, as people type it into curl, normally', async () => {
+    const raw = Buffer.concat([Buffer.from('GET /api/license-plate?keyword='), Buffer.from('京A', 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: t\r\n\r\n')]);
+    const all = responses(await exchange(Buffer.concat([ordinary, raw])));
+    expect(all.map((r) => r.status)).toEqual([200, 200]);
+    expect(JSON.parse(all[1].body).data).toEqual([expect.objectContaining({ prefix: '京A', city: '北京市' })]);
   });
 });

@@ -3,7 +3,24 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestInstance, type TestInstance } from './helpers.js';
 
-const SUCCESS_KEYS = ['status', 'country', 'countryCode', 'region', 'regionName', 'city', 'zip', 'lat', 'lon', 'timezone', 'isp', 'org', 'as', 'query'];
+const SUCCESS_KEYS = ['status', 'country', 'countryCode', 'region', 'regionName', 'city', 'zip', 'lat', 'lon', 'timezone', 'accuracy', 'isp', 'org', 'as', 'query'];
+
+/** Great-circle distance in km. */
+function km(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
+  const r = Math.PI / 180;
+  const h = Math.sin(((b.lat - a.lat) * r) / 2) ** 2 + Math.cos(a.lat * r) * Math.cos(b.lat * r) * Math.sin(((b.lon - a.lon) * r) / 2) ** 2;
+  return 12_742 * Math.asin(Math.sqrt(h));
+}
+
+/** City centres written out independently of every data source the service uses. */
+const CENTRES = {
+  深圳市: { lat: 22.5431, lon: 114.0579 },
+  佛山市: { lat: 23.0215, lon: 113.1214 },
+  梅州市: { lat: 24.2886, lon: 116.1226 },
+  青岛市: { lat: 36.0671, lon: 120.3826 },
+  广州市: { lat: 23.1291, lon: 113.2644 },
+  济南市: { lat: 36.6512, lon: 117.1201 },
+};
 
 describe('GET /api/ip-region', () => {
   let t: TestInstance;
@@ -27,8 +44,50 @@ describe('GET /api/ip-region', () => {
     expect(d).toMatchObject({ status: 'success', countryCode: 'US', country: '美国', query: '8.8.8.8' });
     expect(d.as).toMatch(/^AS15169 /);
     expect(d.as).toContain('Google');
-    expect(typeof d.lat).toBe('number');
-    expect(d.timezone).toMatch(/^America\//);
+    // The City data knows only the country for 8.8.8.8: no state or city may be paired with the USA's centre.
+    expect(d).toMatchObject({ accuracy: 'country', region: '', regionName: '', city: '', timezone: '' });
+    expect(d.lat).not.toBe(0);
+  });
+
+  it.each([
+    ['14.21.64.1', '深圳市', 'Shenzhen', '广州市'],
+    ['14.213.0.1', '佛山市', 'Foshan', '广州市'],
+    ['14.21.0.1', '梅州市', 'Meizhou', '广州市'],
+    ['112.224.128.1', '青岛市', 'Qingdao', '济南市'],
+  ] as const)('puts %s (%s, which GeoLite2 files under another city) at that city, in both languages', async (ip, city, cityEn, wrong) => {
+    const zh = (await get(`?ip=${ip}`)).body.data;
+    const en = (await get(`?ip=${ip}&lang=en`)).body.data;
+    expect(zh).toMatchObject({ city, accuracy: 'city' });
+    expect(en).toMatchObject({ city: cityEn, accuracy: 'city', region: zh.region, lat: zh.lat, lon: zh.lon, timezone: zh.timezone });
+    expect(km(zh, CENTRES[city])).toBeLessThan(8);
+    expect(km(zh, CENTRES[city])).toBeLessThan(km(zh, CENTRES[wrong]));
+  });
+
+  it.each(['1.1.1.1', '9.9.9.9'])('never answers %s with invented zero coordinates', async (ip) => {
+    const d = (await get(`?ip=${ip}`)).body.data;
+    expect(d).toMatchObject({ status: 'success', accuracy: 'country' });
+    expect(d.lat === 0 && d.lon === 0).toBe(false);
+  });
+
+  it('answers one coherent place over a sweep of addresses: English as complete as Chinese, fields reduced together', async () => {
+    for (let a = 1; a < 224; a += 3) {
+      for (const b of [7, 101, 203]) {
+        const ip = `${a}.${b}.${(a * 7) % 256}.9`;
+        const zh = (await get(`?ip=${ip}`)).body.data;
+        if (zh.status !== 'success') continue;
+        const en = (await get(`?ip=${ip}&lang=en`)).body.data;
+        for (const k of ['countryCode', 'region', 'lat', 'lon', 'timezone', 'accuracy', 'zip', 'as']) expect(en[k], `${ip} ${k}`).toEqual(zh[k]);
+        for (const d of [zh, en]) {
+          expect(d.lat === 0 && d.lon === 0, ip).toBe(false);
+          expect(Math.round(d.lat * 10_000) / 10_000, ip).toBe(d.lat);
+          expect(Math.round(d.lon * 10_000) / 10_000, ip).toBe(d.lon);
+          expect(d.city !== '', `${ip} city`).toBe(d.accuracy === 'city');
+          // A city may lie in a country without subdivisions (San Juan, Singapore): regionName is then empty.
+          if (d.accuracy === 'region') expect(d.regionName, `${ip} regionName`).not.toBe('');
+          if (d.accuracy === 'country') expect([d.region, d.regionName], ip).toEqual(['', '']);
+        }
+      }
+    }
   });
 
   it('names a Chinese address in Chinese by default and in English with lang=en', async () => {

@@ -12,6 +12,7 @@ async function platformProbeRoutes(api: FastifyInstance) {
   lookupRoute(api, {
     group: 'toolbox',
     path: '/echo',
+    zh: '测试用接口：回显',
     summary: 'echo',
     query: Type.Object({ n: Type.Integer({ minimum: 1, maximum: 10, default: 1, examples: [3] }) }),
     data: Type.Object({ n: Type.Integer() }),
@@ -20,6 +21,7 @@ async function platformProbeRoutes(api: FastifyInstance) {
   lookupRoute(api, {
     group: 'life',
     path: '/cached',
+    zh: '测试用接口：缓存',
     summary: 'cached',
     query: Type.Object({ n: Type.Integer({ minimum: 1, maximum: 10, default: 1 }), format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('text')])) }),
     data: Type.Object({ square: Type.Integer() }),
@@ -29,6 +31,7 @@ async function platformProbeRoutes(api: FastifyInstance) {
   lookupRoute(api, {
     group: 'daily',
     path: '/fail',
+    zh: '测试用接口：失败',
     summary: 'fail',
     query: Type.Object({ how: Type.String({ maxLength: 20 }) }),
     data: Type.Null(),
@@ -182,9 +185,39 @@ describe('public API platform', () => {
 
   it('treats queries the handler cannot tell apart as one cache entry', async () => {
     const etag = (await t.app.inject('/api/__platform/cached?n=7')).headers.etag;
-    for (const qs of ['n=07', 'n=7&utm_source=x', 'n=7&n2=1']) {
+    for (const qs of ['n=7&_=1700000000000', 'n=7&t=42', 'n=7&format=', '_=1&n=7']) {
       expect((await t.app.inject(`/api/__platform/cached?${qs}`)).headers.etag, qs).toBe(etag);
     }
+  });
+
+  it('reads an empty optional parameter as not given, as /docs’ own forms send it', async () => {
+    for (const qs of ['n=', 'n=&n=', 'n=3&n=']) {
+      const res = await t.app.inject(`/api/__platform/echo?${qs}`);
+      expect(res.statusCode, qs).toBe(200);
+    }
+    expect((await t.app.inject('/api/__platform/echo?n=')).json().data).toEqual({ n: 1 });
+    expect((await t.app.inject('/api/__platform/echo?n=3&n=')).json().data).toEqual({ n: 3 });
+  });
+
+  it('refuses a parameter the endpoint does not know, naming it and the accepted ones', async () => {
+    for (const qs of ['n=7&utm_source=x', 'plate=1', 'n=7&n2=1']) {
+      const res = await t.app.inject(`/api/__platform/cached?${qs}`);
+      expect(res.statusCode, qs).toBe(500);
+      const key = qs.split('&').at(-1)!.split('=')[0];
+      expect(res.json().msg, qs).toMatch(new RegExp(`^参数 ${key} 无效：不支持该参数，本接口接受的参数为 n、format`));
+    }
+  });
+
+  it.each(['0x7', '1e1', '07', '+7', ' 7', '7.0e0', '0b11'])('refuses the non-decimal number n=%s with the usual message', async (n) => {
+    const res = await t.app.inject(`/api/__platform/echo?n=${encodeURIComponent(n)}`);
+    expect(res.statusCode).toBe(500);
+    expect(res.json().msg).toMatch(/^参数 n 无效：应为整数，范围 1 至 10（须用十进制写法/);
+  });
+
+  it('documents a parameter with a default as optional', async () => {
+    const doc = (await t.app.inject('/openapi.json')).json();
+    const params = doc.paths['/api/__platform/echo'].get.parameters as Array<{ name: string; required?: boolean }>;
+    expect(params.find((p) => p.name === 'n')?.required).not.toBe(true);
   });
 
   it('caches raw (non-JSON) answers with their own content type and ETag', async () => {

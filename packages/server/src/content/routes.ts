@@ -6,6 +6,7 @@ import { LIBRARIES, type LibraryDef } from './libraries.js';
 import { contentMenuCode } from '../catalogue.js';
 import { ContentRepository, type ItemData, type StoredItem } from './repository.js';
 import { parseCsv } from './csv.js';
+import { lintItem, lintItems } from './content-lint.js';
 import { sendCsv } from '../admin/shared/csv.js';
 import { findNul, nulError } from '../admin/shared/nul-bytes.js';
 
@@ -70,6 +71,11 @@ function libraryRoutes(lib: LibraryDef) {
       const other = found.get(JSON.stringify(data[lib.uniqueField]));
       if (other && other !== exceptId) throw new AppError('CONFLICT', `${lib.uniqueField} already exists in ${lib.name}: ${String(data[lib.uniqueField]).slice(0, 40)}`);
     };
+    /** The data lint (content-lint.ts) on one created or edited item: the first problem is a 400 naming the field. */
+    const lintOne = (data: ItemData) => {
+      const [p] = lintItem(lib, data);
+      if (p) throw new AppError('VALIDATION_ERROR', `${p.field}: ${p.message}`);
+    };
     const schema = (extra: object) => ({ tags: [TAG], ...extra });
 
     app.get('/', { config: { auth: { menu, bits: ['SEARCH'] } }, schema: schema({ summary: `List ${lib.label}`, querystring: Paging, response: { 200: Type.Object({ data: Type.Object({ items: Type.Array(itemSchema(lib)), total: Type.Integer(), page: Type.Integer(), pageSize: Type.Integer() }) }) } }) }, async (req) => {
@@ -98,6 +104,7 @@ function libraryRoutes(lib: LibraryDef) {
 
     app.post('/', { config: { auth: { menu, bits: ['ADD'] } }, schema: schema({ summary: `Add a ${lib.label} item`, body: lib.schema, response: { 201: Type.Object({ data: itemSchema(lib) }) } }) }, async (req, reply) => {
       const data = req.body as ItemData;
+      lintOne(data);
       await uniqueConflict(data);
       const [id] = await repo.insertMany(lib, [data]);
       await app.audit(req, 'content.create', lib.name, id);
@@ -108,6 +115,7 @@ function libraryRoutes(lib: LibraryDef) {
     app.put('/:id', { config: { auth: { menu, bits: ['EDIT'] } }, schema: schema({ summary: `Edit a ${lib.label} item (full replacement)`, params: IdParams, body: lib.schema, response: { 200: Type.Object({ data: itemSchema(lib) }) } }) }, async (req) => {
       const { id } = req.params as { id: string };
       const data = req.body as ItemData;
+      lintOne(data);
       await uniqueConflict(data, id);
       if (!(await repo.update(lib, id, data))) throw notFound(`${lib.name} item`);
       await app.audit(req, 'content.update', lib.name, id);
@@ -166,6 +174,8 @@ function libraryRoutes(lib: LibraryDef) {
           const nul = findNul(row);
           if (nul !== undefined) errors.push({ row: i + 1, field: nul || '(row)', message: nulError(nul).message });
         });
+        // Rows that fit the schema still go through the data lint: empty, bracket-marked, annotated or duplicate entries.
+        if (errors.length === 0) errors.push(...lintItems(lib, rows));
         if (lib.uniqueField && errors.length === 0) {
           const key = lib.uniqueField;
           const seen = new Map<string, number>();

@@ -1,45 +1,119 @@
-import http from 'node:http';
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (a URL or header block too large, a malformed request
+ * line, raw UTF-8 in the URL) and preflights @fastify/cors refuses: answered in the area's body shape like every
+ * other error, never with Node's or Fastify's bare bodies, and without cutting short a response still on its way to
+ * an earlier request on the same keep-alive connection.
+ */
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ConnectionError } from 'fastify';
+import type { ConnectionError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { areaOfUrl } from './areas.js';
 import { fail } from './envelope.js';
 
-/** Node's default limit (16 KiB, `--max-http-header-size`): what a too-large request is told. */
-const HEADER_LIMIT_KB = Math.round(http.maxHeaderSize / 1024);
+type OutgoingLike = { writableFinished?: boolean; once(event: 'finish' | 'close', cb: () => void): void };
+
+const MESSAGES: Record<number, [zh: string, en: string]> = {
+  400: ['请求格式错误，无法解析', 'malformed request'],
+  408: ['请求超时', 'request timeout'],
+  413: ['请求体过大', 'request body too large'],
+  414: ['URL 过长', 'URL too long'],
+  431: ['请求头过大或 URL 过长：请求行与所有请求头合计不能超过 16 KB', 'request headers or URL too large (limit 16 KB)'],
+};
+
+function statusOf(err: ConnectionError): number {
+  if (err.code === 'HPE_HEADER_OVERFLOW') return 431;
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
+  return 400;
+}
+
+interface Head {
+  method: string;
+  target: string;
+  headers: Record<string, string>;
+}
+
+/** The request line and headers of a complete header block in `raw`, if it has one. */
+function parseHead(raw: Buffer | undefined): Head | undefined {
+  if (!raw) return undefined;
+  const end = raw.indexOf('\r\n\r\n');
+  const text = raw.subarray(0, end < 0 ? Math.min(raw.length, 8192) : end).toString('latin1');
+  const [line, ...rest] = text.split('\r\n');
+  const m = /^([A-Z]{1,16}) (\S+) HTTP\/1\.[01]$/.exec(line ?? '');
+  if (!m) return undefined;
+  const headers: Record<string, string> = {};
+  for (const h of rest) {
+    const i = h.indexOf(':');
+    if (i > 0) headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
+  }
+  return end < 0 ? { method: m[1], target: m[2], headers: {} } : { method: m[1], target: m[2], headers };
+}
+
+/** `/api/x?k=京A` as the bytes arrived (UTF-8 read as latin1) → `/api/x?k=%E4%BA%ACA`. */
+const percentEncodeHigh = (latin1: string) => latin1.replace(/[\x80-\xff]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+
+/** Writes a whole response and closes the connection, after any response already on its way on this socket. */
+function sendAndClose(socket: Socket, status: number, headers: Record<string, string | string[] | number | undefined>, body: Buffer | string) {
+  const write = () => {
+    if (!socket.writable) return void socket.destroy();
+    const payload = typeof body === 'string' ? Buffer.from(body) : body;
+    const lines = Object.entries(headers)
+      .filter(([k, v]) => v !== undefined && !/^(content-length|connection|transfer-encoding|keep-alive)$/i.test(k))
+      .flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => `${k}: ${String(x)}`));
+    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, ...lines, `content-length: ${payload.length}`, 'connection: close', '', ''].join('\r\n');
+    socket.end(Buffer.concat([Buffer.from(head, 'latin1'), payload]));
+  };
+  const inFlight = (socket as Socket & { _httpMessage?: OutgoingLike | null })._httpMessage;
+  if (inFlight && !inFlight.writableFinished) {
+    let done = false;
+    const once = () => {
+      if (!done) (done = true), write();
+    };
+    inFlight.once('finish', once);
+    inFlight.once('close', once);
+  } else write();
+}
 
 /**
- * Requests that Node's HTTP parser refuses before Fastify sees them: headers over the size limit (a 20 KB
- * Authorization), a malformed request line, a request that timed out. Passed to Fastify as `clientErrorHandler`
- * (app.ts) so that these too get their area's body — `{code, message}` with `Cache-Control: no-store` for the admin
- * API, the public envelope for the public API — instead of Node's bare status line. The area is read from the
- * request line in the bytes received so far.
+ * Fastify's `clientErrorHandler`. A GET or HEAD refused only for raw UTF-8 in its URL
+ * (`curl 'host/api/license-plate?keyword=京A'`, as people type it) is answered normally, with the URL percent-encoded.
  */
-export function renderClientError(err: ConnectionError, socket: Socket): void {
+export function handleClientError(app: FastifyInstance, err: ConnectionError, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, code, message] =
-    err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'HEADERS_TOO_LARGE', `请求头过大：所有请求头合计不能超过 ${HEADER_LIMIT_KB} KB · request headers exceed ${HEADER_LIMIT_KB} KB`]
-      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'REQUEST_TIMEOUT', '请求超时 · request timed out']
-        : [400, 'BAD_REQUEST', '请求格式无效（HTTP 解析失败） · malformed HTTP request'];
-  // Node hands over a Buffer; Fastify's type describes its JSON form.
-  const raw = Buffer.isBuffer(err.rawPacket) ? err.rawPacket : Buffer.from(err.rawPacket?.data ?? []);
-  const target = /^[A-Z]+ (\S+)/.exec(raw.subarray(0, 2048).toString('latin1'))?.[1] ?? '';
-  const area = areaOfUrl(target);
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', connection: 'close', 'x-content-type-options': 'nosniff' };
-  let body: string;
-  if (area === 'admin') {
-    headers['cache-control'] = 'no-store';
-    body = JSON.stringify({ code, message });
-  } else {
-    if (area === 'lookup') headers['access-control-allow-origin'] = '*';
-    body = JSON.stringify(fail(status, message));
+  // Node hands over a Buffer; Fastify's types describe its JSON form.
+  const packet = err.rawPacket as unknown;
+  const raw = Buffer.isBuffer(packet) ? packet : undefined;
+  // The packet may hold earlier pipelined requests too: the refused one starts after the header block before the error.
+  // (A header block ending the packet is the refused request's own, when the parser read past it: an oversized header.)
+  let before = raw ? raw.lastIndexOf('\r\n\r\n', Math.max(0, (err.bytesParsed ?? 0) - 1)) : -1;
+  if (raw && before + 4 >= raw.length) before = raw.lastIndexOf('\r\n\r\n', Math.max(0, before - 1));
+  const head = parseHead(raw && before >= 0 ? raw.subarray(before + 4) : raw);
+  if (head && err.code?.startsWith('HPE_INVALID_') && /[\x80-\xff]/.test(head.target) && (head.method === 'GET' || head.method === 'HEAD') && Object.keys(head.headers).length > 0) {
+    const { host: _host, ...headers } = head.headers;
+    app.inject({ method: head.method, url: percentEncodeHigh(head.target), headers: { ...headers, host: head.headers.host ?? 'localhost' } })
+      .then((res) => sendAndClose(socket, res.statusCode, res.headers, head.method === 'HEAD' ? '' : res.rawPayload))
+      .catch(() => socket.destroy());
+    return;
   }
-  if (socket.writable) {
-    const head = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)) })
-      .map(([k, v]) => `${k}: ${v}\r\n`)
-      .join('');
-    socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${head}\r\n${body}`);
-  }
-  socket.destroy(err);
+  const status = statusOf(err);
+  const [zh, en] = MESSAGES[status] ?? MESSAGES[400];
+  const admin = areaOfUrl(head?.target ?? '') === 'admin';
+  // The admin API's own shape and codes, never cached (like every admin answer); the public envelope with CORS `*`.
+  const code = status === 431 ? 'HEADERS_TOO_LARGE' : status === 408 ? 'REQUEST_TIMEOUT' : 'VALIDATION_ERROR';
+  const body = admin ? { code, message: `${zh} · ${en}` } : fail(status, zh);
+  const headers = { 'content-type': 'application/json; charset=utf-8', ...(admin ? { 'cache-control': 'no-store' } : { 'access-control-allow-origin': '*' }) };
+  sendAndClose(socket, status, headers, JSON.stringify(body));
+}
+
+/**
+ * @fastify/cors answers an OPTIONS without Origin or Access-Control-Request-Method with a bare text/plain 400: send
+ * it in the area's body shape instead (an onSend hook, added before the CORS plugin).
+ */
+export function preflightEnvelope(req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
+  if (req.method !== 'OPTIONS' || reply.statusCode !== 400 || payload !== 'Invalid Preflight Request') return done(null, payload);
+  reply.type('application/json; charset=utf-8');
+  const body =
+    areaOfUrl(req.url) === 'admin'
+      ? { code: 'VALIDATION_ERROR', message: 'invalid CORS preflight: Origin and Access-Control-Request-Method headers are required' }
+      : fail(400, '无效的 CORS 预检请求：OPTIONS 需带 Origin 和 Access-Control-Request-Method 请求头');
+  done(null, JSON.stringify(body));
 }

@@ -38,6 +38,8 @@ export interface LookupRouteDef<Q extends TObject, D extends TSchema> {
   group: LookupGroup;
   path: string;
   summary: string;
+  /** 中文说明 (Chinese first, because the callers are Chinese-speaking): leads the OpenAPI description. */
+  zh: string;
   description?: string;
   query: Q;
   data: D;
@@ -48,6 +50,11 @@ export interface LookupRouteDef<Q extends TObject, D extends TSchema> {
    * and answers with `Cache-Control: no-store`. Not combinable with `cache`.
    */
   sensitiveQuery?: boolean;
+  /**
+   * Media types the route answers besides the JSON envelope, for the OpenAPI document (`image/png`, `text/plain`, …).
+   * A route whose `data` is null answers only these.
+   */
+  media?: string[];
   /** Bypass the memo when the query asks for randomness (e.g. `random=true`). */
   handler: (query: Static<Q>, req: FastifyRequest, reply: FastifyReply) => Static<D> | RawReply | Promise<Static<D> | RawReply>;
 }
@@ -75,22 +82,28 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(app: FastifyIn
   const tag = LOOKUP_GROUPS[def.group].name;
   const numeric = numericParams(def.query);
   const params = Object.keys(def.query.properties);
+  const query = documentedQuery(def.query);
+  const optional = new Set(params.filter((k) => !(query.required ?? []).includes(k)));
 
   app.route({
     method: 'GET',
     url: def.path,
-    config: { area: 'lookup', lookupGroup: def.group },
+    config: { area: 'lookup', lookupGroup: def.group, lookupMedia: def.media },
     ...(def.sensitiveQuery ? { logLevel: 'warn', onRequest: noStore } : {}),
     schema: {
       tags: [tag],
       summary: def.summary,
-      description: def.description,
-      querystring: def.query,
+      description: def.description ? `${def.zh}\n\n${def.description}` : def.zh,
+      querystring: query,
       response: {
         200: EnvelopeSchema(def.data),
         '4xx': { $ref: 'LookupError#' },
         '5xx': { $ref: 'LookupError#' },
       },
+    },
+    preValidation: (req, _reply, done) => {
+      tidyQuery(req.query as Record<string, unknown>, params, optional, numeric);
+      done();
     },
     handler: async (req, reply) => {
       const query = req.query as Static<Q>;
@@ -128,6 +141,58 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(app: FastifyIn
       return reply.type('application/json; charset=utf-8').send(`${hit.head}${Date.now()}}`);
     },
   });
+}
+
+/** Query keys every endpoint accepts and ignores: the cache-busters of jQuery (`_`) and hand-written links (`t`). */
+export const CACHE_BUSTERS = ['_', 't'] as const;
+
+/** The query schema as documented: a parameter with a default is not `required` (it is filled in when absent). */
+function documentedQuery<Q extends TObject>(q: Q): Q {
+  const props = q.properties as Record<string, { default?: unknown }>;
+  const required = (q.required ?? []).filter((k) => props[k]?.default === undefined);
+  const out = { ...q, required } as Q;
+  if (required.length === 0) delete (out as { required?: string[] }).required;
+  return out;
+}
+
+/** A number as people write it in decimal: `2025`, `-3`, `1.5`; not `0x7E9`, `1e1`, `02025`, ` 5` or `+5`. */
+const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
+/**
+ * Before validation, the query as the contract reads it:
+ * - an empty value of an optional parameter (`?date=&seed=`, as /docs' own forms send) means "not given";
+ * - cache-busters (`_`, `t`) are dropped; any other parameter the endpoint does not know is an error naming it and
+ *   listing the accepted ones (a typo such as `plate=` must not silently answer the unfiltered list);
+ * - numbers must be decimal: ajv would coerce `0x7E9`, `1e1` and `02025`, which no caller means.
+ */
+function tidyQuery(query: Record<string, unknown>, params: string[], optional: Set<string>, numeric: Array<[string, TSchema]>): void {
+  for (const key of Object.keys(query)) {
+    if (!params.includes(key)) {
+      if ((CACHE_BUSTERS as readonly string[]).includes(key)) {
+        delete query[key];
+        continue;
+      }
+      const accepted = params.length > 0 ? `本接口接受的参数为 ${params.join('、')}` : '本接口不接受参数';
+      throw new LookupError(`参数 ${key} 无效：不支持该参数，${accepted}（另可附带防缓存参数 _ 或 t，会被忽略）`);
+    }
+    const v = query[key];
+    if (optional.has(key)) {
+      if (v === '') delete query[key];
+      else if (Array.isArray(v)) {
+        const kept = v.filter((x) => x !== '');
+        if (kept.length === 0) delete query[key];
+        else query[key] = kept.length === 1 ? kept[0] : kept;
+      }
+    }
+  }
+  for (const [name, schema] of numeric) {
+    const v = query[name];
+    const bad = (Array.isArray(v) ? v : [v]).find((x) => typeof x === 'string' && x.trim() !== '' && Number.isFinite(Number(x)) && !DECIMAL.test(x));
+    if (bad === undefined) continue;
+    const type = (schema as SchemaNode).type === 'integer' ? 'integer' : 'number';
+    const { message } = describeValidation([{ keyword: 'type', instancePath: `/${name}`, params: { type }, parentSchema: schema, data: bad }], 'querystring');
+    throw new LookupError(message.replace('，收到 ', '（须用十进制写法，不带前导 0、指数或进制前缀），收到 '));
+  }
 }
 
 /**

@@ -1,8 +1,34 @@
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import apiReference from '@scalar/fastify-api-reference';
+import type { RouteOptions } from 'fastify';
 import { LOOKUP_GROUPS } from './lookup-platform.js';
 import { allowInlineScriptsByHash } from './csp-hashes.js';
+import { readDataJson } from '../data-files.js';
+
+/** Real answers of the public JSON endpoints (scripts/build-openapi-examples.ts), keyed by path. */
+const EXAMPLES = readDataJson<Record<string, { query: string; response: unknown }>>('openapi-examples.json') ?? {};
+
+type Schema = Record<string, unknown>;
+
+/**
+ * A public route's 200 answer as documented: the JSON envelope with a whole-response example, and the other media
+ * types the route answers (images, text, scripts). Documentation only: validation and serialisation are unchanged.
+ */
+function documentLookupResponse({ schema, url, route }: { schema: Schema; url: string; route: RouteOptions }): { schema: Schema; url: string } {
+  const response = schema?.response as Record<string, Schema> | undefined;
+  if (route.config?.area !== 'lookup' || !response?.[200]) return { schema, url };
+  const envelope = response[200];
+  const media = route.config.lookupMedia ?? [];
+  const dataIsNull = ((envelope.properties as Record<string, Schema> | undefined)?.data?.type as string | undefined) === 'null';
+  const content: Record<string, Schema> = {};
+  if (!(dataIsNull && media.length > 0)) {
+    const example = EXAMPLES[url]?.response;
+    content['application/json'] = { schema: envelope, ...(example !== undefined ? { example } : {}) };
+  }
+  for (const m of media) content[m] = { schema: m.startsWith('image/png') ? { type: 'string', format: 'binary' } : { type: 'string' } };
+  return { schema: { ...schema, response: { ...response, 200: { description: '成功 Success', content } } }, url };
+}
 
 /**
  * The OpenAPI 3.1 document at /openapi.json is generated from the route schemas (one source for validation,
@@ -21,7 +47,9 @@ export default fp(
             'each guarded operation carries `x-permission` = `{menu, bits}` (or `authenticated` / `public`). Errors are `{code, message}`.\n\n' +
             '**Public lookup API**: read-only GET endpoints, no authentication, every answer in the envelope `{code, msg, data, timestamp}`. ' +
             'Success is HTTP 200 with msg `请求成功`; a bad parameter or a failure is HTTP 500 with a msg naming the parameter, what was given and what is allowed; an unknown path is 404 and a rate-limited call 429 (with Retry-After), both in the same envelope. ' +
-            'Deterministic answers carry Cache-Control and ETag and honour If-None-Match. Nothing calls a third-party service at request time.',
+            'Deterministic answers carry Cache-Control and ETag and honour If-None-Match. Nothing calls a third-party service at request time.\n\n' +
+            '**参数约定 Parameters.** 可选参数留空（`?date=`）等于未传；本接口不认识的参数会报错并列出可用参数（防缓存参数 `_`、`t` 除外，会被忽略）；数字只接受十进制写法（`0x7E9`、`1e1`、`02025` 会被拒绝）。' +
+            'An empty optional parameter means "not given"; an unknown parameter is an error naming it and the accepted ones (the cache-busters `_` and `t` are ignored); numbers must be written in decimal.',
         },
         tags: [
           { name: '认证 Auth', description: 'Sign-in, refresh, sign-out, identity' },
@@ -32,6 +60,7 @@ export default fp(
         ],
         components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       },
+      transform: documentLookupResponse as never,
       refResolver: {
         buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
       },
@@ -42,7 +71,8 @@ export default fp(
       docs.addHook('onSend', allowInlineScriptsByHash());
       await docs.register(apiReference, {
         routePrefix: '/docs',
-        // withDefaultFonts off: Scalar would fetch its fonts from fonts.scalar.com, which the CSP (and 'no CDN') refuses.
+        // withDefaultFonts off: Scalar would fetch 14 font files from its own host, which the CSP blocks and the
+        // rule "the reference page loads nothing from outside" forbids: system fonts instead.
         configuration: { url: '/openapi.json', title: 'tianji API', withDefaultFonts: false } as Record<string, unknown>,
       });
     });

@@ -32,6 +32,7 @@ export default async function poemGameRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'daily',
     path: '/poem-game',
+    zh: '诗词游戏：飞花令（keyword，含某字的诗句）或接龙（after，以上一句末字开头的诗句），二者选一。',
     summary: '诗词游戏：飞花令 / 接龙 Poetry word-chain game',
     description:
       '飞花令: `keyword` (1–4 Chinese characters) → verses of classical poetry containing it. 接龙: `after` (a verse) → verses that begin with its last character. ' +

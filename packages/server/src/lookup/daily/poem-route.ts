@@ -20,6 +20,7 @@ export default async function poemRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'daily',
     path: '/poem',
+    zh: '今日诗词：当天人人相同的一首古诗词，可指定日期或随机。',
     summary: '今日诗词 Poem of the day',
     description:
       'A classical poem (Tang and Song, simplified characters; extract of the MIT-licensed chinese-poetry collection, editable in the admin app): the same poem for everyone on a given day (Asia/Shanghai). `date` asks for another day, `random=true` picks at random.',

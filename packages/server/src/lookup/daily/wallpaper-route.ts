@@ -28,6 +28,7 @@ export default async function wallpaperRoutes(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'daily',
     path: '/wallpaper',
+    zh: '每日壁纸：当天人人相同，可指定日期；返回图片地址、标题和版权信息。',
     summary: '每日壁纸 Wallpaper of the day',
     description:
       'The day’s wallpaper. An operator’s wallpaper for that date (content library “每日壁纸”) wins; otherwise a generated landscape artwork, deterministic per date ' +
@@ -77,6 +78,8 @@ export default async function wallpaperRoutes(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'daily',
     path: '/wallpaper/image',
+    zh: '直接返回当日壁纸图片本身（image/png 或 image/svg+xml）；出错时返回 JSON 信封。',
+    media: ['image/png', 'image/svg+xml'],
     summary: '壁纸图片 Wallpaper image (raw PNG or SVG)',
     description: 'The generated artwork itself, for <img> tags. Same seed, same picture; cached for a year.',
     query: Type.Object({

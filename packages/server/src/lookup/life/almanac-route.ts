@@ -23,6 +23,7 @@ export default async function almanacRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'life',
     path: '/almanac',
+    zh: '时辰宜忌：某日十二时辰的宜、忌、冲煞、纳音和九星。',
     summary: '时辰宜忌 Double-hour almanac',
     description:
       'The twelve double hours of one day with what each suits and should avoid, its clash, 煞 direction, 纳音 and flying star, computed offline with lunar-javascript. ' +

@@ -1,10 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { computeBmi } from './bmi.js';
 
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
 describe('BMI', () => {
-  it('computes weight / height² to one decimal', () => {
-    expect(computeBmi(175, 70).bmi).toBe(22.9);
-    expect(computeBmi(160, 50).bmi).toBe(19.5);
+  it('computes weight / height² to two decimals', () => {
+    expect(computeBmi(175, 70).bmi).toBe(22.85);
+    expect(computeBmi(160, 50).bmi).toBe(19.53);
+  });
+
+  it('classifies the exact value: 23.96 is still normal in China, 27.99 still overweight', () => {
+    expect(computeBmi(100, 23.96)).toMatchObject({ bmi: 23.96, category: '正常' });
+    expect(computeBmi(100, 23.999)).toMatchObject({ bmi: 23.99, category: '正常' });
+    expect(computeBmi(100, 27.99).category).toBe('超重');
+    expect(computeBmi(100, 18.49).category).toBe('偏瘦');
+    expect(computeBmi(100, 24.96, 'who').category).toBe('正常');
+    // 175 cm, 73.4 kg: BMI 23.967…, which one-decimal rounding used to call 超重.
+    expect(computeBmi(175, 73.4).category).toBe('正常');
+  });
+
+  it('keeps the healthy weight range inside the healthy BMI range at both ends', () => {
+    for (let h = 140; h <= 210; h += 0.5) {
+      const r = computeBmi(h, 60);
+      expect(computeBmi(h, r.healthyWeight.min).category, `${h} min`).toBe('正常');
+      expect(computeBmi(h, r.healthyWeight.max).category, `${h} max`).toBe('正常');
+      expect(computeBmi(h, round1(r.healthyWeight.min - 0.1)).category, `${h} below`).toBe('偏瘦');
+      expect(computeBmi(h, round1(r.healthyWeight.max + 0.1)).category, `${h} above`).toBe('超重');
+    }
   });
 
   it('applies the Chinese thresholds 18.5 / 24 / 28 at their edges', () => {
@@ -26,8 +48,8 @@ describe('BMI', () => {
 
   it('gives the healthy weight range for the height and how far away it is', () => {
     const r = computeBmi(170, 80);
-    expect(r.healthyWeight).toEqual({ min: 53.5, max: 69.2 });
-    expect(r.toHealthy).toBe(-10.8);
+    expect(r.healthyWeight).toEqual({ min: 53.5, max: 69.3 });
+    expect(r.toHealthy).toBe(-10.7);
     expect(computeBmi(170, 60).toHealthy).toBe(0);
   });
 });

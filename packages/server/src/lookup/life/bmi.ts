@@ -35,6 +35,7 @@ const HEALTHY: Record<BmiStandard, [number, number]> = { china: [18.5, 24], who:
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 export interface BmiResult {
+  /** weight / height², two decimals (cut, not rounded). */
   bmi: number;
   category: string;
   categoryEn: string;
@@ -47,15 +48,20 @@ export interface BmiResult {
   toHealthy: number;
 }
 
-/** `heightCm` in centimetres, `weightKg` in kilograms. The category is decided on the BMI rounded to one decimal, as charts print it. */
+/** Two decimals, cut rather than rounded: every band edge is a multiple of 0.1, so the printed value never shows a
+ * neighbouring band's number (23.996 prints 23.99, still 正常, where rounding would print 24.00). */
+const cut2 = (n: number) => Math.floor(round(n * 100, 6)) / 100;
+
+/** `heightCm` in centimetres, `weightKg` in kilograms. The category is decided on the exact BMI, not on a rounded one. */
 export function computeBmi(heightCm: number, weightKg: number, standard: BmiStandard = 'china'): BmiResult {
   const m = heightCm / 100;
-  const bmi = round(weightKg / (m * m), 1);
-  const band = BANDS[standard].find((b) => bmi < b.upTo)!;
+  const exact = weightKg / (m * m);
+  const bmi = cut2(exact);
+  const band = BANDS[standard].find((b) => exact < b.upTo)!;
   const [lo, hi] = HEALTHY[standard];
-  // The heaviest healthy weight stays below `hi` once rounded to one decimal: hi - 0.05.
-  const minW = round(lo * m * m, 1);
-  const maxW = round((hi - 0.05) * m * m, 1);
+  // Weights to 0.1 kg: the lightest with BMI ≥ lo, and the heaviest with BMI < hi (exactly hi is already outside).
+  const minW = round(Math.ceil(round(lo * m * m * 10, 6)) / 10, 1);
+  const maxW = round(Math.ceil(round(hi * m * m * 10, 6)) / 10 - 0.1, 1);
   const toHealthy = weightKg < minW ? round(minW - weightKg, 1) : weightKg > maxW ? round(maxW - weightKg, 1) : 0;
   return {
     bmi,

@@ -19,6 +19,34 @@ describe('international dialing codes', () => {
     expect(searchDialingCodes(all, '1').map((c) => c.iso2)).toEqual(expect.arrayContaining(['US', 'CA']));
   });
 
+  it('finds a country by its common alternative names, Chinese and English', () => {
+    const iso = (k: string) => searchDialingCodes(all, k).map((c) => c.iso2);
+    expect(iso('印度尼西亚')).toEqual(['ID']);
+    expect(iso('印尼')).toEqual(['ID']);
+    expect(iso('南韩')).toEqual(['KR']);
+    expect(iso('北韩')).toEqual(['KP']);
+    expect(iso('美利坚合众国')).toEqual(['US']);
+    expect(iso('刚果金')).toEqual(['CD']);
+    expect(iso('Ivory Coast')).toEqual(['CI']);
+    expect(iso("cote d'ivoire")).toEqual(['CI']);
+    expect(iso('United Kingdom')).toEqual(['GB']);
+    expect(iso('U.S.A.')[0]).toBe('US');
+    expect(iso('usa')).toEqual(['US']);
+    expect(iso('IDN')).toEqual(['ID']);
+    expect(iso('Czechia')).toEqual(['CZ']);
+    expect(iso('russia')).toEqual(['RU']);
+    // the exact name first, then countries whose names merely contain it
+    expect(iso('Congo').slice(0, 2).sort()).toEqual(['CD', 'CG']);
+    expect(iso('几内亚')[0]).toBe('GN');
+  });
+
+  it('puts the country itself first when searched by its own Chinese or English name', () => {
+    for (const c of all) {
+      expect(searchDialingCodes(all, c.name)[0].iso2, c.name).toBe(c.iso2);
+      expect(searchDialingCodes(all, c.nameEn)[0].iso2, c.nameEn).toBe(c.iso2);
+    }
+  });
+
   it('answers nothing for nonsense', () => {
     expect(searchDialingCodes(all, '不存在的国家')).toEqual([]);
   });

@@ -26,6 +26,7 @@ export default async function holidayRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'life',
     path: '/holiday',
+    zh: '法定节假日：某年国务院公布的放假安排与调休上班日，及距今天数。',
     summary: '法定节假日 Statutory holidays',
     description:
       'The statutory holidays of one year as the State Council’s notice for that year schedules them (元旦, 春节, 清明节, 劳动节, 端午节, 中秋节, 国庆节; ' +

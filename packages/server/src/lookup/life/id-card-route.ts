@@ -24,6 +24,9 @@ export const IdFactsSchema = {
   constellation: Type.String({ description: '星座', examples: ['摩羯座'] }),
   lunarBirthday: Type.String({ description: 'Birthday on the Chinese calendar', examples: ['一九四九年冬月十二'] }),
   region: IdRegionSchema,
+  document: Type.Union([Type.Literal('居民身份证'), Type.Literal('港澳居民居住证'), Type.Literal('台湾居民居住证')], {
+    description: '证件类型：居民身份证，或港澳台居民居住证（地区码 810000 香港、820000 澳门、830000 台湾） Which card the number belongs to',
+  }),
 };
 
 const IdCardSchema = Type.Object({
@@ -44,15 +47,18 @@ const IdCardSchema = Type.Object({
   constellation: Type.Optional(IdFactsSchema.constellation),
   lunarBirthday: Type.Optional(IdFactsSchema.lunarBirthday),
   region: Type.Optional(IdFactsSchema.region),
+  document: Type.Optional(IdFactsSchema.document),
 });
 
 export default async function idCardRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'life',
     path: '/id-card',
+    zh: '身份证信息查询：校验号码并解读地区、生日、性别、年龄、生肖和星座；支持港澳台居民居住证。',
     summary: '身份证信息查询 ID-card lookup',
     description:
-      'Validates a mainland resident ID number (GB 11643-1999) and explains it. 18-digit numbers: region code, real birthday, ISO 7064 MOD 11-2 check digit (`X` = 10, `x` accepted). ' +
+      '校验并解读居民身份证号码（GB 11643-1999）及港澳台居民居住证号码（地区码 810000 香港、820000 澳门、830000 台湾，仅 18 位）；出生年份早于 1900 年的号码无效。 ' +
+      'Validates a mainland resident ID number (GB 11643-1999), or a residence permit number for Hong Kong, Macau and Taiwan residents (region 810000 / 820000 / 830000, 18 digits only), and explains it. 18-digit numbers: region code, real birthday, ISO 7064 MOD 11-2 check digit (`X` = 10, `x` accepted). ' +
       '15-digit numbers (issued before 1999) are converted to 18 digits (`19` inserted, check digit computed). ' +
       `A well-formed number that fails a check answers **200 with \`valid: false\`** and the exact reason — the first problem in the order length, characters, region (unknown code, historical codes included), birthday (no such date, or before ${EARLIEST_BIRTHDAY}), future birthday, checksum — since "not valid" is this service's answer, not a failure. ` +
       'A malformed parameter (missing, empty, longer than 18 characters, anything but digits and X) is a 500 naming `id`. ' +

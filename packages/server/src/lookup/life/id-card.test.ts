@@ -55,7 +55,7 @@ describe('inspectIdCard', () => {
   });
 
   it('reads the sex from the 17th digit: odd is male', () => {
-    expect(inspectIdCard('440524188001010014', TODAY).gender).toBe('男');
+    expect(inspectIdCard(composeIdCard('440524', '1980-01-01', 1), TODAY).gender).toBe('男');
     const female = composeIdCard('440305', '1990-06-15', 2);
     expect(inspectIdCard(female, TODAY)).toMatchObject({ valid: true, gender: '女', constellation: '双子座', zodiac: '马' });
   });
@@ -67,7 +67,7 @@ describe('inspectIdCard', () => {
     expect(chaohu.region).toMatchObject({ province: '安徽省', city: '巢湖市', district: '庐江县', historical: true });
     // 重庆 was part of 四川 until 1997: its old 5102 codes resolve under 四川
     expect(inspectIdCard(composeIdCard('510202', '1960-01-01', 1), TODAY).region).toMatchObject({ province: '四川省', historical: true });
-    expect(inspectIdCard('440524188001010014', TODAY).region).toMatchObject({ city: '汕头市', district: '潮阳县', historical: true });
+    expect(inspectIdCard(composeIdCard('440524', '1980-01-01', 1), TODAY).region).toMatchObject({ city: '汕头市', district: '潮阳县', historical: true });
   });
 
   it('converts a 15-digit number like the idcard package does', () => {
@@ -89,7 +89,10 @@ describe('inspectIdCard', () => {
       [composeIdCard('999999', '1990-01-01', 1), 'region', /地区码 999999/],
       ['110105199002300011', 'birthday', /出生日期 19900230 不存在/],
       ['110105199013010011', 'birthday', /19901301/],
-      [composeIdCard('110105', '1849-12-31', 1), 'birthday', /早于 1850-01-01/],
+      [composeIdCard('110105', '1899-12-31', 1), 'birthday', /早于 1900-01-01/],
+      [composeIdCard('110105', '1850-06-01', 1), 'birthday', /早于 1900-01-01/],
+      ['810000880808001', 'region', /居住证号码只有 18 位/],
+      [composeIdCard('840000', '1990-01-01', 1), 'region', /地区码 840000/],
       [composeIdCard('110105', '2026-11-22', 1), 'future_birthday', /晚于今天（2026-11-21）/],
       ['110105194912310021', 'checksum', /第 18 位应为 X，实际为 1/],
     ];
@@ -101,6 +104,20 @@ describe('inspectIdCard', () => {
       expect(r.gender, id).toBeUndefined();
     }
     expect(inspectIdCard('110105194912310021', TODAY).expectedCheckDigit).toBe('X');
+  });
+
+  it('accepts residence permits of Hong Kong, Macau and Taiwan residents (810000 / 820000 / 830000)', () => {
+    const cases: [string, string, string][] = [
+      ['810000', '香港特别行政区', '港澳居民居住证'],
+      ['820000', '澳门特别行政区', '港澳居民居住证'],
+      ['830000', '台湾省', '台湾居民居住证'],
+    ];
+    for (const [code, province, document] of cases) {
+      const r = inspectIdCard(composeIdCard(code, '1990-05-17', 35), TODAY);
+      expect(r, code).toMatchObject({ valid: true, document, gender: '男', birthday: '1990-05-17', region: { code, province, name: province } });
+    }
+    expect(inspectIdCard(composeIdCard('110105', '1990-05-17', 35), TODAY).document).toBe('居民身份证');
+    expect(inspectIdCard(composeIdCard('110105', '1900-01-01', 35), TODAY).valid).toBe(true);
   });
 
   it('accepts a birthday of today and counts age from the last birthday', () => {

@@ -1,5 +1,6 @@
 /**
- * Mainland resident ID numbers (居民身份证号码, GB 11643-1999): validation, 15 → 18 conversion, and the facts a
+ * Mainland resident ID numbers (居民身份证号码, GB 11643-1999) and the residence permits for Hong Kong, Macau and
+ * Taiwan residents that share their layout: validation, 15 → 18 conversion, and the facts a
  * number encodes. Pure: no HTTP framework; "today" is passed in so answers are testable.
  *
  * Layout of the 18 digits: 6 region code (GB/T 2260) · 8 birthday YYYYMMDD · 3 sequence (odd = male) · 1 check digit
@@ -41,10 +42,14 @@ export interface BirthFacts {
   lunarBirthday: string;
 }
 
+export type IdDocument = '居民身份证' | '港澳居民居住证' | '台湾居民居住证';
+
 /** Everything a valid number encodes. */
 export interface IdFacts extends BirthFacts {
   gender: '男' | '女';
   region: RegionInfo;
+  /** Which card the number belongs to: the mainland ID card, or a residence permit for HK/Macau or Taiwan residents. */
+  document: IdDocument;
 }
 
 export interface IdCardReport extends Partial<IdFacts> {
@@ -62,8 +67,25 @@ export interface IdCardReport extends Partial<IdFacts> {
 
 const WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
 const CHECK_CHARS = '10X98765432';
-/** Earliest birthday accepted: resident ID cards began in 1984, nobody then alive was born before this. */
-export const EARLIEST_BIRTHDAY = '1850-01-01';
+/**
+ * Earliest birthday accepted. Resident ID cards began in 1984; the oldest person ever verified was born in 1875 and
+ * nobody alive when 18-digit numbers appeared (1999) was born before 1900, so an earlier year marks a made-up number.
+ */
+export const EARLIEST_BIRTHDAY = '1900-01-01';
+
+/**
+ * Residence permits for Hong Kong, Macau and Taiwan residents (港澳台居民居住证, issued since 1 September 2018 under
+ * the State Council's 《港澳台居民居住证申领发放办法》) use the ID-number layout with these fixed region codes.
+ * They are not GB/T 2260 county codes, so they live here rather than in the region table (which the random
+ * generators draw mainland numbers from). Permits only ever have 18 digits.
+ */
+const RESIDENCE_PERMITS: Record<string, { region: IdRegion; document: IdDocument }> = {
+  '810000': { region: { province: '香港特别行政区', city: '', district: '', historical: false }, document: '港澳居民居住证' },
+  '820000': { region: { province: '澳门特别行政区', city: '', district: '', historical: false }, document: '港澳居民居住证' },
+  '830000': { region: { province: '台湾省', city: '', district: '', historical: false }, document: '台湾居民居住证' },
+};
+
+const documentOf = (code: string): IdDocument => RESIDENCE_PERMITS[code]?.document ?? '居民身份证';
 
 /** ISO 7064 MOD 11-2 check digit of the first 17 digits: Σ(digit × 2^(17-i) mod 11) → `10X98765432`. */
 export function checkDigit(first17: string): string {
@@ -90,7 +112,7 @@ export function idRegions(): Map<string, IdRegion> {
 }
 
 export function regionInfo(code: string, table = idRegions()): RegionInfo | undefined {
-  const r = table.get(code);
+  const r = table.get(code) ?? RESIDENCE_PERMITS[code]?.region;
   if (!r) return undefined;
   const parts = [r.province, r.city, r.district].filter((p, i, all) => p && p !== all[i - 1]);
   return { code, ...r, name: parts.join('') };
@@ -148,8 +170,10 @@ export function inspectIdCard(raw: string, today: string, table = idRegions()): 
   const expected = checkDigit(id18.slice(0, 17));
   const facts: Partial<IdCardReport> = { id18, expectedCheckDigit: expected };
 
-  const region = regionInfo(id18.slice(0, 6), table);
-  if (!region) return invalid(input, 'region', `地区码 ${id18.slice(0, 6)} 不是已知的行政区划代码（已含历史代码）`, facts);
+  const code = id18.slice(0, 6);
+  if (n === 15 && RESIDENCE_PERMITS[code]) return invalid(input, 'region', `地区码 ${code} 是港澳台居民居住证的代码，居住证号码只有 18 位`, facts);
+  const region = regionInfo(code, table);
+  if (!region) return invalid(input, 'region', `地区码 ${code} 不是已知的行政区划代码（已含历史代码及港澳台居民居住证 810000、820000、830000）`, facts);
 
   const ymd = id18.slice(6, 14);
   const birthday = realDate(ymd);
@@ -163,7 +187,7 @@ export function inspectIdCard(raw: string, today: string, table = idRegions()): 
 }
 
 function idFacts(id18: string, birthday: string, region: RegionInfo, today: string): IdFacts {
-  return { gender: Number(id18[16]) % 2 === 1 ? '男' : '女', ...birthFacts(birthday, today), region };
+  return { gender: Number(id18[16]) % 2 === 1 ? '男' : '女', ...birthFacts(birthday, today), region, document: documentOf(id18.slice(0, 6)) };
 }
 
 /** The facts of a number the caller built to be valid (the random generators); a number that is not is a bug and throws. */

@@ -2,18 +2,21 @@
  * IP → region, shaped like ip-api.com's answer. Pure: the databases come in as sources (ip-region-sources.ts),
  * so tests can hand in their own.
  *
- * Which source answers what:
- * - country: the Chinese database's country code, else the City database's;
- * - China, Hong Kong, Macao, Taiwan: province and city from the Chinese database (official names via the
- *   province table and data/postcodes.json: `广东` → `广东省`, `深圳` → `深圳市`); English names from the province
- *   table and the City database when it agrees on the province, else the city's pinyin; coordinates from the City
- *   database when it agrees on the province, else the provincial capital's (GeoLite2 places most Chinese blocks
- *   at the country's centre);
- * - elsewhere: Chinese names from the Chinese database, English names, region code, postcode, coordinates and
- *   time zone from the City database;
+ * One place per answer. Coordinates, time zone, region and city always describe the same place, at the level the
+ * data supports, and `accuracy` says which level that is (`city`, `region`, `country`):
+ * - China, Hong Kong, Macao, Taiwan: the place is the Chinese database's (province and city, official names via
+ *   the province table and data/postcodes.json: `广东` → `广东省`, `深圳` → `深圳市`). Its coordinates are the City
+ *   database's when that names the same city (pinyin compared), else the gazetteer's (country-state-city) for that
+ *   city; a city neither knows is dropped and the answer is the province, at the City database's point when it
+ *   is a province-level record of the same province, else the provincial capital's;
+ * - elsewhere: the place is the City database's record (coordinates, time zone, region, city, postcode), Chinese
+ *   names from the Chinese database at the same level when it has them; with no City record the answer is the
+ *   country, at the gazetteer's centre with the country's time zone when it has only one;
+ * - `region` is the ISO 3166-2 subdivision code (the City database's, else the gazetteer's for the name);
  * - `as` and the English `isp`/`org`: the ASN source; the Chinese `isp`/`org`: the Chinese database's operator
- *   and block owner, falling back to the ASN organisation.
- * A field no source knows is an empty string (numbers: 0).
+ *   and block owner, unless the AS belongs to another of China's operators, whose name then wins;
+ * - coordinates are rounded to 4 decimals (about 11 m: more would be false precision).
+ * An address no source places in a country is `{status: "fail", message: "no data"}`, never a success with zeros.
  */
 import { pinyin } from 'pinyin-pro';
 import { paramError } from '../../errors.js';
@@ -21,6 +24,7 @@ import { classifyAddress } from './ip-address.js';
 import { shortNames, type PostcodeRow } from './postcodes.js';
 import { GREATER_CHINA, chinaRegionByCode, findChinaRegion, type ChinaRegion } from './china-regions.js';
 import type { AsnIpSource, ChineseIpSource, CityIpSource, CityPlace } from './ip-region-sources.js';
+import { chinaCity, countryCentre, placeKey, subdivision } from './ip-gazetteer.js';
 
 export type IpLang = 'zh-CN' | 'en';
 
@@ -35,16 +39,20 @@ export interface IpRegionSuccess {
   lat: number;
   lon: number;
   timezone: string;
+  /** The level region, city, coordinates and time zone describe: one place, reduced together. */
+  accuracy: IpAccuracy;
   isp: string;
   org: string;
   as: string;
   query: string;
 }
 
+export type IpAccuracy = 'city' | 'region' | 'country';
+
 /** ip-api's answer for an address it does not look up: only these three keys. */
 export interface IpRegionFail {
   status: 'fail';
-  message: 'private range' | 'reserved range';
+  message: 'private range' | 'reserved range' | 'no data';
   query: string;
 }
 
@@ -52,7 +60,8 @@ export type IpRegionResult = IpRegionSuccess | IpRegionFail;
 
 /** Everything ip-region needs from its databases: the facts about one public address. */
 export interface IpRegionProvider {
-  lookup(address: string, version: 4 | 6, lang: IpLang): Omit<IpRegionSuccess, 'status' | 'query'>;
+  /** undefined when no source places the address in a country. */
+  lookup(address: string, version: 4 | 6, lang: IpLang): Omit<IpRegionSuccess, 'status' | 'query'> | undefined;
 }
 
 export interface IpSources {
@@ -99,6 +108,20 @@ const CHINESE_ISP: Record<string, string> = {
   教育网: '中国教育和科研计算机网',
 };
 
+/** China's operators as their AS organisations are named, to catch an ISP and an AS that name two operators. */
+const OPERATOR_AS: Array<[RegExp, string]> = [
+  [/chinanet|china ?telecom/i, '中国电信'],
+  [/unicom|cncgroup|china169/i, '中国联通'],
+  [/china ?mobile|cmnet/i, '中国移动'],
+  [/tietong|china railway/i, '中国铁通'],
+  [/cernet/i, '中国教育和科研计算机网'],
+];
+/** What the Chinese database puts in the ISP field for blocks it knows only the registry of: not an operator. */
+const REGISTRY = /^(APNIC|ARIN|RIPE|RIPE NCC|LACNIC|AFRINIC|IANA)$/i;
+const operatorOfAs = (org: string) => OPERATOR_AS.find(([re]) => re.test(org))?.[1];
+
+const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** `东莞` → `Dongguan`: how ip-api spells Chinese cities it has no English name for. */
@@ -136,82 +159,116 @@ function sameRegion(geo: CityPlace | undefined, province: ChinaRegion): boolean 
 }
 
 type IpFacts = Omit<IpRegionSuccess, 'status' | 'query'>;
+type Place = Pick<IpFacts, 'region' | 'regionName' | 'city' | 'lat' | 'lon' | 'timezone' | 'accuracy' | 'zip'>;
 
 /** Answers kept for repeated addresses (a client polling its own address, a crawler, a benchmark): ~1 KB each. */
 const RECENT_LIMIT = 10_000;
 
 export class OfflineIpRegionProvider implements IpRegionProvider {
-  private readonly recent = new Map<string, IpFacts>();
+  private readonly recent = new Map<string, IpFacts | undefined>();
 
   constructor(
     private readonly sources: IpSources,
     private readonly cityNames: ChinaCityNames,
   ) {}
 
-  lookup(address: string, version: 4 | 6, lang: IpLang): IpFacts {
+  lookup(address: string, version: 4 | 6, lang: IpLang): IpFacts | undefined {
     const key = `${lang}|${address}`;
-    let facts = this.recent.get(key);
-    if (facts) return facts;
-    facts = this.compute(address, version, lang);
+    if (this.recent.has(key)) return this.recent.get(key);
+    const facts = this.compute(address, version, lang);
     if (this.recent.size >= RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value as string);
     this.recent.set(key, facts);
     return facts;
   }
 
-  private compute(address: string, version: 4 | 6, lang: IpLang): IpFacts {
+  private compute(address: string, version: 4 | 6, lang: IpLang): IpFacts | undefined {
     const cn = this.sources.chinese?.find(address);
     const geoAny = this.sources.city?.find(address, version);
     const asn = this.sources.asn?.find(address, version);
     const countryCode = cn?.countryCode || geoAny?.countryCode || '';
+    if (!countryCode) return undefined;
     // A City answer for another country than the Chinese database's is ignored, not mixed in.
     const geo = geoAny && geoAny.countryCode === countryCode ? geoAny : undefined;
     const en = lang === 'en';
 
-    const place = GREATER_CHINA.has(countryCode) ? this.chinaPlace(countryCode, cn?.region ?? '', cn?.city ?? '', geo, en) : this.foreignPlace(cn?.region ?? '', cn?.city ?? '', geo, en);
+    const place = GREATER_CHINA.has(countryCode) ? this.chinaPlace(countryCode, cn?.region ?? '', cn?.city ?? '', geo, en) : foreignPlace(countryCode, cn?.region ?? '', cn?.city ?? '', geo, en);
+    if (!place) return undefined;
 
     const asnOrg = asn?.organization ?? '';
-    const cnIsp = cn?.isp ? (countryCode === 'CN' ? (CHINESE_ISP[cn.isp] ?? cn.isp) : cn.isp) : '';
+    const asOperator = operatorOfAs(asnOrg);
+    const cnOperator = cn?.isp && !REGISTRY.test(cn.isp) ? (countryCode === 'CN' ? (CHINESE_ISP[cn.isp] ?? cn.isp) : cn.isp) : '';
+    // The Chinese database's operator stands unless the AS is plainly another Chinese operator's.
+    const cnIsp = asOperator && Object.values(CHINESE_ISP).includes(cnOperator) && cnOperator !== asOperator ? asOperator : cnOperator;
     return {
       country: countryName(countryCode, lang),
       countryCode,
       ...place,
-      zip: geo?.zip ?? '',
-      isp: en ? asnOrg : cnIsp || asnOrg,
-      org: en ? asnOrg : cn?.owner || cnIsp || asnOrg,
+      lat: round4(place.lat),
+      lon: round4(place.lon),
+      isp: en ? asnOrg : cnIsp || asOperator || asnOrg,
+      org: en ? asnOrg : (cnIsp === cnOperator ? cn?.owner : '') || cnIsp || asOperator || asnOrg,
       as: asn ? `AS${asn.number} ${asn.organization}`.trim() : '',
     };
   }
 
-  private chinaPlace(countryCode: string, region: string, city: string, geo: CityPlace | undefined, en: boolean) {
+  private chinaPlace(countryCode: string, region: string, city: string, geo: CityPlace | undefined, en: boolean): Place | undefined {
     const province = countryCode === 'CN' ? findChinaRegion(region) ?? (geo?.regionName.en ? findChinaRegion(geo.regionName.en) : undefined) : chinaRegionByCode(countryCode);
     if (!province) {
       // Only the country is known (many blocks are registered to 中国 as a whole).
-      return { region: '', regionName: '', city: '', lat: geo?.lat ?? 0, lon: geo?.lon ?? 0, timezone: geo?.timezone ?? 'Asia/Shanghai' };
+      const centre = geo && !geo.regionName.en && !geo.city.en && geo.lat !== undefined && geo.lon !== undefined ? { lat: geo.lat, lon: geo.lon } : countryCentre(countryCode);
+      if (!centre) return undefined;
+      return { region: '', regionName: '', city: '', zip: '', lat: centre.lat, lon: centre.lon, timezone: 'Asia/Shanghai', accuracy: 'country' };
     }
     const agrees = sameRegion(geo, province);
-    const cityZh = city ? this.cityNames.official(province, city) : '';
-    const geoCity = agrees ? geo?.city : undefined;
-    const cityName = en ? (cityZh ? cityPinyin(cityZh) : (geoCity?.en ?? '')) : cityZh || geoCity?.zh || '';
+    const regionName = en ? province.en : province.zh;
+    const cityZh = city && countryCode === 'CN' ? this.cityNames.official(province, city) : '';
+    if (cityZh && cityZh !== province.zh) {
+      const py = cityPinyin(cityZh);
+      const geoSameCity = agrees && geo?.city.en && placeKey(geo.city.en) === placeKey(py) && geo.lat !== undefined && geo.lon !== undefined;
+      const at = geoSameCity ? { lat: geo!.lat!, lon: geo!.lon!, zip: geo!.zip ?? '' } : { ...chinaCity(province.code, py), zip: '' };
+      if (at.lat !== undefined && at.lon !== undefined) {
+        return { region: province.code, regionName, city: en ? py : cityZh, zip: at.zip, lat: at.lat, lon: at.lon, timezone: province.timezone, accuracy: 'city' };
+      }
+    }
+    // A municipality or special region is its own city; otherwise the province, at a province-level point.
+    const isCity = /^(BJ|TJ|SH|CQ|HK|MO)$/.test(province.code);
+    const geoProvincePoint = agrees && !geo?.city.en && geo?.lat !== undefined && geo?.lon !== undefined;
     return {
       region: province.code,
-      regionName: en ? province.en : province.zh,
-      city: cityName,
-      lat: agrees && geo?.lat !== undefined ? geo.lat : province.lat,
-      lon: agrees && geo?.lon !== undefined ? geo.lon : province.lon,
-      timezone: (agrees && geo?.timezone) || province.timezone,
+      regionName,
+      city: isCity ? regionName : '',
+      zip: '',
+      lat: geoProvincePoint ? geo!.lat! : province.lat,
+      lon: geoProvincePoint ? geo!.lon! : province.lon,
+      timezone: province.timezone,
+      accuracy: isCity ? 'city' : 'region',
     };
   }
+}
 
-  private foreignPlace(region: string, city: string, geo: CityPlace | undefined, en: boolean) {
+/** A place outside Greater China: the City record as one piece, or the country. */
+function foreignPlace(countryCode: string, region: string, city: string, geo: CityPlace | undefined, en: boolean): Place | undefined {
+  if (geo && geo.lat !== undefined && geo.lon !== undefined) {
+    const regionEn = geo.regionName.en ?? '';
+    const cityEn = geo.city.en ?? '';
+    const accuracy: IpAccuracy = cityEn || geo.city.zh ? 'city' : regionEn || geo.regionName.zh ? 'region' : 'country';
+    const code = geo.regionCode ?? (regionEn ? subdivision(countryCode, regionEn)?.code : undefined) ?? '';
+    const zh = (mine: string, theirs: { en?: string; zh?: string }) => mine || theirs.zh || theirs.en || '';
     return {
-      region: geo?.regionCode ?? '',
-      regionName: en ? (geo?.regionName.en ?? '') : region || geo?.regionName.zh || geo?.regionName.en || '',
-      city: en ? (geo?.city.en ?? '') : city || geo?.city.zh || geo?.city.en || '',
-      lat: geo?.lat ?? 0,
-      lon: geo?.lon ?? 0,
-      timezone: geo?.timezone ?? '',
+      region: accuracy === 'country' ? '' : code,
+      regionName: accuracy === 'country' ? '' : en ? regionEn || geo.regionName.zh || '' : zh(region, geo.regionName),
+      city: accuracy !== 'city' ? '' : en ? cityEn || geo.city.zh || '' : zh(city, geo.city),
+      zip: accuracy === 'city' ? (geo.zip ?? '') : '',
+      lat: geo.lat,
+      lon: geo.lon,
+      // A country-level point in a country with several time zones has no time zone of its own.
+      timezone: accuracy === 'country' ? (countryCentre(countryCode)?.timezone ?? '') : (geo.timezone ?? ''),
+      accuracy,
     };
   }
+  const centre = countryCentre(countryCode);
+  if (!centre) return undefined;
+  return { region: '', regionName: '', city: '', zip: '', lat: centre.lat, lon: centre.lon, timezone: centre.timezone, accuracy: 'country' };
 }
 
 /**
@@ -222,5 +279,7 @@ export function resolveIpRegion(provider: IpRegionProvider, ip: string, lang: Ip
   const c = classifyAddress(ip);
   if (c.kind === 'invalid') throw paramError('ip', '应为 IPv4 或 IPv6 地址（如 8.8.8.8、2001:4860:4860::8888），留空查询本机出口 IP', ip);
   if (c.kind !== 'public') return { status: 'fail', message: c.kind === 'private' ? 'private range' : 'reserved range', query: ip };
-  return { status: 'success', ...provider.lookup(c.address, c.version, lang), query: ip };
+  const facts = provider.lookup(c.address, c.version, lang);
+  if (!facts) return { status: 'fail', message: 'no data', query: ip };
+  return { status: 'success', ...facts, query: ip };
 }

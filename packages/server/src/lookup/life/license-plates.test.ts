@@ -198,3 +198,49 @@ describe('searchPlates', () => {
     expect(searchPlates(rows, 'xyz')).toEqual([]);
   });
 });
+
+describe('plate kinds', () => {
+  const one = (k: string) => {
+    const found = searchPlates(rows, k);
+    expect(found, k).toHaveLength(1);
+    return found[0];
+  };
+
+  it.each([
+    ['粤BD12345', '粤B', '新能源小型汽车（纯电动）'],
+    ['粤BA12345', '粤B', '新能源小型汽车（纯电动）'],
+    ['粤BF12345', '粤B', '新能源小型汽车（非纯电动）'],
+    ['粤·B K1234 5', '粤B', '新能源小型汽车（非纯电动）'],
+    ['粤B12345D', '粤B', '新能源大型汽车（纯电动）'],
+    ['粤B12345F', '粤B', '新能源大型汽车（非纯电动）'],
+    ['粤B12345', '粤B', '普通汽车号牌'],
+    ['京A1234警', '京A', '警用汽车'],
+    ['京A1234学', '京A', '教练汽车'],
+    ['京A1234挂', '京A', '挂车'],
+    ['沪A1234领', '沪A', '领馆汽车'],
+    ['粤Z1234港', '粤Z', '港澳入出境车（香港）'],
+    ['粤Z1234澳', '粤Z', '港澳入出境车（澳门）'],
+    ['粤A1234应急', '粤A', '应急救援车辆'],
+  ])('%s is a %s plate issued by %s', (plate, prefix, type) => {
+    const row = one(plate);
+    expect(row).toMatchObject({ prefix, type });
+    expect(row.province).not.toBe('');
+    expect(row.note).toMatch(/\p{Script=Han}/u);
+  });
+
+  it('explains the plates that name no issuing prefix: 使 and WJ', () => {
+    expect(one('使014578')).toMatchObject({ type: '使馆汽车', province: '', prefix: '' });
+    expect(one('WJ粤12345')).toMatchObject({ type: '武警车辆', province: '广东省', code: '粤', prefix: '' });
+    expect(one('wj12345')).toMatchObject({ type: '武警车辆', province: '' });
+  });
+
+  it.each(['使', '领', '警', '学', '挂', '港', '澳', '应急', 'WJ', '武警', '新能源'])('explains the marker %s typed alone', (marker) => {
+    const row = one(marker);
+    expect(row.type).toBeTruthy();
+    expect(row.note).toBeTruthy();
+  });
+
+  it('keeps unknown layouts on the prefix rule and gives no kind', () => {
+    expect(searchPlates(rows, '粤B1234').map((r) => [r.prefix, r.type])).toEqual([['粤B', undefined]]);
+  });
+});

@@ -17,6 +17,7 @@ export default async function postcodeRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'life',
     path: '/postcode',
+    zh: '邮政编码查询：按地名查邮编，或按邮编查地区。',
     summary: '邮政编码查询 Postcode lookup',
     description:
       'Postcode by place name, or places by postcode, down to county level (every prefecture-level city and county of the 31 mainland provincial regions). ' +

@@ -9,7 +9,7 @@ const SolarTermSchema = Type.Object(
     date: Type.String({
       pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
       description: 'The moment the Sun’s apparent longitude reaches the term’s multiple of 15°, Beijing time, YYYY-MM-DD HH:MM:SS',
-      examples: ['2026-02-04 04:02:08'],
+      examples: ['2026-02-04 04:01:55'],
     }),
   },
   { additionalProperties: false },
@@ -19,6 +19,7 @@ export default async function solarTermRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'life',
     path: '/solar-term',
+    zh: '二十四节气：某公历年 24 个节气的交节时刻（北京时间，精确到秒）。',
     summary: '二十四节气 The 24 solar terms',
     description:
       'The 24 solar terms whose moment falls in Gregorian year `year` (Beijing time), 小寒 … 冬至, in chronological order; ' +

@@ -11,6 +11,7 @@ export default async function moodQuoteRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'mood',
     path: '/mood-quote',
+    zh: '按风格（日记、毒鸡汤、彩虹屁、情话、文案）随机返回一条心情语录。',
     summary: '心情语录 Mood quote',
     description:
       'A random quote in one of five styles: `diary` 舔狗日记, `toxic` 毒鸡汤, `flattery` 彩虹屁, `love` 土味情话, `caption` 朋友圈文案; omitted = any style. ' +

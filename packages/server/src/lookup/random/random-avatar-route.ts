@@ -41,6 +41,7 @@ export default async function randomAvatarRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'random',
     path: '/random-avatar',
+    zh: '随机生成头像（DiceBear 风格），返回 SVG/PNG 地址与许可信息；seed 相同则头像相同。',
     summary: '随机头像 Random avatar',
     description: [
       'Avatars drawn by DiceBear and served by this service (SVG, and PNG rendered with resvg); nothing is fetched from elsewhere.',
@@ -75,6 +76,8 @@ export default async function randomAvatarRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'random',
     path: '/random-avatar/image',
+    zh: '直接返回头像图片本身（image/svg+xml 或 image/png），可用于 <img>；出错时返回 JSON 信封。',
+    media: ['image/png', 'image/svg+xml'],
     summary: '头像图片 Avatar image (raw SVG or PNG)',
     description:
       'The avatar itself, for `<img>` tags: `image/svg+xml` (default) or `image/png`. `style` defaults to `lorelei`; `seed` omitted = a random avatar (not cached). ' +

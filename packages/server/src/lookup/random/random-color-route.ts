@@ -11,6 +11,7 @@ export default async function randomColorRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'random',
     path: '/random-color',
+    zh: '随机生成颜色，给出 HEX、RGB、HSL 以及最接近的中国传统色名。',
     summary: '随机颜色 Random colour',
     description:
       'Colours drawn uniformly from all 16,777,216 sRGB colours (cryptographically secure unless `seed` is given; the same seed, count and format ' +

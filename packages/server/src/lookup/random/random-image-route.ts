@@ -34,6 +34,7 @@ export default async function randomImageRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'random',
     path: '/random-image',
+    zh: '随机生成抽象图片，返回 SVG/PNG 地址；seed 相同则图片相同。',
     summary: '随机图片 Random image',
     description: [
       'Generated placeholder images — a colour gradient (linear, radial, aurora) or a geometric pattern (dots, triangles, truchet, stripes, mosaic) in a harmonious palette —',
@@ -70,6 +71,8 @@ export default async function randomImageRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'random',
     path: '/random-image/image',
+    zh: '直接返回随机图片本身（image/png 或 image/svg+xml），可用于 <img>；出错时返回 JSON 信封。',
+    media: ['image/png', 'image/svg+xml'],
     summary: '随机图片文件 Random image (raw PNG or SVG)',
     description:
       'The generated image itself, for `<img>` tags: `image/png` (default) or `image/svg+xml`. `seed` omitted = a random image (not cached). ' +

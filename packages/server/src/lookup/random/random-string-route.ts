@@ -12,6 +12,7 @@ export default async function randomStringRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'random',
     path: '/random-string',
+    zh: '生成随机字符串（密码、令牌等），可选长度和字符集，使用密码学安全随机数。',
     summary: '随机字符串 Random string',
     description:
       'Cryptographically secure random strings (Node’s CSPRNG, unbiased) unless `seed` is given. `charset`: alnum (default), alpha, lower, upper, numeric, hex, symbols; `custom` gives your own characters (2–256 distinct, overrides charset).',

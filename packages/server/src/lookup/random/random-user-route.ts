@@ -32,6 +32,7 @@ export default async function randomUserRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'random',
     path: '/random-user',
+    zh: '随机生成用户资料（姓名、头像、联系方式等），count 指定数量，seed 可复现。',
     summary: '随机用户 Random user profiles',
     description: [
       'Random Chinese user profiles that read as real: the given name fits the gender, the phone number has a real operator segment,',

@@ -37,6 +37,7 @@ export default async function barcodeRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'toolbox',
     path: '/barcode',
+    zh: '生成条形码（Code128、EAN-13、UPC-A 等），校验位自动计算或核对。',
     summary: '条形码生成 Barcode',
     description:
       'Generates a barcode and returns it as a data URL together with `url`, an absolute link to the same image served by `GET /api/barcode/image`. ' +
@@ -72,6 +73,8 @@ export default async function barcodeRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'toolbox',
     path: '/barcode/image',
+    zh: '直接返回条形码图片本身（image/png 或 image/svg+xml），参数同 /api/barcode；出错时返回 JSON 信封。',
+    media: ['image/png', 'image/svg+xml'],
     summary: '条形码图片 Barcode image',
     description:
       'The barcode image itself (`image/png` or `image/svg+xml`), for `<img src>`; same parameters as `GET /api/barcode`. ' +

@@ -34,6 +34,7 @@ export default async function colorConvertRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'toolbox',
     path: '/color-convert',
+    zh: '颜色格式互转：HEX、RGB、HSL、CMYK 等，并给出最接近的中国传统色。',
     summary: '颜色转换 Colour conversion',
     description:
       'Any CSS colour in (hex with or without `#`, rgb(), hsl(), hwb(), lab(), lch(), oklab(), oklch(), color(display-p3 …), CSS named colours, ' +

@@ -13,6 +13,7 @@ export default async function paletteRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'toolbox',
     path: '/palette',
+    zh: '由一个颜色生成 50–950 的色阶调色板（Tailwind 风格）。',
     summary: '调色板生成 Utility-class palette',
     description:
       'The 11 shades 50, 100, 200 … 900, 950 of a colour in the style of Tailwind CSS, built in OKLCH: each shade follows the lightness curve ' +

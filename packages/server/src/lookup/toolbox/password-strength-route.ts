@@ -72,6 +72,7 @@ export default async function passwordStrengthRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'toolbox',
     path: '/password-strength',
+    zh: '检测密码强度：评分、预计破解时间和中文改进建议；请求不记日志、不缓存。',
     summary: '密码强度检测 Password strength',
     description: [
       'The @zxcvbn-ts/core v3 result for `password`: estimated guesses, crack times under four attack scenarios, a score from 0 to 4 and feedback.',

@@ -58,6 +58,7 @@ export default async function qrcodeRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'toolbox',
     path: '/qrcode',
+    zh: '生成二维码：返回图片地址和 data URL，可设容错级别、尺寸和颜色。',
     summary: '二维码生成 QR code',
     description:
       'Generates a QR code and returns it as a data URL together with `url`, an absolute link to the same image served by ' +
@@ -104,6 +105,8 @@ export default async function qrcodeRoute(app: FastifyInstance) {
   lookupRoute(app, {
     group: 'toolbox',
     path: '/qrcode/image',
+    zh: '直接返回二维码图片本身（image/png 或 image/svg+xml），参数同 /api/qrcode；出错时返回 JSON 信封。',
+    media: ['image/png', 'image/svg+xml'],
     summary: '二维码图片 QR code image',
     description:
       'The QR code image itself (`image/png` or `image/svg+xml`), for `<img src>`; same parameters as `GET /api/qrcode`. ' +
