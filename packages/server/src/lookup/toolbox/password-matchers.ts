@@ -13,8 +13,7 @@
  *   dictionary as before.
  *
  * Where the fast path could differ from v3 it steps aside and calls the original: Levenshtein matching turned on,
- * a substring that names an Object.prototype member (v3's `in` finds `constructor` and `__proto__` there), or a
- * non-ASCII password in the l33t matcher.
+ * or a substring that names an Object.prototype member (v3's `in` finds `constructor` and `__proto__` there).
  */
 import { createRequire } from 'node:module';
 
@@ -164,13 +163,14 @@ const ASCII = /^[\x00-\x7f]*$/;
 /**
  * v3's MatchL33t.match, with the same walk over the substitution variants and the same output, minus its waste:
  * a match with no substitution inside it is dropped before its extras are built (v3 builds them, then drops it
- * because its token equals the dictionary word: only exact for ASCII, where lower-casing a slice equals slicing
- * the lower-cased text), and "already included" is a set lookup, not a scan of every match kept.
+ * because its token equals the dictionary word; done for ASCII only, where lower-casing a slice is the same as
+ * slicing the lower-cased text), and "already included" is a set lookup, not a scan of every match kept.
  */
 function l33tMatch(this: { defaultMatch: DefaultMatch }, args: { password: string }): DictionaryMatch[] {
   const { password } = args;
   const options = core.zxcvbnOptions;
-  if (options.useLevenshteinDistance || !ASCII.test(password)) return original.l33tMatch.call(this, args);
+  if (options.useLevenshteinDistance) return original.l33tMatch.call(this, args);
+  const ascii = ASCII.test(password);
   const matches: L33tMatch[] = [];
   const kept = new Set<string>();
   const subbedPasswords = getCleanPasswords(password, options.l33tMaxSubstitutions, options.trieNodeRoot);
@@ -183,7 +183,7 @@ function l33tMatch(this: { defaultMatch: DefaultMatch }, args: { password: strin
     isFullSubstitution = false;
     for (const match of matchedDictionary) {
       if (!hasFullMatch) hasFullMatch = match.i === 0 && match.j === password.length - 1;
-      if (!subbed.changes.some((c) => c.i <= match.j && c.i + c.letter.length - 1 >= match.i)) continue;
+      if (ascii && !subbed.changes.some((c) => c.i <= match.j && c.i + c.letter.length - 1 >= match.i)) continue;
       const extras = getExtras(subbed, match.i, match.j);
       const token = password.slice(extras.i, +extras.j + 1 || 9e9);
       const newMatch: L33tMatch = { ...match, l33t: true, token, ...extras };
