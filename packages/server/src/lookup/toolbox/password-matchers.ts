@@ -64,17 +64,23 @@ interface WordIndex {
   dictionaries: Array<Record<string, number>>;
   names: string[];
   words: Map<string, number[]>;
+  /** Every word's first PREFIX_MIN…PREFIX_MAX characters: a substring that is none of them starts no word. */
+  prefixes: Set<string>;
   maxWordLength: number;
 }
 
+const PREFIX_MIN = 2;
+const PREFIX_MAX = 6;
+
 let index: WordIndex | undefined;
 
-function currentIndex(options: ZxcvbnOptionsLike): WordIndex | undefined {
+function currentIndex(options: ZxcvbnOptionsLike): WordIndex {
   const names = Object.keys(options.rankedDictionaries);
   if (index && names.length === index.names.length && names.every((n, k) => n === index!.names[k] && options.rankedDictionaries[n] === index!.dictionaries[k])) return index;
   // New or changed dictionaries (setOptions, userInputs): rebuild.
   const dictionaries = names.map((n) => options.rankedDictionaries[n]);
   const words = new Map<string, number[]>();
+  const prefixes = new Set<string>();
   let maxWordLength = 0;
   dictionaries.forEach((dict, d) => {
     for (const word of Object.keys(dict)) {
@@ -82,9 +88,10 @@ function currentIndex(options: ZxcvbnOptionsLike): WordIndex | undefined {
       if (hits) hits.push(d, dict[word]);
       else words.set(word, [d, dict[word]]);
       if (word.length > maxWordLength) maxWordLength = word.length;
+      for (let l = PREFIX_MIN; l <= Math.min(PREFIX_MAX, word.length); l++) prefixes.add(word.slice(0, l));
     }
   });
-  index = { dictionaries, names, words, maxWordLength };
+  index = { dictionaries, names, words, prefixes, maxWordLength };
   return index;
 }
 
@@ -96,14 +103,22 @@ function defaultMatch(this: unknown, args: { password: string; useLevenshtein?: 
   const options = core.zxcvbnOptions;
   const lower = password.toLowerCase();
   if ((options.useLevenshteinDistance && useLevenshtein) || PROTOTYPE_WORDS.test(lower)) return original.defaultMatch.call(this, args);
-  const idx = currentIndex(options);
-  if (!idx) return original.defaultMatch.call(this, args);
+  return matchWords(password, lower, currentIndex(options), (i) => i);
+}
+
+/**
+ * Every (dictionary word, position) match in `password` whose j is at least firstJ(i), in v3's order: dictionary
+ * by dictionary, then i, then j. `lower` is the lower-cased password (v3 indexes it with the password's indexes).
+ */
+function matchWords(password: string, lower: string, idx: WordIndex, firstJ: (i: number) => number): DictionaryMatch[] {
   const n = password.length;
   const perDictionary: DictionaryMatch[][] = [];
   for (let i = 0; i < n; i += 1) {
     const end = Math.min(i + idx.maxWordLength, n);
-    for (let j = i; j < end; j += 1) {
+    for (let j = firstJ(i); j < end; j += 1) {
       const word = lower.slice(i, j + 1);
+      // No word starts with this: none of the longer substrings from i is a word either.
+      if (word.length >= PREFIX_MIN && word.length <= PREFIX_MAX && !idx.prefixes.has(word)) break;
       const hits = idx.words.get(word);
       if (!hits) continue;
       for (let k = 0; k < hits.length; k += 2) {
@@ -123,7 +138,6 @@ function defaultMatch(this: unknown, args: { password: string; useLevenshtein?: 
       }
     }
   }
-  // v3 walks dictionary by dictionary, then i, then j.
   return perDictionary.flatMap((m) => m ?? []);
 }
 
@@ -138,11 +152,22 @@ interface L33tMatch extends DictionaryMatch {
   subDisplay: string;
 }
 
+/** v3's getExtras arithmetic: where the variant's [i, j] lies in the typed password. */
+function unsubbed(subbed: SubbedPassword, i: number, j: number): [number, number] {
+  let iUnsubbed = i;
+  let jUnsubbed = j;
+  for (const c of subbed.changes) {
+    const shift = c.substitution.length - c.letter.length;
+    if (c.i < i) iUnsubbed += shift;
+    if (c.i < i || (c.i >= i && c.i <= j)) jUnsubbed += shift;
+  }
+  return [iUnsubbed, jUnsubbed];
+}
+
 /** v3's getExtras: the match's position in the typed password and the substitutions inside it. */
 function getExtras(subbed: SubbedPassword, i: number, j: number) {
-  const iUnsubbed = subbed.changes.filter((c) => c.i < i).reduce((value, c) => value - c.letter.length + c.substitution.length, i);
+  const [iUnsubbed, jUnsubbed] = unsubbed(subbed, i, j);
   const usedChanges = subbed.changes.filter((c) => c.i >= i && c.i <= j);
-  const jUnsubbed = usedChanges.reduce((value, c) => value - c.letter.length + c.substitution.length, j - i + iUnsubbed);
   const subs: Array<{ letter: string; substitution: string }> = [];
   const subDisplay: string[] = [];
   for (const c of usedChanges) {
@@ -161,6 +186,20 @@ const keyOf = (m: L33tMatch) =>
 const ASCII = /^[\x00-\x7f]*$/;
 
 /**
+ * defaultMatch's matches on a substitution variant that contain at least one substituted character, in
+ * defaultMatch's order (dictionary, then i, then j). ASCII only: the lower-cased variant has the same indexes.
+ */
+function substitutedMatches(subbed: SubbedPassword, lower: string, idx: WordIndex): DictionaryMatch[] {
+  const n = subbed.password.length;
+  // nextChanged[p]: the first substituted position at or after p (n if none).
+  const nextChanged = new Int32Array(n + 1).fill(n);
+  const changed = new Uint8Array(n);
+  for (const c of subbed.changes) for (let q = c.i; q < c.i + c.letter.length && q < n; q++) changed[q] = 1;
+  for (let p = n - 1; p >= 0; p--) nextChanged[p] = changed[p] ? p : nextChanged[p + 1];
+  return matchWords(subbed.password, lower, idx, (i) => nextChanged[i]);
+}
+
+/**
  * v3's MatchL33t.match, with the same walk over the substitution variants and the same output, minus its waste:
  * a match with no substitution inside it is dropped before its extras are built (v3 builds them, then drops it
  * because its token equals the dictionary word; done for ASCII only, where lower-casing a slice is the same as
@@ -176,23 +215,37 @@ function l33tMatch(this: { defaultMatch: DefaultMatch }, args: { password: strin
   const subbedPasswords = getCleanPasswords(password, options.l33tMaxSubstitutions, options.trieNodeRoot);
   let hasFullMatch = false;
   let isFullSubstitution = true;
+  const idx = currentIndex(options);
   for (const subbed of subbedPasswords) {
     if (hasFullMatch) break;
-    const matchedDictionary = this.defaultMatch({ password: subbed.password, useLevenshtein: isFullSubstitution });
-    // Only the first variant has every substitution made.
+    // Only the first variant has every substitution made (v3 passes that on for Levenshtein matching only).
+    const useLevenshtein = isFullSubstitution;
     isFullSubstitution = false;
+    const lowerSubbed = subbed.password.toLowerCase();
+    let matchedDictionary: DictionaryMatch[];
+    let fullMatch = false;
+    if (ascii && !PROTOTYPE_WORDS.test(lowerSubbed)) {
+      // v3 drops every match without a substitution inside: never look those up. Whether the variant matches as a
+      // whole (which ends v3's walk over the variants) is one more lookup.
+      matchedDictionary = substitutedMatches(subbed, lowerSubbed, idx);
+      fullMatch = password.length <= subbed.password.length && idx.words.has(lowerSubbed.slice(0, password.length));
+    } else {
+      matchedDictionary = this.defaultMatch({ password: subbed.password, useLevenshtein });
+    }
     for (const match of matchedDictionary) {
-      if (!hasFullMatch) hasFullMatch = match.i === 0 && match.j === password.length - 1;
-      if (ascii && !subbed.changes.some((c) => c.i <= match.j && c.i + c.letter.length - 1 >= match.i)) continue;
-      const extras = getExtras(subbed, match.i, match.j);
-      const token = password.slice(extras.i, +extras.j + 1 || 9e9);
-      const newMatch: L33tMatch = { ...match, l33t: true, token, ...extras };
-      if (token.toLowerCase() === match.matchedWord) continue;
+      if (!fullMatch) fullMatch = match.i === 0 && match.j === password.length - 1;
+      const [iUnsubbed, jUnsubbed] = unsubbed(subbed, match.i, match.j);
+      const token = password.slice(iUnsubbed, +jUnsubbed + 1 || 9e9);
+      // v3 keeps these, then filters out single characters at the end and tokens that equal the word as it goes;
+      // a dropped match can make no later one "already included" (that needs the same token).
+      if (token.length <= 1 || token.toLowerCase() === match.matchedWord) continue;
+      const newMatch: L33tMatch = { ...match, l33t: true, token, ...getExtras(subbed, match.i, match.j) };
       const key = keyOf(newMatch);
       if (kept.has(key)) continue;
       kept.add(key);
       matches.push(newMatch);
     }
+    hasFullMatch = fullMatch;
   }
   // v3: single-character l33t matches are noise ('1' for 'i', '4' for 'a').
   return matches.filter((m) => m.token.length > 1);
