@@ -251,8 +251,9 @@ function l33tMatch(this: { defaultMatch: DefaultMatch }, args: { password: strin
   return matches.filter((m) => m.token.length > 1);
 }
 
-/** Puts the fast methods in place (idempotent). */
+/** Puts the fast methods in place (idempotent) and indexes the dictionaries now, not on the first check. */
 export function installFastMatchers(): void {
+  currentIndex(core.zxcvbnOptions);
   MatchDictionary.prototype.defaultMatch = defaultMatch;
   MatchL33t.prototype.match = l33tMatch;
 }
