@@ -6,9 +6,6 @@
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import Fastify from 'fastify';
-import { buildApp } from '../packages/server/src/app.js';
-import { loadConfig } from '../packages/server/src/config.js';
 
 export type ServerKind = 'baseline' | 'fastify' | 'app';
 
@@ -36,6 +33,7 @@ async function startBaseline(): Promise<number> {
 
 /** Bare Fastify 5 with defaults and one route: the framework's own floor, which the app's hooks add to. */
 async function startFastify(): Promise<number> {
+  const { default: Fastify } = await import('fastify');
   const app = Fastify({ logger: false });
   app.get('/', async () => ({ hello: 'world' }));
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -43,6 +41,9 @@ async function startFastify(): Promise<number> {
 }
 
 async function startApp(dir: string, adminUsername: string, adminPassword: string): Promise<number> {
+  // Imported here, so that the baselines' processes hold none of the app's modules or data (their RSS is comparable).
+  const { buildApp } = await import('../packages/server/src/app.js');
+  const { loadConfig } = await import('../packages/server/src/config.js');
   // An explicit environment: the bench must not pick up the developer's DATABASE_URL, REDIS_URL or limits.
   const config = loadConfig({
     DATA_DIR: dir,
