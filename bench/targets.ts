@@ -82,6 +82,20 @@ export const TARGETS: BenchTarget[] = [
   { name: 'life/bmi', path: '/api/bmi?height=175&weight=70', budget: COMPUTED },
   { name: 'life/postcode', path: `/api/postcode?keyword=${encodeURIComponent('深圳')}`, budget: COMPUTED },
   { name: 'life/dialing-code', path: `/api/dialing-code?keyword=${encodeURIComponent('日本')}`, budget: COMPUTED },
+  // Memory: the image routes at their largest sizes, each path a fresh seed (every one rendered once): the peak RSS
+  // column shows what the image caches and render threads hold. Not a CPU budget target (rendering is the work).
+  {
+    name: 'images/largest',
+    path: '/api/random-image/image?width=2048&height=2048&seed=bench-0&format=png',
+    paths: Array.from({ length: 200 }, (_, k) =>
+      [
+        `/api/random-image/image?width=2048&height=2048&seed=bench-${k}&format=png`,
+        `/api/random-avatar/image?size=1024&seed=bench-${k}&format=png`,
+        `/api/qrcode/image?size=2048&text=${encodeURIComponent(`https://example.com/tianji/${k}/${'x'.repeat(200)}`)}`,
+        `/api/barcode/image?type=code128&scale=8&height=50&text=${encodeURIComponent(`TIANJI-${k}-`.padEnd(80, 'X'))}`,
+      ][k % 4],
+    ),
+  },
   // Password strength: zxcvbn on worker threads, alone and while crafted slow passwords are hammered.
   ...PASSWORD_TARGETS,
 ];
