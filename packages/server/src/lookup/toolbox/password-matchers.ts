@@ -1,16 +1,17 @@
 /**
  * Faster versions of two @zxcvbn-ts/core v3 dictionary-matcher methods, with the same output, match for match
- * and in the same order (password-strength.test.ts compares a corpus of over a thousand passwords against the
- * unpatched library). A profile of v3 on ordinary passwords showed almost all the time in two places:
+ * and in the same order (password-matchers.test.ts compares a corpus of over a thousand passwords against the
+ * unpatched library; a @zxcvbn-ts/core upgrade that changes these internals fails it). A profile of v3 on ordinary passwords showed almost all the time in two places:
  *
  * - `MatchL33t.match` checks each candidate against every match kept so far (`isAlreadyIncluded`, through
  *   `Object.entries` on each): quadratic in the matches, half the CPU on ordinary passwords and most of it on
  *   crafted 64-character l33t strings. It also builds the extras of every dictionary match of every substitution
  *   variant before dropping those without a substitution. Here: a set of kept keys, and the drop comes first.
  * - `MatchDictionary.defaultMatch` slices every substring once per dictionary (seven of them) and looks it up in
- *   each; the l33t matcher calls it again for every substitution variant. Here: one map from word to its
- *   (dictionary, rank) pairs, so each substring is sliced and looked up once; matches are emitted dictionary by
- *   dictionary as before.
+ *   each; the l33t matcher calls it again for every substitution variant (up to 100). Here: one map from word to
+ *   its (dictionary, rank) pairs, so each substring is sliced and looked up once, a set of word prefixes that
+ *   stops the scan from a position as soon as no word can start there, and for l33t variants only the substrings
+ *   that contain a substitution; matches are emitted dictionary by dictionary as before.
  *
  * Where the fast path could differ from v3 it steps aside and calls the original: Levenshtein matching turned on,
  * or a substring that names an Object.prototype member (v3's `in` finds `constructor` and `__proto__` there).
@@ -34,7 +35,6 @@ interface ZxcvbnOptionsLike {
   l33tMaxSubstitutions: number;
   trieNodeRoot: unknown;
   rankedDictionaries: Record<string, Record<string, number>>;
-  rankedDictionariesMaxWordSize: Record<string, number>;
   useLevenshteinDistance: boolean;
 }
 
