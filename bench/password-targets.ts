@@ -2,10 +2,10 @@
  * Password-strength targets. zxcvbn costs milliseconds per ordinary password and seconds per crafted one, so the
  * service runs it on worker threads in two lanes (packages/server/src/lookup/toolbox/password-pool.ts). These two
  * targets measure ordinary checks alone, and the same checks while an attacker hammers the endpoint with crafted
- * slow passwords; the aim is p99 < 100 ms at 50 connections in both.
+ * slow passwords; the aim (issue 13) is ≥ 500 checks/s and p99 < 150 ms at 50 connections in both, with no error.
  */
 import { randomBytes } from 'node:crypto';
-import type { BenchTarget } from './targets.js';
+import type { BenchContext, BenchTarget } from './targets.js';
 
 const url = (password: string) => `/api/password-strength?password=${encodeURIComponent(password)}`;
 
@@ -28,13 +28,19 @@ const ORDINARY = Array.from({ length: 120 }, (_, i) => {
  */
 const crafted = () => 'p4$$w0rd'.repeat(7) + randomBytes(6).toString('base64url');
 
+/** Starts both lanes' threads (they load the dictionaries on first use) so that the measured run does not pay for it. */
+async function startLanes(ctx: BenchContext) {
+  for (const password of [ORDINARY[0], crafted()]) await fetch(ctx.baseUrl + url(password));
+}
+
 export const PASSWORD_TARGETS: BenchTarget[] = [
-  { name: 'toolbox/password-strength', path: url(ORDINARY[0]), paths: ORDINARY.map(url), expectStatus: 200 },
+  { name: 'toolbox/password-strength', path: url(ORDINARY[0]), paths: ORDINARY.map(url), expectStatus: 200, setup: startLanes },
   {
     name: 'toolbox/password-strength under attack',
     path: url(ORDINARY[0]),
     paths: ORDINARY.map(url),
     expectStatus: 200,
+    setup: startLanes,
     // 10 connections send nothing but crafted passwords (answered 500: over budget, or turned away when the long
     // lane's queue is full); only the ordinary checks are measured.
     background: { connections: 10, path: () => url(crafted()) },

@@ -1,10 +1,11 @@
 /**
  * `npm run bench [-- --only auth --duration 5 --connections 50]`
  *
- * Measures the app against a bare node:http hello-world on the same machine and prints a Markdown table.
+ * Measures the app against a bare node:http hello-world and a bare Fastify hello-world on the same machine and
+ * prints a Markdown table.
  * Each server runs in its own child process (bench/server.ts) and autocannon runs here, so the load generator
- * never shares an event loop with the server it measures. The baseline is measured again right before every
- * target and each ratio uses that paired run, so a machine whose load drifts during the run still gives fair
+ * never shares an event loop with the server it measures. Both baselines are measured again right before every
+ * target and each ratio uses those paired runs, so a machine whose load drifts during the run still gives fair
  * ratios. See bench/README.md for how to read the numbers.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -25,19 +26,28 @@ interface Options {
   duration: number;
   connections: number;
   warmup: number;
+  /** Folder for a V8 CPU profile of the app process (node --cpu-prof), written when the run ends. */
+  cpuProf?: string;
 }
 
-interface Row {
-  target: string;
+interface Run {
   reqPerSec: number;
   p50: number;
   p99: number;
-  /** The paired baseline run's req/s. */
-  baseline: number;
   /** CPU time the server process spent per request (user + system), in µs: steadier than req/s on a busy machine. */
   cpuPerReq: number;
+  /** Peak RSS of the server process so far, in MB. */
+  maxRssMb: number;
   /** Why the numbers cannot be trusted (wrong statuses, socket errors), if so. */
   invalid?: string;
+}
+
+interface Row extends Run {
+  target: string;
+  /** The paired baseline runs. */
+  node: Run;
+  fastify: Run;
+  budget?: number;
 }
 
 interface Server {
@@ -53,11 +63,12 @@ function parseOptions(argv: string[]): Options {
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '50' },
       warmup: { type: 'string', default: '2' },
+      'cpu-prof': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    console.log('usage: npm run bench -- [--only <text>[,<text>]] [--duration <s>=10] [--connections <n>=50] [--warmup <s>=2]');
+    console.log('usage: npm run bench -- [--only <text>[,<text>]] [--duration <s>=10] [--connections <n>=50] [--warmup <s>=2] [--cpu-prof <folder>]');
     process.exit(0);
   }
   const num = (name: string, raw: string, min: number) => {
@@ -70,13 +81,14 @@ function parseOptions(argv: string[]): Options {
     duration: num('duration', values.duration!, 1),
     connections: num('connections', values.connections!, 1),
     warmup: num('warmup', values.warmup!, 0),
+    cpuProf: values['cpu-prof'] ? path.resolve(values['cpu-prof']) : undefined,
   };
 }
 
 /** Forks bench/server.ts under tsx and resolves with the port it listens on. */
-function startServer(kind: ServerKind, args: string[] = []): Promise<Server> {
+function startServer(kind: ServerKind, args: string[] = [], cpuProf?: string): Promise<Server> {
   const child = fork(path.join(here, 'server.ts'), [kind, ...args], {
-    execArgv: ['--import', import.meta.resolve('tsx')],
+    execArgv: ['--import', import.meta.resolve('tsx'), ...(cpuProf ? ['--cpu-prof', '--cpu-prof-dir', cpuProf] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -86,12 +98,12 @@ function startServer(kind: ServerKind, args: string[] = []): Promise<Server> {
   });
 }
 
-function cpuOf(server: Server): Promise<number> {
+function cpuOf(server: Server): Promise<CpuMessage> {
   return new Promise((resolve) => {
     const onMessage = (m: CpuMessage) => {
       if (typeof m?.cpu !== 'number') return;
       server.child.off('message', onMessage);
-      resolve(m.cpu);
+      resolve(m);
     };
     server.child.on('message', onMessage);
     server.child.send('cpu');
@@ -132,38 +144,62 @@ async function measure(server: Server, url: string, target: Shape, opts: Options
   }
 }
 
-async function measureRun(server: Server, url: string, target: Shape, opts: Options) {
+async function measureRun(server: Server, url: string, target: Shape, opts: Options): Promise<Run> {
   // A short warm-up so the JIT and the database page cache are hot before the measured run.
   if (opts.warmup > 0) await load(url, target, opts.warmup, opts.connections);
-  const cpuBefore = await cpuOf(server);
+  const before = await cpuOf(server);
   const r = await load(url, target, opts.duration, opts.connections);
-  const cpu = (await cpuOf(server)) - cpuBefore;
+  const after = await cpuOf(server);
+  const cpu = after.cpu - before.cpu;
   const wrong = target.expectStatus ? r.requests.total - (r.statusCodeStats?.[`${target.expectStatus}`]?.count ?? 0) : r.non2xx;
   return {
     reqPerSec: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
     cpuPerReq: r.requests.total ? cpu / r.requests.total : 0,
+    maxRssMb: after.maxRssMb,
     invalid: wrong > 0 || r.errors > 0 ? `${wrong} unexpected statuses, ${r.errors} errors` : undefined,
   };
 }
 
+/**
+ * One row per target, each next to the bare node:http and bare Fastify runs made right before it. The CPU ratios
+ * are the steady figures on a shared machine; `budget` is the issue's ceiling for the ratio to bare Fastify.
+ */
 function renderTable(rows: Row[]): string {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const lines = [
-    '| target | req/s | p50 ms | p99 ms | ratio to baseline | server CPU µs/req |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| target | req/s | p50 ms | p99 ms | server CPU µs/req | × node:http CPU | × Fastify CPU | budget × Fastify | peak RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  const base = rows.filter((r) => r.target.startsWith('baseline'));
-  const shown = [
-    { ...base[0], reqPerSec: mean(base.map((r) => r.reqPerSec)), baseline: mean(base.map((r) => r.reqPerSec)), p50: mean(base.map((r) => r.p50)), p99: mean(base.map((r) => r.p99)), cpuPerReq: mean(base.map((r) => r.cpuPerReq)) },
-    ...rows.filter((r) => !r.target.startsWith('baseline')),
-  ];
-  for (const r of shown) {
-    const ratio = (r.reqPerSec / r.baseline).toFixed(2);
-    const cells = [r.target, Math.round(r.reqPerSec), round1(r.p50), round1(r.p99), r.invalid ? `${ratio} ⚠ ${r.invalid}` : ratio, Math.round(r.cpuPerReq)];
+  const avg = (runs: Run[]): Run => ({
+    reqPerSec: mean(runs.map((r) => r.reqPerSec)),
+    p50: mean(runs.map((r) => r.p50)),
+    p99: mean(runs.map((r) => r.p99)),
+    cpuPerReq: mean(runs.map((r) => r.cpuPerReq)),
+    maxRssMb: Math.max(...runs.map((r) => r.maxRssMb)),
+  });
+  const node = avg(rows.map((r) => r.node));
+  const fastify = avg(rows.map((r) => r.fastify));
+  const line = (name: string, r: Run, nodeCpu: number, fastifyCpu: number, budget?: number) => {
+    const x = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
+    const overBudget = budget !== undefined && r.cpuPerReq / fastifyCpu > budget;
+    const cells = [
+      r.invalid ? `${name} ⚠ ${r.invalid}` : name,
+      Math.round(r.reqPerSec),
+      round1(r.p50),
+      round1(r.p99),
+      Math.round(r.cpuPerReq),
+      x(r.cpuPerReq, nodeCpu),
+      x(r.cpuPerReq, fastifyCpu),
+      budget === undefined ? '' : `${budget}× ${overBudget ? '✗' : '✓'}`,
+      Math.round(r.maxRssMb),
+    ];
     lines.push(`| ${cells.join(' | ')} |`);
-  }
+  };
+  line('bare node:http (mean of paired runs)', node, node.cpuPerReq, fastify.cpuPerReq);
+  line('bare Fastify 5 (mean of paired runs)', fastify, node.cpuPerReq, fastify.cpuPerReq);
+  for (const r of rows) line(r.target, r, r.node.cpuPerReq, r.fastify.cpuPerReq, r.budget);
   return lines.join('\n');
 }
 
@@ -183,7 +219,9 @@ async function main() {
   try {
     const base = await startServer('baseline');
     servers.push(base);
-    const app = await startServer('app', [dir, ADMIN.username, ADMIN.password]);
+    const bare = await startServer('fastify');
+    servers.push(bare);
+    const app = await startServer('app', [dir, ADMIN.username, ADMIN.password], opts.cpuProf);
     servers.push(app);
     const baseUrl = `http://127.0.0.1:${app.port}`;
     const ctx: BenchContext = {
@@ -197,10 +235,11 @@ async function main() {
     for (const t of targets) {
       const extra = (await t.setup?.(ctx)) ?? {};
       const headers = { ...t.headers, ...extra.headers, ...(t.body ? { 'content-type': 'application/json' } : {}) };
-      console.error(`bench: ${t.name} (paired with a baseline run) …`);
-      const b = await measure(base, `http://127.0.0.1:${base.port}/`, {}, opts);
-      rows.push({ target: 'baseline (node:http)', ...b, baseline: b.reqPerSec });
-      rows.push({ target: t.name, ...(await measure(app, baseUrl + (extra.path ?? t.path), { ...t, headers }, opts)), baseline: b.reqPerSec });
+      console.error(`bench: ${t.name} (paired with bare node:http and bare Fastify runs) …`);
+      const node = await measure(base, `http://127.0.0.1:${base.port}/`, {}, opts);
+      const fastify = await measure(bare, `http://127.0.0.1:${bare.port}/`, {}, opts);
+      const run = await measure(app, baseUrl + (extra.path ?? t.path), { ...t, headers }, opts);
+      rows.push({ target: t.name, ...run, node, fastify, budget: t.budget });
     }
   } finally {
     await Promise.all(servers.map((x) => stopServer(x.child)));
@@ -208,6 +247,7 @@ async function main() {
   }
 
   console.log(renderTable(rows));
+  if (opts.cpuProf) console.error(`bench: CPU profile of the app in ${opts.cpuProf} (summarise: npx tsx bench/profile-summary.ts <file>)`);
 }
 
 main().catch((err) => {

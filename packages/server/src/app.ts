@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
-import cors from '@fastify/cors';
-import { handleClientError, preflightEnvelope } from './plugins/client-errors.js';
+import { handleClientError } from './plugins/client-errors.js';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/index.js';
@@ -8,7 +7,7 @@ import { migrateToLatest } from './db/migrate.js';
 import securityHeaders from './plugins/security-headers.js';
 import errorHandler, { renderFrameworkError } from './plugins/error-handler.js';
 import openapi from './plugins/openapi.js';
-import { areaOfUrl } from './plugins/areas.js';
+import cors from './plugins/cors.js';
 import { AdminErrorSchema, ErrorEnvelopeSchema } from './plugins/envelope.js';
 import { MenuNodeSchema } from './admin/auth/schemas.js';
 import { TokenService, resolveSecret } from './admin/auth/tokens.js';
@@ -100,15 +99,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       },
     },
   });
-  app.addHook('onSend', preflightEnvelope);
   // The public API is open to every origin; the admin API only to CORS_ORIGINS.
-  await app.register(cors, {
-    delegator: (req, cb) => {
-      // The matched route's own area wins; the URL decides only where no route matched (preflights, 404s).
-      if ((req.routeOptions.config?.area ?? areaOfUrl(req.url ?? '')) === 'admin') cb(null, { origin: config.corsOrigins.length ? config.corsOrigins : false, credentials: false });
-      else cb(null, { origin: '*', methods: ['GET', 'HEAD', 'OPTIONS'], exposedHeaders: ['Retry-After', 'ETag', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] });
-    },
-  });
+  await app.register(cors, { adminOrigins: config.corsOrigins });
   await app.register(openapi);
   await app.register(healthRoutes);
   await app.register(monitor);

@@ -1,12 +1,12 @@
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (a URL or header block too large, a malformed request
- * line, raw UTF-8 in the URL) and preflights @fastify/cors refuses: answered in the area's body shape like every
+ * line, raw UTF-8 in the URL): answered in the area's body shape like every
  * other error, never with Node's or Fastify's bare bodies, and without cutting short a response still on its way to
  * an earlier request on the same keep-alive connection.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ConnectionError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ConnectionError, FastifyInstance } from 'fastify';
 import { areaOfUrl } from './areas.js';
 import { fail } from './envelope.js';
 
@@ -102,18 +102,4 @@ export function handleClientError(app: FastifyInstance, err: ConnectionError, so
   const body = admin ? { code, message: `${zh} · ${en}` } : fail(status, zh);
   const headers = { 'content-type': 'application/json; charset=utf-8', ...(admin ? { 'cache-control': 'no-store' } : { 'access-control-allow-origin': '*' }) };
   sendAndClose(socket, status, headers, JSON.stringify(body));
-}
-
-/**
- * @fastify/cors answers an OPTIONS without Origin or Access-Control-Request-Method with a bare text/plain 400: send
- * it in the area's body shape instead (an onSend hook, added before the CORS plugin).
- */
-export function preflightEnvelope(req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
-  if (req.method !== 'OPTIONS' || reply.statusCode !== 400 || payload !== 'Invalid Preflight Request') return done(null, payload);
-  reply.type('application/json; charset=utf-8');
-  const body =
-    areaOfUrl(req.url) === 'admin'
-      ? { code: 'VALIDATION_ERROR', message: 'invalid CORS preflight: Origin and Access-Control-Request-Method headers are required' }
-      : fail(400, '无效的 CORS 预检请求：OPTIONS 需带 Origin 和 Access-Control-Request-Method 请求头');
-  done(null, JSON.stringify(body));
 }

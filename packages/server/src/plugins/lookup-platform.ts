@@ -69,8 +69,22 @@ interface Memo {
 }
 
 const MEMO_LIMIT = 2000;
-/** Per route: images and long lists are memoised too, so entries alone do not bound the memory. */
-const MEMO_BYTES = 16 * 1024 * 1024;
+/**
+ * For all routes together: images and long lists are memoised too, so entries alone do not bound the memory, and a
+ * budget per route (there are dozens) would allow hundreds of MB.
+ */
+const MEMO_BYTES = 24 * 1024 * 1024;
+
+/**
+ * The memo's bytes across every route of one app (keyed by its HTTP server, which all its plugin contexts share);
+ * each route evicts its own oldest entries to stay within MEMO_BYTES.
+ */
+const memoBudgets = new WeakMap<object, { used: number }>();
+function memoBudgetOf(app: FastifyInstance): { used: number } {
+  let budget = memoBudgets.get(app.server);
+  if (!budget) memoBudgets.set(app.server, (budget = { used: 0 }));
+  return budget;
+}
 
 /**
  * Registers one public GET endpoint: query and data schemas (validated, serialised fast, documented), the
@@ -78,7 +92,7 @@ const MEMO_BYTES = 16 * 1024 * 1024;
  */
 export function lookupRoute<Q extends TObject, D extends TSchema>(app: FastifyInstance, def: LookupRouteDef<Q, D>): void {
   const memo = new Map<string, Memo>();
-  let memoBytes = 0;
+  const memoBudget = memoBudgetOf(app);
   const tag = LOOKUP_GROUPS[def.group].name;
   const numeric = numericParams(def.query);
   const params = Object.keys(def.query.properties);
@@ -123,14 +137,15 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(app: FastifyIn
             ? { head: '', raw: result, etag: etagOf(body), bytes: body.length }
             : { head: envelopeHead(reply, result), etag: etagOf(body), bytes: body.length };
         // Bounded by entries and by size: distinct queries (hostile ones included) must not grow the memo without limit.
-        if (hit.bytes <= MEMO_BYTES) {
-          while (memo.size >= MEMO_LIMIT || memoBytes + hit.bytes > MEMO_BYTES) {
-            const oldest = memo.keys().next().value as string;
-            memoBytes -= memo.get(oldest)!.bytes;
-            memo.delete(oldest);
-          }
+        // A route with nothing left to evict stores nothing more once the shared budget is spent.
+        while (memo.size > 0 && (memo.size >= MEMO_LIMIT || memoBudget.used + hit.bytes > MEMO_BYTES)) {
+          const oldest = memo.keys().next().value as string;
+          memoBudget.used -= memo.get(oldest)!.bytes;
+          memo.delete(oldest);
+        }
+        if (memoBudget.used + hit.bytes <= MEMO_BYTES) {
           memo.set(key, hit);
-          memoBytes += hit.bytes;
+          memoBudget.used += hit.bytes;
         }
       }
       reply.header('cache-control', `public, max-age=${def.cache.maxAge}`);

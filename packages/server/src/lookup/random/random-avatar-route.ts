@@ -35,7 +35,7 @@ const AvatarSchema = Type.Object({
 });
 
 /** Rendered avatars kept for repeat requests (an avatar SVG is ~2–10 KB, a 256 px PNG ~5–80 KB). */
-const cache = new ImageCache(32 * 1024 * 1024);
+const cache = new ImageCache(16 * 1024 * 1024);
 
 export default async function randomAvatarRoute(app: FastifyInstance) {
   lookupRoute(app, {

@@ -28,7 +28,7 @@ const ImageSchema = Type.Object({
 });
 
 /** Seeded images kept for repeat requests: a large PNG is a few MB, so the bound is in bytes. */
-const cache = new ImageCache(64 * 1024 * 1024);
+const cache = new ImageCache(32 * 1024 * 1024);
 
 export default async function randomImageRoute(app: FastifyInstance) {
   lookupRoute(app, {
@@ -76,7 +76,7 @@ export default async function randomImageRoute(app: FastifyInstance) {
     summary: '随机图片文件 Random image (raw PNG or SVG)',
     description:
       'The generated image itself, for `<img>` tags: `image/png` (default) or `image/svg+xml`. `seed` omitted = a random image (not cached). ' +
-      'Seeded images are cached for a year with an ETag (304 on If-None-Match). PNG rendering runs on worker threads; a 4096×4096 PNG takes about a second. ' +
+      'Seeded images are cached for a year with an ETag (304 on If-None-Match). PNG rendering runs on worker threads; a 2048×2048 PNG (the largest; bounded so that rendering stays within the memory budget) takes about a quarter of a second. ' +
       'Errors are the usual JSON envelope with status 500.',
     query: Type.Object({ width: Width, height: Height, type: TypeParam, format: Format, seed: SeedParam }),
     data: Type.Null({ description: 'Not used: the answer is the image' }),

@@ -7,7 +7,7 @@ import { seededRng, pickOne, type Rng } from './rng.js';
 
 export const IMAGE_TYPES = ['gradient', 'pattern'] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];
-export const IMAGE_SIZE = { min: 16, max: 4096, defaultWidth: 800, defaultHeight: 600 } as const;
+export const IMAGE_SIZE = { min: 16, max: 2048, defaultWidth: 800, defaultHeight: 600 } as const;
 
 export const GRADIENT_STYLES = ['linear', 'radial', 'aurora'] as const;
 export const PATTERN_STYLES = ['dots', 'triangles', 'truchet', 'stripes', 'mosaic'] as const;
@@ -21,7 +21,7 @@ export interface GeneratedImage {
   colors: string[];
 }
 
-/** Most shapes a pattern may have: keeps 4096×4096 images quick to rasterise. */
+/** Most shapes a pattern may have: keeps the largest images quick to rasterise. */
 const MAX_CELLS = 2500;
 
 const round = (n: number) => Math.round(n * 10) / 10;

@@ -18,7 +18,7 @@ import { ImageCache, type ImageBody } from '../random/image-cache.js';
 export const IMAGE_MAX_AGE = 7 * 86400;
 
 /** Bytes of images each endpoint keeps in memory. */
-export const IMAGE_CACHE_BYTES = 24 * 1024 * 1024;
+export const IMAGE_CACHE_BYTES = 16 * 1024 * 1024;
 
 export const newImageCache = () => new ImageCache(IMAGE_CACHE_BYTES, IMAGE_MAX_AGE);
 

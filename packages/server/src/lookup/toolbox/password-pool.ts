@@ -3,8 +3,8 @@
  * that one slow password cannot stall the others:
  *
  * - two lanes (two piscina pools): passwords of up to SHORT_LANE_MAX UTF-16 units (almost every real password)
- *   run on `workers` threads; longer ones, which is where zxcvbn's crafted worst cases live (seconds for 64
- *   repeated l33t characters), run on one thread of their own with a short queue. A flood of long crafted inputs
+ *   run on `workers` threads; longer ones, which is where zxcvbn's crafted worst cases live (a few hundred ms
+ *   for 64 repeated l33t characters, seconds without password-matchers.ts), run on one thread of their own with a short queue. A flood of long crafted inputs
  *   therefore only slows down other long inputs;
  * - a time budget per check: a check not finished within `budgetMs` is abandoned (a running worker is terminated
  *   and replaced) and answered with an error that says so;
@@ -38,10 +38,84 @@ export interface PasswordPoolOptions {
   onError?: (err: unknown) => void;
 }
 
-interface Lane {
-  pool: Piscina;
-  /** Resolves once a worker of the lane has loaded the dictionaries; reset when the lane has no thread left. */
-  ready?: Promise<void>;
+interface LaneOptions {
+  threads: number;
+  maxQueue: number;
+  /** A lane with no check for this long stops its threads; the next check starts them again. */
+  idleMs: number;
+}
+
+/**
+ * One piscina pool whose threads all start together, on first use, and all load the dictionaries before the lane
+ * takes a check: a thread piscina adds under load would be handed checks while it still loads (seconds on a busy
+ * machine), and they would run out of budget. A thread replaced after a budget abort is only used once loaded.
+ */
+class Lane {
+  private ready?: Promise<Piscina>;
+  private idle?: NodeJS.Timeout;
+
+  constructor(
+    private readonly opts: LaneOptions,
+    private readonly onError?: (err: unknown) => void,
+  ) {}
+
+  /** The started pool (starting it if needed); rejects when the threads cannot load. */
+  pool(): Promise<Piscina> {
+    this.ready ??= this.start();
+    if (this.idle) this.idle.refresh();
+    else {
+      this.idle = setTimeout(() => void this.stop(), this.opts.idleMs);
+      this.idle.unref();
+    }
+    return this.ready;
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.idle);
+    this.idle = undefined;
+    const ready = this.ready;
+    this.ready = undefined;
+    const pool = await ready?.catch(() => undefined);
+    await pool?.destroy();
+  }
+
+  /**
+   * After a check was abandoned (its thread terminated and replaced): later checks wait until the lane has loaded
+   * again, so the replacement's loading is not billed to their budget.
+   */
+  reload(): void {
+    const ready = this.ready;
+    if (!ready) return;
+    this.ready = ready.then((pool) => this.warm(pool).then(() => pool));
+    // A failed reload starts the lane afresh on the next check.
+    this.ready.catch(() => (this.ready = undefined));
+  }
+
+  private warm(pool: Piscina): Promise<unknown> {
+    // One warm-up task per thread: each thread takes one, so every thread has loaded when all are done.
+    return Promise.all(Array.from({ length: this.opts.threads }, () => pool.run('', { signal: AbortSignal.timeout(WARM_UP_LIMIT_MS) })));
+  }
+
+  private start(): Promise<Piscina> {
+    const { threads, maxQueue } = this.opts;
+    const pool = new Piscina({
+      ...workerEntry(),
+      minThreads: threads,
+      maxThreads: threads,
+      maxQueue,
+      // A runaway check must not take the process's memory with it; the dictionaries and their index need about 60 MB.
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
+    });
+    pool.on('error', (err) => this.onError?.(err));
+    return this.warm(pool).then(
+      () => pool,
+      async (err) => {
+        this.ready = undefined;
+        await pool.destroy().catch(() => undefined);
+        throw err;
+      },
+    );
+  }
 }
 
 /** The worker entry: compiled JavaScript next to this file, or the TypeScript source loaded through tsx. */
@@ -55,32 +129,15 @@ function workerEntry(): { filename: string; execArgv: string[] } {
 export class PasswordPool {
   private readonly short: Lane;
   private readonly long: Lane;
-  private readonly budgetMs: number;
+  /** The time budget of each check from now on (PASSWORD_BUDGET_MS by default). */
+  budgetMs: number;
   private readonly weak = new Map<string, PasswordStrength>();
 
   constructor(opts: PasswordPoolOptions) {
     this.budgetMs = opts.budgetMs ?? PASSWORD_BUDGET_MS;
-    const entry = workerEntry();
-    const lane = (threads: number, maxQueue: number, idleTimeout: number): Lane => {
-      // Threads start on first use (minThreads 0): an instance that never checks a password costs nothing.
-      const pool = new Piscina({
-        ...entry,
-        minThreads: 0,
-        maxThreads: threads,
-        maxQueue,
-        idleTimeout,
-        // A runaway check must not take the process's memory with it; the dictionaries need about 50 MB.
-        resourceLimits: { maxOldGenerationSizeMb: 256 },
-      });
-      const l: Lane = { pool };
-      pool.on('error', (err) => opts.onError?.(err));
-      pool.on('workerDestroy', () => {
-        if (pool.threads.length <= 1) l.ready = undefined;
-      });
-      return l;
-    };
-    this.short = lane(opts.workers, 64 * opts.workers, 10 * 60_000);
-    this.long = lane(1, 4, 60_000);
+    // Threads start on first use: an instance that never checks a password costs nothing.
+    this.short = new Lane({ threads: opts.workers, maxQueue: 64 * opts.workers, idleMs: 10 * 60_000 }, opts.onError);
+    this.long = new Lane({ threads: 1, maxQueue: 4, idleMs: 60_000 }, opts.onError);
   }
 
   /** Scores a password within the time budget; throws a LookupError when it cannot. */
@@ -92,8 +149,9 @@ export class PasswordPool {
       return cached;
     }
     const lane = password.length <= SHORT_LANE_MAX ? this.short : this.long;
-    await this.warm(lane);
-    const result = await this.run(lane, password);
+    // The budget covers queueing and scoring, not the one-off start of a lane's threads.
+    const pool = await lane.pool();
+    const result = await this.run(lane, pool, password);
     if (result.score <= 1) {
       if (this.weak.size >= WEAK_CACHE_LIMIT) this.weak.delete(this.weak.keys().next().value as string);
       this.weak.set(password, result);
@@ -104,28 +162,17 @@ export class PasswordPool {
   /** Stops every worker; checks still waiting fail. */
   async close(): Promise<void> {
     this.weak.clear();
-    await Promise.all([this.short.pool.destroy(), this.long.pool.destroy()]);
+    await Promise.all([this.short.stop(), this.long.stop()]);
   }
 
-  /** The budget covers queueing and scoring, not the one-off loading of a fresh worker's dictionaries. */
-  private warm(lane: Lane): Promise<void> {
-    lane.ready ??= lane.pool.run('', { signal: AbortSignal.timeout(WARM_UP_LIMIT_MS) }).then(
-      () => undefined,
-      (err) => {
-        lane.ready = undefined;
-        throw err;
-      },
-    );
-    return lane.ready;
-  }
-
-  private async run(lane: Lane, password: string): Promise<PasswordStrength> {
+  private async run(lane: Lane, pool: Piscina, password: string): Promise<PasswordStrength> {
     const budget = new AbortController();
     const timer = setTimeout(() => budget.abort(), this.budgetMs);
     try {
-      return (await lane.pool.run(password, { signal: budget.signal })) as PasswordStrength;
+      return (await pool.run(password, { signal: budget.signal })) as PasswordStrength;
     } catch (err) {
       if (budget.signal.aborted) {
+        lane.reload();
         throw new LookupError(`密码强度检测超时：${this.budgetMs / 1000} 秒内未能完成（输入过于复杂或服务繁忙），请稍后重试或换一个较短的密码`);
       }
       if (err instanceof Error && err.message === 'Task queue is at limit') {

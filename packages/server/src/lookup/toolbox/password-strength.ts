@@ -11,6 +11,7 @@ import { zxcvbn, zxcvbnOptions, type MatchEstimated, type ZxcvbnResult } from '@
 import { adjacencyGraphs, dictionary as commonDictionary } from '@zxcvbn-ts/language-common';
 import { dictionary as enDictionary } from '@zxcvbn-ts/language-en';
 import { ZH_DICTIONARY } from './password-constants.js';
+import { installFastMatchers } from './password-matchers.js';
 import { zhCnTranslations } from './password-translations-zh.js';
 
 /** zxcvbn v3's result, with `feedback.warning` always a string ('' when there is nothing to warn about). */
@@ -32,6 +33,8 @@ export function configureZxcvbn(): void {
     graphs: adjacencyGraphs,
     translations: zhCnTranslations,
   });
+  // Same results as v3's own matchers, several times faster (password-matchers.ts).
+  installFastMatchers();
   configured = true;
 }
 

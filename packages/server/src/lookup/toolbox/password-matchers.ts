@@ -1,0 +1,265 @@
+/**
+ * Faster versions of two @zxcvbn-ts/core v3 dictionary-matcher methods, with the same output, match for match
+ * and in the same order (password-matchers.test.ts compares a corpus of over a thousand passwords against the
+ * unpatched library; a @zxcvbn-ts/core upgrade that changes these internals fails it). A profile of v3 on ordinary passwords showed almost all the time in two places:
+ *
+ * - `MatchL33t.match` checks each candidate against every match kept so far (`isAlreadyIncluded`, through
+ *   `Object.entries` on each): quadratic in the matches, half the CPU on ordinary passwords and most of it on
+ *   crafted 64-character l33t strings. It also builds the extras of every dictionary match of every substitution
+ *   variant before dropping those without a substitution. Here: a set of kept keys, and the drop comes first.
+ * - `MatchDictionary.defaultMatch` slices every substring once per dictionary (seven of them) and looks it up in
+ *   each; the l33t matcher calls it again for every substitution variant (up to 100). Here: one map from word to
+ *   its (dictionary, rank) pairs, so each substring is sliced and looked up once, a set of word prefixes that
+ *   stops the scan from a position as soon as no word can start there, and for l33t variants only the substrings
+ *   that contain a substitution; matches are emitted dictionary by dictionary as before.
+ *
+ * Where the fast path could differ from v3 it steps aside and calls the original: Levenshtein matching turned on,
+ * or a substring that names an Object.prototype member (v3's `in` finds `constructor` and `__proto__` there).
+ */
+import { createRequire } from 'node:module';
+
+interface DictionaryMatch {
+  pattern: 'dictionary';
+  i: number;
+  j: number;
+  token: string;
+  matchedWord: string;
+  rank: number;
+  dictionaryName: string;
+  reversed: boolean;
+  l33t: boolean;
+  subDisplay?: string;
+}
+
+interface ZxcvbnOptionsLike {
+  l33tMaxSubstitutions: number;
+  trieNodeRoot: unknown;
+  rankedDictionaries: Record<string, Record<string, number>>;
+  useLevenshteinDistance: boolean;
+}
+
+type DefaultMatch = (args: { password: string; useLevenshtein?: boolean }) => DictionaryMatch[];
+type L33tMatchFn = (args: { password: string }) => DictionaryMatch[];
+
+// The CommonJS build is the one Node loads for `import … from '@zxcvbn-ts/core'` (the package has no "exports"
+// and its ESM build is only named in "module", which Node ignores): patch the very classes zxcvbn() uses.
+const require = createRequire(import.meta.url);
+const core = require('@zxcvbn-ts/core') as { zxcvbnOptions: ZxcvbnOptionsLike };
+const MatchDictionary = require('@zxcvbn-ts/core/dist/matcher/dictionary/matching.js') as { prototype: { defaultMatch: DefaultMatch } };
+const MatchL33t = require('@zxcvbn-ts/core/dist/matcher/dictionary/variants/matching/l33t.js') as { prototype: { match: L33tMatchFn } };
+const getCleanPasswords = require('@zxcvbn-ts/core/dist/matcher/dictionary/variants/matching/unmunger/getCleanPasswords.js') as (
+  password: string,
+  limit: number,
+  trieRoot: unknown,
+) => SubbedPassword[];
+
+const original = {
+  defaultMatch: MatchDictionary.prototype.defaultMatch,
+  l33tMatch: MatchL33t.prototype.match,
+};
+
+/** Every dictionary word → flat [dictionary index, rank, dictionary index, rank, …]. */
+interface WordIndex {
+  /** The ranked dictionaries it was built from, in zxcvbn's order (for the identity check per call). */
+  dictionaries: Array<Record<string, number>>;
+  names: string[];
+  words: Map<string, number[]>;
+  /** Every word's first PREFIX_MIN…PREFIX_MAX characters: a substring that is none of them starts no word. */
+  prefixes: Set<string>;
+  maxWordLength: number;
+}
+
+const PREFIX_MIN = 2;
+const PREFIX_MAX = 6;
+
+let index: WordIndex | undefined;
+
+function currentIndex(options: ZxcvbnOptionsLike): WordIndex {
+  const names = Object.keys(options.rankedDictionaries);
+  if (index && names.length === index.names.length && names.every((n, k) => n === index!.names[k] && options.rankedDictionaries[n] === index!.dictionaries[k])) return index;
+  // New or changed dictionaries (setOptions, userInputs): rebuild.
+  const dictionaries = names.map((n) => options.rankedDictionaries[n]);
+  const words = new Map<string, number[]>();
+  const prefixes = new Set<string>();
+  let maxWordLength = 0;
+  dictionaries.forEach((dict, d) => {
+    for (const word of Object.keys(dict)) {
+      const hits = words.get(word);
+      if (hits) hits.push(d, dict[word]);
+      else words.set(word, [d, dict[word]]);
+      if (word.length > maxWordLength) maxWordLength = word.length;
+      for (let l = PREFIX_MIN; l <= Math.min(PREFIX_MAX, word.length); l++) prefixes.add(word.slice(0, l));
+    }
+  });
+  index = { dictionaries, names, words, prefixes, maxWordLength };
+  return index;
+}
+
+/** Object.prototype members a lowercase substring can spell; v3's `word in dictionary` finds them. */
+const PROTOTYPE_WORDS = /constructor|__proto__/;
+
+function defaultMatch(this: unknown, args: { password: string; useLevenshtein?: boolean }): DictionaryMatch[] {
+  const { password, useLevenshtein = true } = args;
+  const options = core.zxcvbnOptions;
+  const lower = password.toLowerCase();
+  if ((options.useLevenshteinDistance && useLevenshtein) || PROTOTYPE_WORDS.test(lower)) return original.defaultMatch.call(this, args);
+  return matchWords(password, lower, currentIndex(options), (i) => i);
+}
+
+/**
+ * Every (dictionary word, position) match in `password` whose j is at least firstJ(i), in v3's order: dictionary
+ * by dictionary, then i, then j. `lower` is the lower-cased password (v3 indexes it with the password's indexes).
+ */
+function matchWords(password: string, lower: string, idx: WordIndex, firstJ: (i: number) => number): DictionaryMatch[] {
+  const n = password.length;
+  const perDictionary: DictionaryMatch[][] = [];
+  for (let i = 0; i < n; i += 1) {
+    const end = Math.min(i + idx.maxWordLength, n);
+    for (let j = firstJ(i); j < end; j += 1) {
+      const word = lower.slice(i, j + 1);
+      // No word starts with this: none of the longer substrings from i is a word either.
+      if (word.length >= PREFIX_MIN && word.length <= PREFIX_MAX && !idx.prefixes.has(word)) break;
+      const hits = idx.words.get(word);
+      if (!hits) continue;
+      for (let k = 0; k < hits.length; k += 2) {
+        const d = hits[k];
+        // Same object shape and key order as v3's, so later spreads and comparisons see the same thing.
+        (perDictionary[d] ??= []).push({
+          pattern: 'dictionary',
+          i,
+          j,
+          token: password.slice(i, j + 1),
+          matchedWord: word,
+          rank: hits[k + 1],
+          dictionaryName: idx.names[d],
+          reversed: false,
+          l33t: false,
+        });
+      }
+    }
+  }
+  return perDictionary.flatMap((m) => m ?? []);
+}
+
+interface SubbedPassword {
+  password: string;
+  /** Substitutions undone, at their index in the subbed password. */
+  changes: Array<{ i: number; letter: string; substitution: string }>;
+}
+
+interface L33tMatch extends DictionaryMatch {
+  subs: Array<{ letter: string; substitution: string }>;
+  subDisplay: string;
+}
+
+/** v3's getExtras arithmetic: where the variant's [i, j] lies in the typed password. */
+function unsubbed(subbed: SubbedPassword, i: number, j: number): [number, number] {
+  let iUnsubbed = i;
+  let jUnsubbed = j;
+  for (const c of subbed.changes) {
+    const shift = c.substitution.length - c.letter.length;
+    if (c.i < i) iUnsubbed += shift;
+    if (c.i < i || (c.i >= i && c.i <= j)) jUnsubbed += shift;
+  }
+  return [iUnsubbed, jUnsubbed];
+}
+
+/** v3's getExtras: the match's position in the typed password and the substitutions inside it. */
+function getExtras(subbed: SubbedPassword, i: number, j: number) {
+  const [iUnsubbed, jUnsubbed] = unsubbed(subbed, i, j);
+  const usedChanges = subbed.changes.filter((c) => c.i >= i && c.i <= j);
+  const subs: Array<{ letter: string; substitution: string }> = [];
+  const subDisplay: string[] = [];
+  for (const c of usedChanges) {
+    if (subs.findIndex((t) => t.letter === c.letter && t.substitution === c.substitution) < 0) {
+      subs.push({ letter: c.letter, substitution: c.substitution });
+      subDisplay.push(`${c.substitution} -> ${c.letter}`);
+    }
+  }
+  return { i: iUnsubbed, j: jUnsubbed, subs, subDisplay: subDisplay.join(', ') };
+}
+
+/** Every field v3's isAlreadyIncluded compares (all but `subs`), length-prefixed so no two matches share a key. */
+const keyOf = (m: L33tMatch) =>
+  `${m.i},${m.j},${m.rank},${m.token.length}:${m.token}${m.matchedWord.length}:${m.matchedWord}${m.dictionaryName.length}:${m.dictionaryName}${m.subDisplay}`;
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * defaultMatch's matches on a substitution variant that contain at least one substituted character, in
+ * defaultMatch's order (dictionary, then i, then j). ASCII only: the lower-cased variant has the same indexes.
+ */
+function substitutedMatches(subbed: SubbedPassword, lower: string, idx: WordIndex): DictionaryMatch[] {
+  const n = subbed.password.length;
+  // nextChanged[p]: the first substituted position at or after p (n if none).
+  const nextChanged = new Int32Array(n + 1).fill(n);
+  const changed = new Uint8Array(n);
+  for (const c of subbed.changes) for (let q = c.i; q < c.i + c.letter.length && q < n; q++) changed[q] = 1;
+  for (let p = n - 1; p >= 0; p--) nextChanged[p] = changed[p] ? p : nextChanged[p + 1];
+  return matchWords(subbed.password, lower, idx, (i) => nextChanged[i]);
+}
+
+/**
+ * v3's MatchL33t.match, with the same walk over the substitution variants and the same output, minus its waste:
+ * a match with no substitution inside it is dropped before its extras are built (v3 builds them, then drops it
+ * because its token equals the dictionary word; done for ASCII only, where lower-casing a slice is the same as
+ * slicing the lower-cased text), and "already included" is a set lookup, not a scan of every match kept.
+ */
+function l33tMatch(this: { defaultMatch: DefaultMatch }, args: { password: string }): DictionaryMatch[] {
+  const { password } = args;
+  const options = core.zxcvbnOptions;
+  if (options.useLevenshteinDistance) return original.l33tMatch.call(this, args);
+  const ascii = ASCII.test(password);
+  const matches: L33tMatch[] = [];
+  const kept = new Set<string>();
+  const subbedPasswords = getCleanPasswords(password, options.l33tMaxSubstitutions, options.trieNodeRoot);
+  let hasFullMatch = false;
+  let isFullSubstitution = true;
+  const idx = currentIndex(options);
+  for (const subbed of subbedPasswords) {
+    if (hasFullMatch) break;
+    // Only the first variant has every substitution made (v3 passes that on for Levenshtein matching only).
+    const useLevenshtein = isFullSubstitution;
+    isFullSubstitution = false;
+    const lowerSubbed = subbed.password.toLowerCase();
+    let matchedDictionary: DictionaryMatch[];
+    let fullMatch = false;
+    if (ascii && !PROTOTYPE_WORDS.test(lowerSubbed)) {
+      // v3 drops every match without a substitution inside: never look those up. Whether the variant matches as a
+      // whole (which ends v3's walk over the variants) is one more lookup.
+      matchedDictionary = substitutedMatches(subbed, lowerSubbed, idx);
+      fullMatch = password.length <= subbed.password.length && idx.words.has(lowerSubbed.slice(0, password.length));
+    } else {
+      matchedDictionary = this.defaultMatch({ password: subbed.password, useLevenshtein });
+    }
+    for (const match of matchedDictionary) {
+      if (!fullMatch) fullMatch = match.i === 0 && match.j === password.length - 1;
+      const [iUnsubbed, jUnsubbed] = unsubbed(subbed, match.i, match.j);
+      const token = password.slice(iUnsubbed, +jUnsubbed + 1 || 9e9);
+      // v3 keeps these, then filters out single characters at the end and tokens that equal the word as it goes;
+      // a dropped match can make no later one "already included" (that needs the same token).
+      if (token.length <= 1 || token.toLowerCase() === match.matchedWord) continue;
+      const newMatch: L33tMatch = { ...match, l33t: true, token, ...getExtras(subbed, match.i, match.j) };
+      const key = keyOf(newMatch);
+      if (kept.has(key)) continue;
+      kept.add(key);
+      matches.push(newMatch);
+    }
+    hasFullMatch = fullMatch;
+  }
+  // v3: single-character l33t matches are noise ('1' for 'i', '4' for 'a').
+  return matches.filter((m) => m.token.length > 1);
+}
+
+/** Puts the fast methods in place (idempotent) and indexes the dictionaries now, not on the first check. */
+export function installFastMatchers(): void {
+  currentIndex(core.zxcvbnOptions);
+  MatchDictionary.prototype.defaultMatch = defaultMatch;
+  MatchL33t.prototype.match = l33tMatch;
+}
+
+/** Puts v3's own methods back (the equivalence test scores its reference with them). */
+export function uninstallFastMatchers(): void {
+  MatchDictionary.prototype.defaultMatch = original.defaultMatch;
+  MatchL33t.prototype.match = original.l33tMatch;
+}
