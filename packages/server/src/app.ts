@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
+import { withStartupLock } from './db/startup-lock.js';
 import securityHeaders from './plugins/security-headers.js';
 import errorHandler, { renderFrameworkError } from './plugins/error-handler.js';
 import openapi from './plugins/openapi.js';
@@ -62,15 +63,18 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     if (!opts.db) await db.close();
   });
 
-  await migrateToLatest(db);
-  const seeded = await seedDatabase(db.kysely, { adminUsername: config.adminUsername, adminPassword: config.adminPassword });
+  // Public endpoints read the content library from memory; it is loaded (and seeded on first start) before routes.
+  const content = new ContentStore(db.kysely, app.log, app.redis);
+  // Two instances starting at once on an empty database must migrate and seed once, not twice (db/startup-lock.ts).
+  const seeded = await withStartupLock(db, async () => {
+    await migrateToLatest(db);
+    const result = await seedDatabase(db.kysely, { adminUsername: config.adminUsername, adminPassword: config.adminPassword });
+    await content.init();
+    return result;
+  });
   if (seeded.generatedPassword) {
     app.log.warn(`Created the first super administrator "${config.adminUsername}" with the generated password: ${seeded.generatedPassword} (shown once; change it after signing in)`);
   }
-
-  // Public endpoints read the content library from memory; it is loaded (and seeded on first start) before routes.
-  const content = new ContentStore(db.kysely, app.log, app.redis);
-  await content.init();
   app.decorate('content', content);
   app.addHook('onClose', () => content.close());
 
