@@ -54,9 +54,20 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('db', db);
   app.decorate('tokens', new TokenService(resolveSecret(config.jwtSecret, config.dataDir, opts.persistSecret ?? false), config.accessTokenTtl, config.refreshTokenTtl));
   if (config.redisUrl) {
-    const redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    // No offline queue: while Redis is unreachable a command fails at once and its caller falls back (rate limit,
+    // login throttle, content publish) instead of every request waiting for reconnection attempts.
+    const redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: false });
     redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
     app.decorate('redis', redis);
+    // A moment for the first connection, so the first requests already share counts; without Redis the service
+    // starts all the same (rate limits per instance until it connects; see plugins/rate-limit-store.ts).
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 3000);
+      redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
   app.addHook('onClose', async () => {
     await app.redis?.quit().catch(() => undefined);

@@ -119,6 +119,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/**
+ * Refuses a PostgreSQL deployment without JWT_SECRET. Instances sharing a database are meant to be interchangeable
+ * behind a proxy; without one shared secret each would generate its own in its own DATA_DIR, and a sign-in on one
+ * would be rejected by the next. (SQLite is one process on one folder, where the generated secret is enough.)
+ */
+export function assertSharedSecret(config: Config): void {
+  if (config.jwtSecret || !/^postgres(ql)?:\/\//.test(config.databaseUrl)) return;
+  throw new ConfigError(
+    'JWT_SECRET 未设置：使用 PostgreSQL（DATABASE_URL=postgres://…）时必须设置，且所有实例取同一个值（至少 32 个字符，例如 `openssl rand -base64 48` 的输出）。' +
+      ' JWT_SECRET is required with PostgreSQL: instances sharing the database must share one signing secret, or a token signed by one instance is rejected by the others.',
+  );
+}
+
 /** The settings table shown in the README, generated from the schema so the two cannot drift. */
 export function describeSettings(): Array<{ name: string; default: string; description: string }> {
   return Object.entries(EnvSchema.properties).map(([name, s]) => ({

@@ -1,11 +1,19 @@
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, assertSharedSecret, loadConfig } from './config.js';
+import { logDestination } from './log-destination.js';
+
+/**
+ * In-flight requests get this long after SIGTERM, then the process exits regardless. With the at most 1 s spent on
+ * the last log lines (log-destination.ts), a SIGTERM always ends the process within 10 s.
+ */
+const SHUTDOWN_LIMIT_MS = 8_000;
 
 /** Entry point: load config, build the app, listen, and shut down gracefully on SIGTERM/SIGINT. */
 async function main() {
   let config;
   try {
     config = loadConfig();
+    assertSharedSecret(config);
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(`tianji: ${e.message}`);
@@ -13,14 +21,24 @@ async function main() {
     }
     throw e;
   }
-  const app = await buildApp({ config, persistSecret: true });
+  const app = await buildApp({ config, persistSecret: true, logger: { level: config.logLevel, stream: logDestination() } });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => process.exit(1), 10_000).unref();
-    await app.close();
+    // Requests still running (a slow upload, a long stream) get SHUTDOWN_LIMIT_MS; SIGTERM always ends the process.
+    const timer = setTimeout(() => {
+      app.log.warn(`shutdown did not finish within ${SHUTDOWN_LIMIT_MS / 1000} s; exiting anyway`);
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
+    try {
+      await app.close();
+    } catch (err) {
+      app.log.error({ err }, 'error while shutting down');
+      clearTimeout(timer);
+      process.exit(1);
+    }
     clearTimeout(timer);
     process.exit(0);
   };
