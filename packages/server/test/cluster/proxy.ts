@@ -1,0 +1,59 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A small round-robin reverse proxy, as nginx or Caddy would sit in front of the instances: each request goes to
+ * the next upstream; an upstream that refuses the connection is skipped (nothing reached it, so even a POST is
+ * safe to send elsewhere, as nginx's proxy_next_upstream error does); an upstream that fails mid-request gives
+ * 502. X-Forwarded-For is appended and X-Upstream names the instance that answered.
+ */
+export class RoundRobinProxy {
+  private readonly server: http.Server;
+  private next = 0;
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  url = '';
+
+  constructor(private readonly upstreams: () => Array<{ name: string; port: number }>) {
+    this.server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => this.forward(req, res, Buffer.concat(chunks), 0));
+    });
+  }
+
+  async listen() {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  close() {
+    this.agent.destroy();
+    this.server.closeAllConnections();
+    return new Promise((r) => this.server.close(r));
+  }
+
+  private forward(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, tries: number) {
+    const list = this.upstreams();
+    if (tries >= list.length) {
+      res.writeHead(502, { 'content-type': 'text/plain' }).end('no upstream answered');
+      return;
+    }
+    const up = list[this.next++ % list.length];
+    const xff = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
+    const out = http.request(
+      { host: '127.0.0.1', port: up.port, method: req.method, path: req.url, agent: this.agent, headers: { ...req.headers, 'x-forwarded-for': xff, 'content-length': String(body.length) } },
+      (upRes) => {
+        res.writeHead(upRes.statusCode ?? 502, { ...upRes.headers, 'x-upstream': up.name });
+        upRes.pipe(res);
+        upRes.on('error', () => res.destroy());
+      },
+    );
+    out.on('error', (err: NodeJS.ErrnoException) => {
+      if (res.headersSent) res.destroy();
+      // Refused, or a kept-alive connection the upstream had already closed (it died): the request never arrived.
+      else if (err.code === 'ECONNREFUSED' || (out.reusedSocket && err.code === 'ECONNRESET')) this.forward(req, res, body, tries + 1);
+      else res.writeHead(502, { 'content-type': 'text/plain' }).end(`upstream ${up.name}: ${err.code ?? err.message}`);
+    });
+    out.end(body);
+  }
+}
