@@ -3,9 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A small round-robin reverse proxy, as nginx or Caddy would sit in front of the instances: each request goes to
- * the next upstream; an upstream that refuses the connection is skipped (nothing reached it, so even a POST is
- * safe to send elsewhere, as nginx's proxy_next_upstream error does); an upstream that fails mid-request gives
- * 502. X-Forwarded-For is appended and X-Upstream names the instance that answered.
+ * the next upstream; an upstream that refuses the connection is skipped (as nginx's proxy_next_upstream error
+ * does; non-idempotent requests only when nothing can have reached the upstream); otherwise a failure is 502. X-Forwarded-For is appended and X-Upstream names the instance that answered.
  */
 export class RoundRobinProxy {
   private readonly server: http.Server;
@@ -50,8 +49,9 @@ export class RoundRobinProxy {
     );
     out.on('error', (err: NodeJS.ErrnoException) => {
       if (res.headersSent) res.destroy();
-      // Refused, or a kept-alive connection the upstream had already closed (it died): the request never arrived.
-      else if (err.code === 'ECONNREFUSED' || (out.reusedSocket && err.code === 'ECONNRESET')) this.forward(req, res, body, tries + 1);
+      // Refused: the request never arrived, so even a POST may go elsewhere. A reset kept-alive connection may
+      // have delivered it (seen: a write committed by the dying instance, retried, answered 409): reads only.
+      else if (err.code === 'ECONNREFUSED' || (out.reusedSocket && err.code === 'ECONNRESET' && (req.method === 'GET' || req.method === 'HEAD'))) this.forward(req, res, body, tries + 1);
       else res.writeHead(502, { 'content-type': 'text/plain' }).end(`upstream ${up.name}: ${err.code ?? err.message}`);
     });
     out.end(body);
