@@ -30,8 +30,10 @@ export interface Cluster {
   redis: ThrowawayRedis;
   /** Environment every cluster instance runs with. */
   env: Record<string, string>;
-  /** Folder for extra instances' data and logs. */
+  /** Folder for every instance's data and log. */
   dir: string;
+  /** Instances started besides A, B and C (stopped with the cluster). */
+  extra: Instance[];
 }
 
 /** A client IP for a request: each one gets its own public rate-limit count. */

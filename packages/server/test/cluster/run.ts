@@ -3,32 +3,18 @@
  * scenarios of scenarios.ts and shutdown.ts, a summary table, and exit code 1 on any broken promise or lost write.
  * Runs the compiled server (the npm script builds it first). Not part of `npm test`: it takes minutes, not seconds.
  */
-import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { ADMIN, RATE_LIMIT_MAX, Tally, type Cluster, type Outcome } from './harness.js';
-import { Instance, SERVER_JS } from './instance.js';
-import { RoundRobinProxy } from './proxy.js';
+import { Tally, type Cluster, type Outcome } from './harness.js';
+import { SERVER_JS } from './instance.js';
+import { createCluster, type RunningCluster } from './cluster.js';
 import { SCENARIOS } from './scenarios.js';
 import { shutdownScenarios } from './shutdown.js';
-import { ThrowawayPostgres, ThrowawayRedis, freePort } from './services.js';
+import { freePort } from './services.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-cluster-'));
 const outcomes: Outcome[] = [];
-const started: Instance[] = [];
-let pg: ThrowawayPostgres | undefined;
-let redis: ThrowawayRedis | undefined;
-let proxy: RoundRobinProxy | undefined;
-
-async function cleanUp() {
-  await Promise.all(started.filter((i) => i.alive).map((i) => i.kill()));
-  await proxy?.close();
-  await redis?.stop();
-  await pg?.destroy();
-}
-process.on('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
+let cluster: RunningCluster | undefined;
+process.on('SIGINT', () => void (cluster?.stop(false) ?? Promise.resolve()).finally(() => process.exit(130)));
 
 /** All three start at the same moment on the empty database: the start-up lock must make them seed once. */
 async function startTogether(c: Cluster): Promise<Outcome> {
@@ -53,7 +39,7 @@ async function startTogether(c: Cluster): Promise<Outcome> {
 async function refusesWithoutSecret(c: Cluster): Promise<Outcome> {
   const t = new Tally('PostgreSQL without JWT_SECRET: refused with a reason');
   const { JWT_SECRET: _omitted, ...env } = c.env;
-  const child = spawn(process.execPath, [SERVER_JS], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(await freePort()), DATA_DIR: path.join(dir, 'nosecret') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [SERVER_JS], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(await freePort()), DATA_DIR: path.join(c.dir, 'nosecret') }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d));
   const code = await new Promise<number | null>((r) => child.once('exit', (c2) => r(c2)));
@@ -75,31 +61,8 @@ function printTable(rows: Outcome[]) {
 }
 
 async function main() {
-  if (!fs.existsSync(SERVER_JS)) throw new Error(`${SERVER_JS} is missing: build first (npm run build -w packages/server)`);
   const t0 = Date.now();
-  pg = new ThrowawayPostgres(await freePort());
-  redis = new ThrowawayRedis(await freePort());
-  await pg.init();
-  await redis.start();
-  const env = {
-    DATABASE_URL: pg.url,
-    REDIS_URL: redis.url,
-    JWT_SECRET: randomBytes(32).toString('base64url'),
-    ADMIN_USERNAME: ADMIN.username,
-    ADMIN_PASSWORD: ADMIN.password,
-    TRUST_PROXY: 'true',
-    RATE_LIMIT_MAX: String(RATE_LIMIT_MAX),
-    RATE_LIMIT_WINDOW: '60s',
-    LOGIN_MAX_FAILURES_PER_IP: '1000',
-    USAGE_FLUSH_INTERVAL: '2s',
-    PASSWORD_WORKERS: '1',
-  };
-  const instances = ['A', 'B', 'C'].map((name) => new Instance({ name, dir, env }));
-  started.push(...instances);
-  proxy = new RoundRobinProxy(() => instances.filter((i) => i.port).map((i) => ({ name: i.name, port: i.port })));
-  await proxy.listen();
-  const c: Cluster = { proxy: proxy.url, instances, pg, redis, env, dir };
-
+  const c = (cluster = await createCluster());
   outcomes.push(await startTogether(c));
   if (!outcomes[0].problems.length) {
     for (const s of SCENARIOS) {
@@ -115,7 +78,7 @@ async function main() {
   outcomes.push(await refusesWithoutSecret(c));
   outcomes.push(...(await shutdownScenarios(c)));
   printTable(outcomes);
-  console.log(`\ncluster test: ${((Date.now() - t0) / 1000).toFixed(0)} s; logs in ${dir}`);
+  console.log(`\ncluster test: ${((Date.now() - t0) / 1000).toFixed(0)} s; logs in ${c.dir}`);
 }
 
 let failed = true;
@@ -125,7 +88,7 @@ try {
 } catch (err) {
   console.error('cluster test could not run:', err);
 } finally {
-  await cleanUp();
+  // Logs stay for a failed run (the table says where).
+  await cluster?.stop(!failed);
 }
-if (!failed) fs.rmSync(dir, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);

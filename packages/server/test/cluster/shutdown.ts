@@ -87,6 +87,7 @@ const STATES: ShutdownState[] = [
 /** One row per state: SIGTERM → exit time. Instances start together (the slow part) and are signalled one by one. */
 export async function shutdownScenarios(c: Cluster) {
   const rows = STATES.map((s) => ({ state: s, t: new Tally(`SIGTERM ${s.name}`), inst: new Instance({ name: `term-${STATES.indexOf(s)}`, dir: path.join(c.dir, 'shutdown'), env: { ...c.env, ...s.env }, stdout: s.stdout }) }));
+  c.extra.push(...rows.map((r) => r.inst));
   await Promise.all(rows.map((r) => r.inst.start()));
   for (const { state, t, inst } of rows) {
     try {
