@@ -92,12 +92,18 @@ export async function signIn(t: Tally, base: string, username = ADMIN.username, 
 }
 
 export interface LoadRecord {
+  /** When the request was sent and when it was answered. */
+  sent: number;
   at: number;
   kind: 'write' | 'read';
   status: number;
   content?: string;
   upstream?: string;
+  /** The start of a failed answer's body. */
+  detail?: string;
 }
+
+const detail = (r: Reply) => (r.status >= 200 && r.status < 300 ? undefined : JSON.stringify(r.body).slice(0, 80));
 
 /**
  * Admin writes (a new joke each, unique text) and public reads through the proxy from `workers` loops until
@@ -110,10 +116,12 @@ export function startLoad(t: Tally, base: string, token: string, tag: string, wo
   const loop = async () => {
     while (running) {
       const content = `cluster-${tag}-${seq++}`;
+      let sent = Date.now();
       const w = await t.call(base, 'POST', '/api/admin/content/jokes', { token, body: { content }, timeoutMs: 15_000 });
-      records.push({ at: Date.now(), kind: 'write', status: w.status, content, upstream: w.upstream });
+      records.push({ sent, at: Date.now(), kind: 'write', status: w.status, content, upstream: w.upstream, detail: detail(w) });
+      sent = Date.now();
       const r = await t.call(base, 'GET', '/api/random-color', { timeoutMs: 15_000 });
-      records.push({ at: Date.now(), kind: 'read', status: r.status, upstream: r.upstream });
+      records.push({ sent, at: Date.now(), kind: 'read', status: r.status, upstream: r.upstream, detail: detail(r) });
     }
   };
   const loops = Array.from({ length: workers }, loop);

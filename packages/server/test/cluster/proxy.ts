@@ -16,7 +16,7 @@ export class RoundRobinProxy {
     this.server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => this.forward(req, res, Buffer.concat(chunks), 0));
+      req.on('end', () => this.forward(req, res, Buffer.concat(chunks)));
     });
   }
 
@@ -31,13 +31,19 @@ export class RoundRobinProxy {
     return new Promise((r) => this.server.close(r));
   }
 
-  private forward(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, tries: number) {
-    const list = this.upstreams();
-    if (tries >= list.length) {
+  /** Upstreams that failed to connect are left out for a moment (nginx: max_fails=1 fail_timeout=2s). */
+  private readonly downUntil = new Map<string, number>();
+
+  private forward(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, tried: Set<string> = new Set()) {
+    const untried = this.upstreams().filter((u) => !tried.has(u.name));
+    const healthy = untried.filter((u) => (this.downUntil.get(u.name) ?? 0) <= Date.now());
+    const list = healthy.length ? healthy : untried;
+    if (!list.length) {
       res.writeHead(502, { 'content-type': 'text/plain' }).end('no upstream answered');
       return;
     }
     const up = list[this.next++ % list.length];
+    tried.add(up.name);
     const xff = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
     const out = http.request(
       { host: '127.0.0.1', port: up.port, method: req.method, path: req.url, agent: this.agent, headers: { ...req.headers, 'x-forwarded-for': xff, 'content-length': String(body.length) } },
@@ -51,7 +57,10 @@ export class RoundRobinProxy {
       if (res.headersSent) res.destroy();
       // Refused: the request never arrived, so even a POST may go elsewhere. A reset kept-alive connection may
       // have delivered it (seen: a write committed by the dying instance, retried, answered 409): reads only.
-      else if (err.code === 'ECONNREFUSED' || (out.reusedSocket && err.code === 'ECONNRESET' && (req.method === 'GET' || req.method === 'HEAD'))) this.forward(req, res, body, tries + 1);
+      else if (err.code === 'ECONNREFUSED' || (out.reusedSocket && err.code === 'ECONNRESET' && (req.method === 'GET' || req.method === 'HEAD'))) {
+        this.downUntil.set(up.name, Date.now() + 2000);
+        this.forward(req, res, body, tried);
+      }
       else res.writeHead(502, { 'content-type': 'text/plain' }).end(`upstream ${up.name}: ${err.code ?? err.message}`);
     });
     out.end(body);

@@ -2,9 +2,11 @@
  * `npm run test:cluster`: three instances on a throwaway PostgreSQL and Redis behind a round-robin proxy, the
  * scenarios of scenarios.ts and shutdown.ts, a summary table, and exit code 1 on any broken promise or lost write.
  * Runs the compiled server (the npm script builds it first). Not part of `npm test`: it takes minutes, not seconds.
+ * `npm run test:cluster -- --only SIGKILL` runs the start-up and the scenarios whose name contains the text.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { Tally, type Cluster, type Outcome } from './harness.js';
 import { SERVER_JS } from './instance.js';
 import { createCluster, type RunningCluster } from './cluster.js';
@@ -12,6 +14,8 @@ import { SCENARIOS } from './scenarios.js';
 import { shutdownScenarios } from './shutdown.js';
 import { freePort } from './services.js';
 
+const only = parseArgs({ options: { only: { type: 'string' } } }).values.only;
+const chosen = (name: string) => !only || name.includes(only);
 const outcomes: Outcome[] = [];
 let cluster: RunningCluster | undefined;
 process.on('SIGINT', () => void (cluster?.stop(false) ?? Promise.resolve()).finally(() => process.exit(130)));
@@ -65,7 +69,7 @@ async function main() {
   const c = (cluster = await createCluster());
   outcomes.push(await startTogether(c));
   if (!outcomes[0].problems.length) {
-    for (const s of SCENARIOS) {
+    for (const s of SCENARIOS.filter((x) => chosen(x.name))) {
       const t = new Tally(s.name);
       try {
         await s.run(c, t);
@@ -75,8 +79,8 @@ async function main() {
       outcomes.push(t.outcome());
     }
   }
-  outcomes.push(await refusesWithoutSecret(c));
-  outcomes.push(...(await shutdownScenarios(c)));
+  if (chosen('JWT_SECRET')) outcomes.push(await refusesWithoutSecret(c));
+  if (chosen('SIGTERM')) outcomes.push(...(await shutdownScenarios(c)));
   printTable(outcomes);
   console.log(`\ncluster test: ${((Date.now() - t0) / 1000).toFixed(0)} s; logs in ${c.dir}`);
 }

@@ -117,15 +117,16 @@ export const SCENARIOS: Scenario[] = [
       const admin = await signIn(t, c.proxy);
       const load = startLoad(t, c.proxy, admin.accessToken, 'kill');
       await sleep(1500);
-      const killedAt = Date.now();
       await c.instances[1].kill();
+      // From the moment the process is gone (the proxy may still hold kept-alive connections to it for a moment).
+      const killedAt = Date.now();
       await sleep(3000);
       const records = await load.stop();
       const failed = records.filter((r) => r.status < 200 || r.status >= 300);
       t.failures = failed.length;
-      // Only requests that were inside the killed process may fail; afterwards the proxy skips it.
-      const late = failed.filter((r) => r.at > killedAt + 1000);
-      t.expect(late.length === 0, `${late.length} failures more than 1 s after the kill`);
+      // Only requests that were inside the killed process may fail; one sent after the kill goes elsewhere.
+      const late = failed.filter((r) => r.sent > killedAt + 100);
+      t.expect(late.length === 0, `${late.length} requests sent after the kill failed: ${late.map((r) => `${r.kind} ${r.status} ${r.detail}`).join('; ')}`);
       t.lostWrites = await countLostWrites(c.pg, records);
       const writes = records.filter((r) => r.kind === 'write' && r.status === 201).length;
       const kinds = [...new Set(failed.map((r) => `${r.kind} ${r.status}`))].join(', ');
@@ -157,7 +158,7 @@ export const SCENARIOS: Scenario[] = [
       await sleep(1500);
       const records = await load.stop();
       // Requests sent once every instance is ready again must all succeed (a small margin for ones in flight).
-      const after = records.filter((r) => r.at > readyAt + 500 && (r.status < 200 || r.status >= 300));
+      const after = records.filter((r) => r.sent > readyAt + 200 && (r.status < 200 || r.status >= 300));
       t.expect(after.length === 0, `${after.length} failures after recovery`);
       t.failures = records.filter((r) => r.status < 200 || r.status >= 300).length;
       t.lostWrites = await countLostWrites(c.pg, records);
