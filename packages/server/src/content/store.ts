@@ -53,9 +53,10 @@ export class ContentStore {
         const [from, library] = message.split('|');
         if (from !== this.instanceId && this.snapshots.has(library)) void this.reload(library).catch((err) => this.log.error({ err }, 'content reload failed'));
       });
-      // Start without Redis if it does not answer soon: changes from other instances arrive once it does.
+      // Start without Redis if it does not answer (the shared client found it down already, or it does not answer
+      // soon): changes from other instances arrive once it does.
       const subscribed = this.subscriber.subscribe(CHANNEL).catch((err) => this.log.warn({ err: err.message }, 'content subscribe failed'));
-      await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
+      if (this.redis.status === 'ready') await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
     }
   }
 
