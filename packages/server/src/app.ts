@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
+import { withStartupLock } from './db/startup-lock.js';
 import securityHeaders from './plugins/security-headers.js';
 import errorHandler, { renderFrameworkError } from './plugins/error-handler.js';
 import openapi from './plugins/openapi.js';
@@ -56,25 +57,39 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('db', db);
   app.decorate('tokens', new TokenService(resolveSecret(config.jwtSecret, config.dataDir, opts.persistSecret ?? false), config.accessTokenTtl, config.refreshTokenTtl));
   if (config.redisUrl) {
-    const redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    // No offline queue: while Redis is unreachable a command fails at once and its caller falls back (rate limit,
+    // login throttle, content publish) instead of every request waiting for reconnection attempts.
+    const redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: false });
     redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
     app.decorate('redis', redis);
+    // A moment for the first connection, so the first requests already share counts; without Redis the service
+    // starts all the same (rate limits per instance until it connects; see plugins/rate-limit-store.ts).
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 3000);
+      redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
   app.addHook('onClose', async () => {
     await app.redis?.quit().catch(() => undefined);
     if (!opts.db) await db.close();
   });
 
-  await migrateToLatest(db);
-  await warnUsernameCollisions(db.kysely, app.log);
-  const seeded = await seedDatabase(db.kysely, { adminUsername: config.adminUsername, adminPassword: config.adminPassword });
+  // Public endpoints read the content library from memory; it is loaded (and seeded on first start) before routes.
+  const content = new ContentStore(db.kysely, app.log, app.redis);
+  // Two instances starting at once on an empty database must migrate and seed once, not twice (db/startup-lock.ts).
+  const seeded = await withStartupLock(db, async () => {
+    await migrateToLatest(db);
+    await warnUsernameCollisions(db.kysely, app.log);
+    const result = await seedDatabase(db.kysely, { adminUsername: config.adminUsername, adminPassword: config.adminPassword });
+    await content.init();
+    return result;
+  });
   if (seeded.generatedPassword) {
     app.log.warn(`Created the first super administrator "${config.adminUsername}" with the generated password: ${seeded.generatedPassword} (shown once; change it after signing in)`);
   }
-
-  // Public endpoints read the content library from memory; it is loaded (and seeded on first start) before routes.
-  const content = new ContentStore(db.kysely, app.log, app.redis);
-  await content.init();
   app.decorate('content', content);
   app.addHook('onClose', () => content.close());
 

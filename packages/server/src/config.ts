@@ -12,7 +12,7 @@ const EnvSchema = Type.Object({
   DATA_DIR: Type.String({ default: './data', description: 'Folder for the SQLite file and the generated JWT secret' }),
   DATABASE_URL: Type.Optional(Type.String({ description: 'postgres://… selects PostgreSQL; sqlite:<path> or a file path selects SQLite (default <DATA_DIR>/tianji.db)' })),
   REDIS_URL: Type.Optional(Type.String({ description: 'redis://… lets several instances share the public rate limit, login throttling and content-change notifications' })),
-  JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'HS256 secret, at least 32 characters; generated and kept in DATA_DIR when unset' })),
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'HS256 secret, at least 32 characters; generated and kept in DATA_DIR when unset; required with PostgreSQL, the same on every instance' })),
   ADMIN_USERNAME: Type.String({ default: 'admin', minLength: 3, maxLength: 32, description: 'Username of the first super administrator, created on an empty database' }),
   ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 128, description: 'Password of that first super administrator; when unset one is generated and printed once in the log' })),
   ACCESS_TOKEN_TTL: Type.String({ default: '15m', description: 'Access token lifetime: seconds or a number with s/m/h/d' }),
@@ -120,6 +120,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxmind: { cityDb: e.MAXMIND_CITY_DB, asnDb: e.MAXMIND_ASN_DB },
     passwordWorkers: e.PASSWORD_WORKERS,
   };
+}
+
+/**
+ * Refuses a PostgreSQL deployment without JWT_SECRET. Instances sharing a database are meant to be interchangeable
+ * behind a proxy; without one shared secret each would generate its own in its own DATA_DIR, and a sign-in on one
+ * would be rejected by the next. (SQLite is one process on one folder, where the generated secret is enough.)
+ */
+export function assertSharedSecret(config: Config): void {
+  if (config.jwtSecret || !/^postgres(ql)?:\/\//.test(config.databaseUrl)) return;
+  throw new ConfigError(
+    'JWT_SECRET 未设置：使用 PostgreSQL（DATABASE_URL=postgres://…）时必须设置，且所有实例取同一个值（至少 32 个字符，例如 `openssl rand -base64 48` 的输出）。' +
+      ' JWT_SECRET is required with PostgreSQL: instances sharing the database must share one signing secret, or a token signed by one instance is rejected by the others.',
+  );
 }
 
 /** The settings table shown in the README, generated from the schema so the two cannot drift. */

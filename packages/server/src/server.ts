@@ -1,12 +1,21 @@
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, assertSharedSecret, loadConfig } from './config.js';
 import { ensurePrivateDir } from './private-files.js';
+import { logDestination } from './log-destination.js';
+
+/**
+ * In-flight requests get this long after SIGTERM, then the process exits regardless. With at most LOG_FLUSH_MS
+ * spent on the last log lines, a SIGTERM always ends the process within 10 s.
+ */
+const SHUTDOWN_LIMIT_MS = 8_000;
+const LOG_FLUSH_MS = 1_000;
 
 /** Entry point: load config, build the app, listen, and shut down gracefully on SIGTERM/SIGINT. */
 async function main() {
   let config;
   try {
     config = loadConfig();
+    assertSharedSecret(config);
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(`tianji: ${e.message}`);
@@ -16,16 +25,33 @@ async function main() {
   }
   // Tightened at every start: installs from before this rule created it 0755.
   ensurePrivateDir(config.dataDir, { tighten: true });
-  const app = await buildApp({ config, persistSecret: true });
+  const log = logDestination();
+  const app = await buildApp({ config, persistSecret: true, logger: { level: config.logLevel, stream: log } });
   let closing = false;
+  const exit = (code: number) => void log.flush(LOG_FLUSH_MS).finally(() => process.exit(code));
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => process.exit(1), 10_000).unref();
-    await app.close();
+    // Requests still running (a slow upload, a long stream) get SHUTDOWN_LIMIT_MS; SIGTERM always ends the process.
+    const timer = setTimeout(() => {
+      app.log.warn(`shutdown did not finish within ${SHUTDOWN_LIMIT_MS / 1000} s; exiting anyway`);
+      exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
+    // Keep-alive connections that were busy when the server stopped listening become idle after their answer,
+    // but Node closes idle connections only once, at close(): without this, close() waits for the clients'
+    // keep-alive timeout (seen: SIGTERM during image rendering took the full fallback delay).
+    const idle = setInterval(() => app.server.closeIdleConnections(), 100).unref();
+    try {
+      await app.close();
+    } catch (err) {
+      app.log.error({ err }, 'error while shutting down');
+      clearTimeout(timer);
+      return exit(1);
+    }
     clearTimeout(timer);
-    process.exit(0);
+    clearInterval(idle);
+    exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -36,19 +36,33 @@ export class ContentStore {
     for (const lib of LIBRARIES) await this.seed(lib);
     for (const lib of LIBRARIES) await this.reload(lib.name);
     if (this.redis) {
-      this.subscriber = this.redis.duplicate();
+      // Unlike the shared client, this one queues its SUBSCRIBE until Redis answers, however long that takes.
+      this.subscriber = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
       this.subscriber.on('error', (err) => this.log.warn({ err: err.message }, 'content subscriber error'));
+      // Changes published while Redis was unreachable never arrive: after a reconnection, reload everything.
+      let connectedBefore = false;
+      this.subscriber.on('ready', () => {
+        if (connectedBefore) {
+          this.log.info('redis reconnected: reloading every content library');
+          for (const lib of LIBRARIES) void this.reload(lib.name).catch((err) => this.log.error({ err }, 'content reload failed'));
+        }
+        connectedBefore = true;
+      });
       this.subscriber.on('message', (_channel, message) => {
         // "<instance>|<library>": this instance reloaded already when it made the change.
         const [from, library] = message.split('|');
         if (from !== this.instanceId && this.snapshots.has(library)) void this.reload(library).catch((err) => this.log.error({ err }, 'content reload failed'));
       });
-      await this.subscriber.subscribe(CHANNEL);
+      // Start without Redis if it does not answer (the shared client found it down already, or it does not answer
+      // soon): changes from other instances arrive once it does.
+      const subscribed = this.subscriber.subscribe(CHANNEL).catch((err) => this.log.warn({ err: err.message }, 'content subscribe failed'));
+      if (this.redis.status === 'ready') await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
     }
   }
 
   async close(): Promise<void> {
-    await this.subscriber?.quit().catch(() => undefined);
+    // disconnect, not quit: a QUIT would wait in the queue while Redis is unreachable.
+    this.subscriber?.disconnect();
   }
 
   /** The current snapshot of a library (ids included). */

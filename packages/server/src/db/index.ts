@@ -40,6 +40,12 @@ export function openDatabase(url: string, opts: { searchPath?: string; poolSize?
         }) as typeof pg.types.getTypeParser,
       },
     });
+    // A connection cut by the server (a PostgreSQL restart, a failover) is reported as an 'error' event: by the
+    // pool for an idle connection, by the client itself for one checked out between two queries (inside a
+    // transaction). Without listeners node-postgres throws it and the process dies (seen in the cluster test).
+    // The query that runs into the dead connection fails with its own error, and the pool discards the connection.
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       kysely,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { AppError } from '../errors.js';
+import { fallbackRateLimitStore } from '../plugins/rate-limit-store.js';
 import daily from './daily/index.js';
 import random from './random/index.js';
 import mood from './mood/index.js';
@@ -17,9 +18,8 @@ export default async function lookupApi(app: FastifyInstance) {
     await app.register(rateLimit, {
       max,
       timeWindow: windowMs,
-      redis: app.redis,
-      nameSpace: 'tianji:rl:',
-      skipOnError: true,
+      // Shared through Redis; counted per instance while Redis is down (plugins/rate-limit-store.ts).
+      store: app.redis ? fallbackRateLimitStore(app.redis, app.log) : undefined,
       errorResponseBuilder: (_req, ctx) =>
         new AppError('TOO_MANY_REQUESTS', `请求过于频繁：每个 IP 每 ${Math.round(windowMs / 1000)} 秒最多 ${ctx.max} 次，请 ${ctx.after} 后重试`),
     });

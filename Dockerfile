@@ -1,0 +1,47 @@
+# syntax=docker/dockerfile:1
+# tianji: the server with the built admin app, production dependencies only, running as the unprivileged `node` user.
+# Build: docker build -t tianji .      Run: docker run -p 3000:3000 -v tianji-data:/var/lib/tianji tianji
+# See docs/deploy.md (single process, the compose cluster, Kubernetes).
+
+# 1. Build: every workspace's dependencies, then the server (tsc) and the admin app (vite).
+FROM node:20-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY packages/server/package.json packages/server/
+COPY packages/client/package.json packages/client/
+COPY apps/admin/package.json apps/admin/
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# 2. Production dependencies of the server only (no Vue, Vite, TypeScript or test tools in the image).
+FROM node:20-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY packages/server/package.json packages/server/
+COPY packages/client/package.json packages/client/
+COPY apps/admin/package.json apps/admin/
+RUN npm ci --omit=dev --workspace packages/server --no-audit --no-fund && npm cache clean --force
+
+# 3. Runtime.
+FROM node:20-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATA_DIR=/var/lib/tianji
+WORKDIR /app
+COPY --from=deps /app ./
+COPY --from=build /app/packages/server/dist packages/server/dist
+COPY --from=build /app/apps/admin/dist apps/admin/dist
+# The shipped data sets (read-only; see data/README.md). The writable DATA_DIR is a separate volume.
+COPY data data
+RUN mkdir -p /var/lib/tianji && chown node:node /var/lib/tianji
+USER node
+VOLUME ["/var/lib/tianji"]
+EXPOSE 3000
+# Ready = the database answers (Redis down is reported in the body but keeps the instance in service).
+HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# SIGTERM: stops listening, finishes in-flight requests, exits within 10 s in every case.
+STOPSIGNAL SIGTERM
+CMD ["node", "--enable-source-maps", "packages/server/dist/server.js"]
