@@ -159,7 +159,9 @@ async function holdingsOf(trx: Kysely<Database>, by: 'user' | 'role', ids: strin
     .selectFrom('roles as r')
     .leftJoin('role_menus as rm', 'rm.role_id', 'r.id')
     .leftJoin('menus as m', 'm.id', 'rm.menu_id')
-    .select(['r.code as roleCode', 'm.code as menuCode', 'rm.bits']);
+    .select(['r.code as roleCode', 'm.code as menuCode', 'rm.bits'])
+    // A stable order, so a refusal names the same menus in the same order on both databases.
+    .orderBy('m.code');
   const rows: GrantRow[] =
     by === 'user'
       ? await q
