@@ -21,6 +21,7 @@ const EnvSchema = Type.Object({
   CORS_ORIGINS: Type.String({ default: '', description: 'Comma-separated origins allowed to call the admin API from a browser' }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 0, default: 300, description: 'Public API requests per client IP per window; 0 turns the limit off' }),
   RATE_LIMIT_WINDOW: Type.String({ default: '1m', description: 'Window of the public API rate limit' }),
+  REFRESH_REUSE_GRACE: Type.String({ default: '10s', description: 'A refresh token presented again this soon after its own rotation lost a concurrent race (401, the session stays); later it counts as theft and ends the session' }),
   LOGIN_MAX_FAILURES: Type.Integer({ minimum: 1, default: 5, description: 'Failed logins per account per 15 minutes before 429' }),
   LOGIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, default: 30, description: 'Failed logins per IP per 15 minutes before 429' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info', description: 'pino log level (fatal, error, warn, info, debug, trace, silent)' }),
@@ -44,6 +45,7 @@ export interface Config {
   adminPassword?: string;
   accessTokenTtl: number;
   refreshTokenTtl: number;
+  refreshReuseGraceMs: number;
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   corsOrigins: string[];
   rateLimit: { max: number; windowMs: number };
@@ -107,6 +109,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminPassword: e.ADMIN_PASSWORD,
     accessTokenTtl: parseDuration('ACCESS_TOKEN_TTL', e.ACCESS_TOKEN_TTL),
     refreshTokenTtl: parseDuration('REFRESH_TOKEN_TTL', e.REFRESH_TOKEN_TTL),
+    refreshReuseGraceMs: parseDuration('REFRESH_REUSE_GRACE', e.REFRESH_REUSE_GRACE) * 1000,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     corsOrigins: e.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: parseDuration('RATE_LIMIT_WINDOW', e.RATE_LIMIT_WINDOW) * 1000 },

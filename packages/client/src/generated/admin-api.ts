@@ -3433,6 +3433,161 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My live sessions
+         * @description `current` marks the session of the token making this request.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: ({
+                                /** @description What signed in, from the X-Client-Kind header: web, mobile, cli, sdk or other */
+                                clientKind: "web" | "mobile" | "cli" | "sdk" | "other";
+                                /**
+                                 * @description Signed in at
+                                 * @example 2026-01-31T08:00:00.000Z
+                                 */
+                                createdAt: string;
+                                /** @description Browser and system read from the user agent, e.g. Chrome 131 · Windows 10 */
+                                deviceLabel: string;
+                                /**
+                                 * @description The refresh token expires then unless used
+                                 * @example 2026-01-31T08:00:00.000Z
+                                 */
+                                expiresAt: string;
+                                /** @description Session id */
+                                id: string;
+                                /** @description Address it signed in from (honours TRUST_PROXY) */
+                                ip: string;
+                                /**
+                                 * @description Last refresh (not every request)
+                                 * @example 2026-01-31T08:00:00.000Z
+                                 */
+                                lastUsedAt: string;
+                                nickname: string;
+                                userAgent: string;
+                                userId: string;
+                                username: string;
+                            } & {
+                                /** @description The session of the token making this request */
+                                current: boolean;
+                            })[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out one of my devices
+         * @description Its tokens answer 401 SESSION_ENDED from their next use. 404 when the id is not a live session of yours.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Record id (UUID) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions/revoke-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out every other device
+         * @description Ends every session of yours except the one making this request.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                ended: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/menus": {
         parameters: {
             query?: never;
@@ -4495,6 +4650,53 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/users/{id}/force-logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Force a user to sign out everywhere
+         * @description token_version + 1: every token on every device answers 401 FORCED_LOGOUT from its next use. Only a super administrator may do this to a super administrator (409).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Record id (UUID) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Sessions that were live */
+                                ended: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{id}/reset-password": {
         parameters: {
             query?: never;
@@ -5235,6 +5437,9 @@ export const ROUTE_PERMISSIONS = {
   "GET /api/auth/me": "authenticated",
   "PUT /api/auth/password": "authenticated",
   "POST /api/auth/refresh": "public",
+  "GET /api/auth/sessions": "authenticated",
+  "DELETE /api/auth/sessions/{id}": "authenticated",
+  "POST /api/auth/sessions/revoke-others": "authenticated",
   "GET /api/menus": {
     "menu": "system:menu",
     "bits": [
@@ -5348,6 +5553,12 @@ export const ROUTE_PERMISSIONS = {
     "menu": "system:user",
     "bits": [
       "EDIT"
+    ]
+  },
+  "POST /api/users/{id}/force-logout": {
+    "menu": "system:session",
+    "bits": [
+      "DELETE"
     ]
   },
   "POST /api/users/{id}/reset-password": {

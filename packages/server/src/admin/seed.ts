@@ -31,6 +31,7 @@ export const MENU_TREE: MenuSeed[] = [
       { code: 'system:role', name: '角色管理', path: '/system/roles', icon: 'shield', sort: 2 },
       { code: 'system:menu', name: '菜单管理', path: '/system/menus', icon: 'list-tree', sort: 3 },
       { code: 'system:audit', name: '审计日志', path: '/system/audit-logs', icon: 'scroll-text', sort: 4 },
+      { code: 'system:session', name: '在线会话', path: '/system/sessions', icon: 'monitor-smartphone', sort: 5 },
     ],
   },
   {

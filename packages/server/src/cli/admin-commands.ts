@@ -52,7 +52,7 @@ async function resetPassword(db: Kysely<Database>, io: CliIo, username: string, 
   const hash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: hash, updated_at: nowIso() }).where('id', '=', user.id).execute();
-    await sessions(trx).invalidateSessions(user.id, trx);
+    await sessions(trx).invalidateSessions(user.id, trx, 'PASSWORD_CHANGED', null);
     await recordAudit(trx, { ...CLI_ACTOR, action: 'cli.reset-password', targetType: 'user', targetId: user.id, detail: { username } });
   });
   io.out(`Password of "${username}" reset; every session of this user is signed out.`);
@@ -80,7 +80,7 @@ async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: strin
       out.push(`Created super administrator "${username}".`);
     } else {
       await trx.updateTable('users').set({ status: 'enabled', updated_at: now, ...(hash ? { password_hash: hash } : {}) }).where('id', '=', userId).execute();
-      if (hash) await sessions(trx).invalidateSessions(userId, trx);
+      if (hash) await sessions(trx).invalidateSessions(userId, trx, 'PASSWORD_CHANGED', null);
       out.push(`"${username}" is ${existing!.status === 'enabled' ? 'enabled' : 'now enabled again'} and holds the super administrator role.`);
       if (hash) out.push('Its password was replaced; its existing sessions are signed out.');
     }

@@ -4,6 +4,7 @@ import * as m0001 from './migrations/0001-admin.js';
 import * as m0002 from './migrations/0002-content.js';
 import * as m0003 from './migrations/0003-usage.js';
 import * as m0004 from './migrations/0004-access-revision.js';
+import * as m0005 from './migrations/0005-sessions.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0002-content': m0002,
   '0003-usage': m0003,
   '0004-access-revision': m0004,
+  '0005-sessions': m0005,
 };
 
 class ListedMigrations implements MigrationProvider {

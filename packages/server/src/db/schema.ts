@@ -10,6 +10,8 @@ export interface UsersTable {
   password_hash: string;
   status: 'enabled' | 'disabled';
   token_version: number;
+  /** Why token_version was last raised: the 401 code of the tokens it voided (migration 0005). */
+  sessions_end_reason: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -63,6 +65,25 @@ export interface RefreshTokensTable {
   user_agent: string;
 }
 
+/** One sign-in: the refresh-token family `id` (migration 0005). */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: Timestamp;
+  /** Updated on refresh, not on every request. */
+  last_used_at: Timestamp;
+  expires_at: Timestamp;
+  ip: string;
+  user_agent: string;
+  client_kind: string;
+  device_label: string;
+  ended_at: Timestamp | null;
+  /** The 401 code the session's tokens answer with after it ended (or LOGOUT). */
+  end_reason: string | null;
+  /** Who ended it: the user themself, an operator, or null (the system). */
+  ended_by: string | null;
+}
+
 export interface AuditLogsTable {
   id: string;
   actor_id: string | null;
@@ -108,6 +129,7 @@ export interface Database {
   role_menus: RoleMenusTable;
   user_roles: UserRolesTable;
   refresh_tokens: RefreshTokensTable;
+  sessions: SessionsTable;
   audit_logs: AuditLogsTable;
   content_items: ContentItemsTable;
   content_meta: ContentMetaTable;

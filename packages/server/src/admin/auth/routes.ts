@@ -5,6 +5,7 @@ import { PERMISSION_POINTS } from '../permissions/points.js';
 import { visibleMenuTree, type MenuNode } from './access.js';
 import { publicUser, AuthService, CredentialError, getDummyHash, type ClientInfo } from './service.js';
 import { createFailureCounter, LoginThrottle } from './throttle.js';
+import { clientKindOf } from '../sessions/device.js';
 import {
   ChangePasswordBody,
   LoginBody,
@@ -21,7 +22,11 @@ import type { Static } from '@sinclair/typebox';
 
 const TAG = '认证 Auth';
 
-export const clientInfo = (req: FastifyRequest): ClientInfo => ({ ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
+export const clientInfo = (req: FastifyRequest): ClientInfo => ({
+  ip: req.ip,
+  userAgent: String(req.headers['user-agent'] ?? ''),
+  clientKind: clientKindOf(req.headers['x-client-kind']),
+});
 
 export function normalizeTree(nodes: MenuNode[]): MenuNodeStatic[] {
   return nodes.map((n) => ({ ...n, permissions: normalizeMask(n.permissions), children: normalizeTree(n.children) }));
