@@ -22,6 +22,7 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_MAX: Type.Integer({ minimum: 0, default: 300, description: 'Public API requests per client IP per window; 0 turns the limit off' }),
   RATE_LIMIT_WINDOW: Type.String({ default: '1m', description: 'Window of the public API rate limit' }),
   REFRESH_REUSE_GRACE: Type.String({ default: '10s', description: 'A refresh token presented again this soon after its own rotation lost a concurrent race (401, the session stays); later it counts as theft and ends the session' }),
+  LOGIN_LOG_RETENTION: Type.String({ default: '180d', description: 'How long login log rows are kept (pruned in the background, hourly); expired sessions go after a day' }),
   LOGIN_MAX_FAILURES: Type.Integer({ minimum: 1, default: 5, description: 'Failed logins per account per 15 minutes before 429' }),
   LOGIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, default: 30, description: 'Failed logins per IP per 15 minutes before 429' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info', description: 'pino log level (fatal, error, warn, info, debug, trace, silent)' }),
@@ -46,6 +47,7 @@ export interface Config {
   accessTokenTtl: number;
   refreshTokenTtl: number;
   refreshReuseGraceMs: number;
+  loginLogRetentionMs: number;
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   corsOrigins: string[];
   rateLimit: { max: number; windowMs: number };
@@ -110,6 +112,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     accessTokenTtl: parseDuration('ACCESS_TOKEN_TTL', e.ACCESS_TOKEN_TTL),
     refreshTokenTtl: parseDuration('REFRESH_TOKEN_TTL', e.REFRESH_TOKEN_TTL),
     refreshReuseGraceMs: parseDuration('REFRESH_REUSE_GRACE', e.REFRESH_REUSE_GRACE) * 1000,
+    loginLogRetentionMs: parseDuration('LOGIN_LOG_RETENTION', e.LOGIN_LOG_RETENTION) * 1000,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     corsOrigins: e.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: parseDuration('RATE_LIMIT_WINDOW', e.RATE_LIMIT_WINDOW) * 1000 },

@@ -51,12 +51,14 @@ const ROUTES: Record<string, Prepare> = {
   'GET /api/audit-logs': async () => ({ url: '/api/audit-logs' }),
   'GET /api/audit-logs/export': async () => ({ url: '/api/audit-logs/export' }),
   'GET /api/sessions': async () => ({ url: '/api/sessions' }),
+  'GET /api/login-logs': async () => ({ url: '/api/login-logs' }),
+  'GET /api/login-logs/export': async () => ({ url: '/api/login-logs/export' }),
   'DELETE /api/sessions/{id}': async (a, app) => ({ url: `/api/sessions/${await newSession(a, app)}` }),
   'POST /api/sessions/batch-delete': async (a, app) => ({ url: '/api/sessions/batch-delete', payload: { ids: [await newSession(a, app)] } }),
   'POST /api/users/{id}/force-logout': async (a) => ({ url: `/api/users/${await newUser(a)}/force-logout` }),
 };
 
-const GUARDED = /^\/api\/(users|roles|menus|audit-logs|sessions)(\/|$)/;
+const GUARDED = /^\/api\/(users|roles|menus|audit-logs|sessions|login-logs)(\/|$)/;
 
 describeEachDb('permission guard on users, roles, menus, audit-log and session routes', (dialect) => {
   let t: TestInstance;
@@ -91,7 +93,7 @@ describeEachDb('permission guard on users, roles, menus, audit-log and session r
   it('covers every users / roles / menus / audit-log / session route, each declaring a menu and bits', () => {
     expect([...declared.keys()].sort()).toEqual(Object.keys(ROUTES).sort());
     for (const [key, decl] of declared) {
-      expect(decl, key).toMatchObject({ menu: expect.stringMatching(/^system:(user|role|menu|audit|session)$/), bits: expect.any(Array) });
+      expect(decl, key).toMatchObject({ menu: expect.stringMatching(/^system:(user|role|menu|audit|session|login-log)$/), bits: expect.any(Array) });
     }
   });
 

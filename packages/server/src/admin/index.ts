@@ -9,6 +9,8 @@ import menusRoutes from './menus/routes.js';
 import auditRoutes from './audit/routes.js';
 import sessionRoutes, { ownSessionRoutes } from './sessions/routes.js';
 import { SessionsService } from './sessions/service.js';
+import loginLog from './login-log/plugin.js';
+import loginLogRoutes from './login-log/routes.js';
 import contentRoutes from '../content/routes.js';
 import usageRoutes from '../monitor/routes.js';
 
@@ -38,6 +40,7 @@ export default async function adminApi(app: FastifyInstance, opts: { now?: () =>
   app.decorate('authService', auth);
   app.decorate('sessions', new SessionsService(app.db.kysely, auth));
   await app.register(auditRecorder);
+  await app.register(loginLog, { now: opts.now });
   await app.register(authGuard);
   await app.register(authRoutes, { prefix: '/api/auth' });
   await app.register(ownSessionRoutes, { prefix: '/api/auth/sessions' });
@@ -47,6 +50,7 @@ export default async function adminApi(app: FastifyInstance, opts: { now?: () =>
   await app.register(menusRoutes, { prefix: '/api/menus' });
   await app.register(auditRoutes, { prefix: '/api/audit-logs' });
   await app.register(sessionRoutes, { prefix: '/api' });
+  await app.register(loginLogRoutes, { prefix: '/api/login-logs' });
   await app.register(contentRoutes, { prefix: '/api/admin/content' });
   await app.register(usageRoutes, { prefix: '/api/admin/usage' });
 }

@@ -32,6 +32,7 @@ export const MENU_TREE: MenuSeed[] = [
       { code: 'system:menu', name: '菜单管理', path: '/system/menus', icon: 'list-tree', sort: 3 },
       { code: 'system:audit', name: '审计日志', path: '/system/audit-logs', icon: 'scroll-text', sort: 4 },
       { code: 'system:session', name: '在线会话', path: '/system/sessions', icon: 'monitor-smartphone', sort: 5 },
+      { code: 'system:login-log', name: '登录日志', path: '/system/login-logs', icon: 'log-in', sort: 6 },
     ],
   },
   {

@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002-content.js';
 import * as m0003 from './migrations/0003-usage.js';
 import * as m0004 from './migrations/0004-access-revision.js';
 import * as m0005 from './migrations/0005-sessions.js';
+import * as m0006 from './migrations/0006-login-log.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0003-usage': m0003,
   '0004-access-revision': m0004,
   '0005-sessions': m0005,
+  '0006-login-log': m0006,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -84,6 +84,29 @@ export interface SessionsTable {
   ended_by: string | null;
 }
 
+/** One sign-in attempt, sign-out or session end (migration 0006). */
+export interface LoginLogsTable {
+  id: string;
+  created_at: Timestamp;
+  /** login, logout, session-ended, forced-logout, refresh-reused */
+  event: string;
+  /** success or failure */
+  result: string;
+  /** Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, THROTTLED, or the code a session ended with; '' when none. */
+  reason: string;
+  /** As typed at sign-in; the account's name for the other events. */
+  username: string;
+  user_id: string | null;
+  session_id: string | null;
+  ip: string;
+  user_agent: string;
+  device_label: string;
+  client_kind: string;
+  /** Who ended the session, when someone did. */
+  actor_id: string | null;
+  actor_username: string;
+}
+
 export interface AuditLogsTable {
   id: string;
   actor_id: string | null;
@@ -130,6 +153,7 @@ export interface Database {
   user_roles: UserRolesTable;
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
+  login_logs: LoginLogsTable;
   audit_logs: AuditLogsTable;
   content_items: ContentItemsTable;
   content_meta: ContentMetaTable;

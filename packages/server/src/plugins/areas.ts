@@ -2,7 +2,7 @@
  * Which face of the service a path belongs to. Both live under /api; the admin API's resources are listed here
  * once, so the error renderer, CORS and the 404 handler agree on which body shape a path gets.
  */
-const ADMIN_PREFIXES = ['/api/auth', '/api/users', '/api/roles', '/api/menus', '/api/audit-logs', '/api/permissions', '/api/admin'];
+const ADMIN_PREFIXES = ['/api/auth', '/api/users', '/api/roles', '/api/menus', '/api/audit-logs', '/api/sessions', '/api/login-logs', '/api/permissions', '/api/admin'];
 
 export type Area = 'admin' | 'lookup' | 'other';
 

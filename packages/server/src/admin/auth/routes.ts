@@ -5,7 +5,8 @@ import { PERMISSION_POINTS } from '../permissions/points.js';
 import { visibleMenuTree, type MenuNode } from './access.js';
 import { publicUser, AuthService, CredentialError, getDummyHash, type ClientInfo } from './service.js';
 import { createFailureCounter, LoginThrottle } from './throttle.js';
-import { clientKindOf } from '../sessions/device.js';
+import { clientKindOf, deviceLabel } from '../sessions/device.js';
+import { AppError } from '../../errors.js';
 import {
   ChangePasswordBody,
   LoginBody,
@@ -55,7 +56,19 @@ export default async function authRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const { username, password } = req.body as Static<typeof LoginBody>;
-      return { data: await throttle.guard(username, req.ip, () => auth.login(username, password, clientInfo(req)), isCredentialFailure) };
+      const client = clientInfo(req);
+      const attempt = { event: 'login' as const, username, ip: client.ip, userAgent: client.userAgent, deviceLabel: deviceLabel(client.userAgent), clientKind: client.clientKind };
+      const logged = { actorId: null, actorUsername: '' };
+      try {
+        const { sessionId, ...result } = await throttle.guard(username, req.ip, () => auth.login(username, password, client), isCredentialFailure);
+        await app.loginLog.record([{ ...attempt, ...logged, result: 'success', reason: '', userId: result.user.id, sessionId }]);
+        return { data: result };
+      } catch (e) {
+        const reason = e instanceof CredentialError ? e.failure : e instanceof AppError && e.code === 'TOO_MANY_REQUESTS' ? 'THROTTLED' : 'ERROR';
+        const userId = e instanceof CredentialError ? e.userId : null;
+        await app.loginLog.record([{ ...attempt, ...logged, result: 'failure', reason, userId, sessionId: null }]);
+        throw e;
+      }
     },
   );
 

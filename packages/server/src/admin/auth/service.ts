@@ -20,8 +20,20 @@ let dummyHash: Promise<string> | undefined;
 /** Computed once per process; awaited at start-up so not even the first unknown username answers faster. */
 export const getDummyHash = () => (dummyHash ??= hash(randomUUID(), ARGON2));
 
+/** Why a sign-in failed, for the login log only: the caller always gets the same answer. */
+export type CredentialFailure = 'UNKNOWN_USER' | 'WRONG_PASSWORD' | 'ACCOUNT_DISABLED';
+
 /** A wrong password (login or password change): the sign-in throttle counts exactly these. */
-export class CredentialError extends AppError {}
+export class CredentialError extends AppError {
+  constructor(
+    code: 'UNAUTHORIZED' | 'VALIDATION_ERROR',
+    message: string,
+    readonly failure: CredentialFailure = 'WRONG_PASSWORD',
+    readonly userId: string | null = null,
+  ) {
+    super(code, message);
+  }
+}
 
 export async function verifyPassword(stored: string | undefined, password: string): Promise<boolean> {
   try {
@@ -80,7 +92,7 @@ export interface AuthServiceOptions {
 export class AuthService {
   private readonly now: () => number;
   private readonly graceMs: number;
-  private readonly endedListeners = new Set<(ended: EndedSession[]) => void>();
+  private readonly endedListeners = new Set<(ended: EndedSession[]) => Promise<void>>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -94,8 +106,8 @@ export class AuthService {
   /** The service clock as an ISO instant. */
   readonly iso = () => new Date(this.now()).toISOString();
 
-  /** Calls fn with every batch of sessions ended (after the write). */
-  onSessionsEnded(fn: (ended: EndedSession[]) => void): void {
+  /** Calls fn with every batch of sessions ended, after the write; the action waits for it (fn must not throw). */
+  onSessionsEnded(fn: (ended: EndedSession[]) => Promise<void>): void {
     this.endedListeners.add(fn);
   }
 
@@ -153,10 +165,13 @@ export class AuthService {
   async login(username: string, password: string, client: ClientInfo) {
     const row = await this.db.selectFrom('users').select(['id', 'password_hash', 'status']).where('username', '=', username).executeTakeFirst();
     const ok = await verifyPassword(row?.password_hash, password);
-    if (!row || !ok || row.status !== 'enabled') throw new CredentialError('UNAUTHORIZED', 'invalid username or password');
+    if (!row || !ok || row.status !== 'enabled') {
+      const failure = !row ? 'UNKNOWN_USER' : !ok ? 'WRONG_PASSWORD' : 'ACCOUNT_DISABLED';
+      throw new CredentialError('UNAUTHORIZED', 'invalid username or password', failure, row?.id ?? null);
+    }
     const access = (await loadUserAccess(this.db, row.id))!;
-    const { sessionId: _sid, ...pair } = await this.startSession(row.id, access.tokenVersion, client);
-    return { ...pair, user: publicUser(access) };
+    const { sessionId, ...pair } = await this.startSession(row.id, access.tokenVersion, client);
+    return { ...pair, user: publicUser(access), sessionId };
   }
 
   /**
@@ -223,14 +238,14 @@ export class AuthService {
       await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('family_id', 'in', ids).where('revoked_at', 'is', null).execute();
     }
     const ended = rows.map((r) => ({ id: r.id, userId: r.user_id, reason, by }));
-    if (db === this.db) this.announce(ended);
+    if (db === this.db) await this.announce(ended);
     return ended;
   }
 
   /** Tells the listeners about sessions ended inside a transaction that has now committed. */
-  announce(ended: EndedSession[]): void {
+  async announce(ended: EndedSession[]): Promise<void> {
     if (ended.length === 0) return;
-    for (const fn of this.endedListeners) fn(ended);
+    for (const fn of this.endedListeners) await fn(ended);
   }
 
   /**
@@ -271,7 +286,7 @@ export class AuthService {
       const { sessionId: _sid, ...pair } = await this.startSession(userId, tokenVersion, client, trx);
       return { pair, ended };
     });
-    this.announce(ended);
+    await this.announce(ended);
     return pair;
   }
 }

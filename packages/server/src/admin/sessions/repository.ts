@@ -1,6 +1,6 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { containsText } from '../shared/query.js';
+import { containsText, startsWithText } from '../shared/query.js';
 import type { ClientKind } from './device.js';
 import type { SessionDto, SessionFilter } from './schemas.js';
 
@@ -15,7 +15,7 @@ function filtered(q: Joined, f: Partial<SessionFilter>): Joined {
   let out = q;
   if (f.userId) out = out.where('sessions.user_id', '=', f.userId);
   if (f.clientKind) out = out.where('sessions.client_kind', '=', f.clientKind);
-  if (f.ip) out = out.where('sessions.ip', 'like', `${f.ip.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  if (f.ip) out = out.where(startsWithText('sessions.ip', f.ip));
   if (f.keyword) out = out.where((eb) => eb.or([containsText('users.username', f.keyword!), containsText('users.nickname', f.keyword!)]));
   return out;
 }

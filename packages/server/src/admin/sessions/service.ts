@@ -63,7 +63,7 @@ export class SessionsService {
       }
       return done;
     });
-    this.auth.announce(ended);
+    await this.auth.announce(ended);
     return ended.length;
   }
 
@@ -77,7 +77,7 @@ export class SessionsService {
       await actor.audit('user.force-logout', 'user', userId, { username: user.username, sessions: ended.length }, trx);
       return ended;
     });
-    this.auth.announce(ended);
+    await this.auth.announce(ended);
     return ended.length;
   }
 }

@@ -31,7 +31,7 @@ export function actorOf(req: FastifyRequest): Actor {
  */
 export interface SessionInvalidator {
   invalidateSessions(userId: string, db: Kysely<Database>, reason: SignedOutCode, by: string | null): Promise<{ ended: EndedSession[] }>;
-  announce(ended: EndedSession[]): void;
+  announce(ended: EndedSession[]): Promise<void>;
 }
 
 export const unique = <T>(xs: readonly T[]): T[] => [...new Set(xs)];

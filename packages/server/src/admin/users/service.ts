@@ -118,7 +118,7 @@ export class UsersService {
         await actor.audit('user.update', 'user', id, { username: before.username, changes }, trx);
         return (await repo.find(trx, id))!;
       });
-      this.sessions.announce(ended);
+      await this.sessions.announce(ended);
       return after;
     } catch (e) {
       throw isUniqueViolation(e) ? taken(patch.username ?? '') : e;
@@ -157,7 +157,7 @@ export class UsersService {
       await actor.audit('user.reset-password', 'user', id, { username: user.username }, trx);
       return ended;
     });
-    this.sessions.announce(ended);
+    await this.sessions.announce(ended);
   }
 
   /** Replaces the user's roles. Takes effect on the user's next request (masks are read per request). */
