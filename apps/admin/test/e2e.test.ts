@@ -111,6 +111,25 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
   let admin: Page;
   let viewer: Page;
 
+  it('one Enter on a wrong password sends exactly one request and says so in Chinese', async () => {
+    const page = await (await newContext()).newPage();
+    let logins = 0;
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/auth/login')) logins++;
+    });
+    await page.goto(`${base}/admin/`);
+    await page.waitForURL(/\/admin\/login/);
+    await page.fill('input[name="username"]', 'nobody-here');
+    await page.fill('input[name="password"]', 'wrong-password');
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/auth/login'));
+    await page.press('input[name="password"]', 'Enter');
+    await answered;
+    await page.getByText('用户名或密码错误').waitFor();
+    // Both key events were handled before the first answer arrived: a second submit would already have been sent.
+    expect(logins).toBe(1);
+    await page.close();
+  });
+
   it('the super administrator signs in and sees every menu', async () => {
     admin = await (await newContext()).newPage();
     await admin.goto(`${base}/`);

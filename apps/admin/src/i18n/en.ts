@@ -12,6 +12,9 @@ const en: typeof zh = {
     required: 'Enter your username and password',
     expired: 'Your session has ended. Please sign in again.',
     otherTab: 'Signed out in another tab',
+    invalid: 'Wrong username or password',
+    throttled: 'Too many failed sign-ins. Try again in {minutes} min.',
+    unreachable: 'Cannot reach the server. Try again later.',
   },
   common: {
     search: 'Search',
@@ -181,6 +184,8 @@ const en: typeof zh = {
     'system:role': 'Roles',
     'system:menu': 'Menus',
     'system:audit': 'Audit log',
+    'system:session': 'Online sessions',
+    'system:login-log': 'Sign-in log',
     content: 'Content',
     'content:hitokoto': 'Hitokoto quotes',
     'content:poems': 'Poems',

@@ -10,6 +10,9 @@ export default {
     required: '请输入用户名和密码',
     expired: '登录已失效，请重新登录',
     otherTab: '已在其他标签页退出登录',
+    invalid: '用户名或密码错误',
+    throttled: '登录失败次数过多，请在 {minutes} 分钟后重试',
+    unreachable: '无法连接服务器，请稍后重试',
   },
   common: {
     search: '搜索',

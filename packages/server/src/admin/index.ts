@@ -42,7 +42,7 @@ export default async function adminApi(app: FastifyInstance, opts: { now?: () =>
   await app.register(auditRecorder);
   await app.register(loginLog, { now: opts.now });
   await app.register(authGuard);
-  await app.register(authRoutes, { prefix: '/api/auth' });
+  await app.register(authRoutes, { prefix: '/api/auth', now: opts.now });
   await app.register(ownSessionRoutes, { prefix: '/api/auth/sessions' });
   await app.register(permissionRoutes, { prefix: '/api/permissions' });
   await app.register(usersRoutes, { prefix: '/api/users' });

@@ -6,6 +6,7 @@ import * as m0003 from './migrations/0003-usage.js';
 import * as m0004 from './migrations/0004-access-revision.js';
 import * as m0005 from './migrations/0005-sessions.js';
 import * as m0006 from './migrations/0006-login-log.js';
+import * as m0007 from './migrations/0007-login-throttle.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0004-access-revision': m0004,
   '0005-sessions': m0005,
   '0006-login-log': m0006,
+  '0007-login-throttle': m0007,
 };
 
 class ListedMigrations implements MigrationProvider {

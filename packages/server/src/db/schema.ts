@@ -107,6 +107,15 @@ export interface LoginLogsTable {
   actor_username: string;
 }
 
+/** A sign-in failure counter per key: (account, IP), IP or account (migration 0007). */
+export interface LoginFailuresTable {
+  key: string;
+  /** Failed attempts, plus attempts still being checked. */
+  count: number;
+  last_failure_at: Timestamp | null;
+  updated_at: Timestamp;
+}
+
 export interface AuditLogsTable {
   id: string;
   actor_id: string | null;
@@ -154,6 +163,7 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
   login_logs: LoginLogsTable;
+  login_failures: LoginFailuresTable;
   audit_logs: AuditLogsTable;
   content_items: ContentItemsTable;
   content_meta: ContentMetaTable;

@@ -4,7 +4,7 @@ import { normalizeMask } from '../permissions/mask.js';
 import { PERMISSION_POINTS } from '../permissions/points.js';
 import { visibleMenuTree, type MenuNode } from './access.js';
 import { publicUser, AuthService, CredentialError, getDummyHash, type ClientInfo } from './service.js';
-import { createFailureCounter, LoginThrottle } from './throttle.js';
+import { FailureStore, LoginThrottle } from './throttle.js';
 import { clientKindOf, deviceLabel } from '../sessions/device.js';
 import { AppError } from '../../errors.js';
 import {
@@ -33,10 +33,9 @@ export function normalizeTree(nodes: MenuNode[]): MenuNodeStatic[] {
   return nodes.map((n) => ({ ...n, permissions: normalizeMask(n.permissions), children: normalizeTree(n.children) }));
 }
 
-export default async function authRoutes(app: FastifyInstance) {
+export default async function authRoutes(app: FastifyInstance, opts: { now?: () => number }) {
   const auth = app.authService;
-  const { perAccount, perIp, windowMs } = app.config.loginThrottle;
-  const throttle = new LoginThrottle(createFailureCounter(app.redis, windowMs, app.log), { perAccount, perIp });
+  const throttle = new LoginThrottle(new FailureStore(app.db.kysely), app.config.loginThrottle, { now: opts.now });
   const isCredentialFailure = (e: unknown) => e instanceof CredentialError;
   await getDummyHash();
 

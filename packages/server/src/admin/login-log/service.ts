@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { EndedSession, EndReason } from '../auth/service.js';
 import type { ClientKind } from '../sessions/device.js';
+import { FailureStore } from '../auth/throttle.js';
 import { loginLogRepository as repo, type LoginLogInput } from './repository.js';
 import type { LoginEvent, LoginResult } from './schemas.js';
 
@@ -85,6 +86,7 @@ export class LoginLog {
     const dayAgo = this.iso(this.now() - DAY_MS);
     await this.db.deleteFrom('refresh_tokens').where('expires_at', '<', dayAgo).execute();
     const res = await this.db.deleteFrom('sessions').where('expires_at', '<', dayAgo).executeTakeFirst();
+    await new FailureStore(this.db).prune(this.now());
     return { logs, sessions: Number(res.numDeletedRows) };
   }
 }
