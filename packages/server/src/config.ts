@@ -11,7 +11,7 @@ const EnvSchema = Type.Object({
   HOST: Type.String({ default: '0.0.0.0', description: 'Interface to listen on' }),
   DATA_DIR: Type.String({ default: './data', description: 'Folder for the SQLite file and the generated JWT secret' }),
   DATABASE_URL: Type.Optional(Type.String({ description: 'postgres://… selects PostgreSQL; sqlite:<path> or a file path selects SQLite (default <DATA_DIR>/tianji.db)' })),
-  REDIS_URL: Type.Optional(Type.String({ description: 'redis://… lets several instances share the public rate limit and content-change notifications' })),
+  REDIS_URL: Type.Optional(Type.String({ description: 'redis://… lets several instances share the public rate limit, content-change notifications and session-ended notices' })),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'HS256 secret, at least 32 characters; generated and kept in DATA_DIR when unset' })),
   ADMIN_USERNAME: Type.String({ default: 'admin', minLength: 3, maxLength: 32, description: 'Username of the first super administrator, created on an empty database' }),
   ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 128, description: 'Password of that first super administrator; when unset one is generated and printed once in the log' })),

@@ -15,6 +15,15 @@ const en: typeof zh = {
     invalid: 'Wrong username or password',
     throttled: 'Too many failed sign-ins. Try again in {minutes} min.',
     unreachable: 'Cannot reach the server. Try again later.',
+    reason: {
+      TOKEN_EXPIRED: 'Your sign-in has expired. Please sign in again.',
+      SESSION_ENDED: 'This session was ended (signed out elsewhere or by an administrator).',
+      FORCED_LOGOUT: 'An administrator signed you out.',
+      ACCOUNT_DISABLED: 'Your account has been disabled.',
+      PASSWORD_CHANGED: 'Your password was changed. Sign in with the new one.',
+      REFRESH_REUSED: 'Your sign-in was used twice; for safety it has been ended.',
+      REFRESH_SUPERSEDED: 'Your sign-in was refreshed elsewhere. Please sign in again.',
+    },
   },
   common: {
     search: 'Search',

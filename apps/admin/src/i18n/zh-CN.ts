@@ -13,6 +13,15 @@ export default {
     invalid: '用户名或密码错误',
     throttled: '登录失败次数过多，请在 {minutes} 分钟后重试',
     unreachable: '无法连接服务器，请稍后重试',
+    reason: {
+      TOKEN_EXPIRED: '登录已过期，请重新登录',
+      SESSION_ENDED: '会话已结束（已在别处退出或被管理员下线），请重新登录',
+      FORCED_LOGOUT: '你已被管理员强制下线',
+      ACCOUNT_DISABLED: '账号已停用',
+      PASSWORD_CHANGED: '密码已修改，请使用新密码重新登录',
+      REFRESH_REUSED: '检测到登录凭证被重复使用，为安全起见已退出，请重新登录',
+      REFRESH_SUPERSEDED: '登录凭证已在别处刷新，请重新登录',
+    },
   },
   common: {
     search: '搜索',

@@ -3144,6 +3144,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server-Sent Events of this session
+         * @description A text/event-stream (read it with fetch and the Bearer header). When this session ends — signed out elsewhere, by an operator, forced sign-out, new password, account disabled, refresh replay — it sends `event: session-ended` with `data: {"reason": "<401 code>", "message": "<Chinese text>"}` and closes. With REDIS_URL the notice reaches the streams on every instance.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/event-stream */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -5766,6 +5805,7 @@ export const ROUTE_PERMISSIONS = {
       "EXPORT"
     ]
   },
+  "GET /api/auth/events": "authenticated",
   "POST /api/auth/login": "public",
   "POST /api/auth/logout": "authenticated",
   "GET /api/auth/me": "authenticated",

@@ -1,10 +1,12 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { data } from '../auth/schemas.js';
 import { actorOf } from '../shared/actor.js';
 import { DeletedSchema, IdParams, IdsBody, NoContent, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
 import { OwnSessionSchema, SessionQuery, SessionSchema } from './schemas.js';
-import { SessionsService } from './service.js';
+import type { SessionsService } from './service.js';
+import type { SessionEvents } from './events.js';
 
 const MENU = 'system:session';
 const tags = [SYSTEM_TAG];
@@ -13,6 +15,7 @@ type Id = { Params: Static<typeof IdParams> };
 declare module 'fastify' {
   interface FastifyInstance {
     sessions: SessionsService;
+    sessionEvents: SessionEvents;
   }
 }
 
@@ -90,16 +93,63 @@ export default async function sessionRoutes(app: FastifyInstance) {
   );
 }
 
+/** A comment line every 25 s keeps proxies from closing an idle stream. */
+const HEARTBEAT_MS = 25_000;
+
+const AUTH_TAGS = ['认证 Auth'];
+
+/** The event stream of one's own session: /api/auth/events (any signed-in user). */
+export async function sessionEventRoutes(app: FastifyInstance) {
+  // Open streams never finish on their own: end them when the server shuts down, or closing would wait for them.
+  const streams = new Set<ServerResponse>();
+  app.addHook('preClose', async () => streams.forEach((res) => res.end()));
+
+  app.get(
+    '/events',
+    {
+      config: { auth: 'authenticated' },
+      schema: {
+        tags: AUTH_TAGS,
+        summary: 'Server-Sent Events of this session',
+        description:
+          'A text/event-stream (read it with fetch and the Bearer header). When this session ends — signed out elsewhere, by an operator, forced sign-out, ' +
+          'new password, account disabled, refresh replay — it sends `event: session-ended` with `data: {"reason": "<401 code>", "message": "<Chinese text>"}` and closes. ' +
+          'With REDIS_URL the notice reaches the streams on every instance.',
+        response: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: Type.String() } } } },
+      },
+    },
+    async (req, reply) => {
+      const sessionId = req.auth!.sessionId;
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+      res.write(': connected\n\n');
+      streams.add(res);
+      const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS).unref();
+      const stop = sessionId
+        ? app.sessionEvents.listen(sessionId, (e) => {
+            res.write(`event: session-ended\ndata: ${JSON.stringify({ reason: e.reason, message: e.message })}\n\n`);
+            res.end();
+          })
+        : () => undefined;
+      res.on('close', () => {
+        streams.delete(res);
+        clearInterval(heartbeat);
+        stop();
+      });
+    },
+  );
+}
+
 /** A user's own sessions: /api/auth/sessions (any signed-in user). */
 export async function ownSessionRoutes(app: FastifyInstance) {
   const sessions = app.sessions;
-  const authTags = ['认证 Auth'];
 
   app.get(
     '/',
     {
       config: { auth: 'authenticated' },
-      schema: { tags: authTags, summary: 'My live sessions', description: '`current` marks the session of the token making this request.', response: { 200: data(Type.Array(OwnSessionSchema)) } },
+      schema: { tags: AUTH_TAGS, summary: 'My live sessions', description: '`current` marks the session of the token making this request.', response: { 200: data(Type.Array(OwnSessionSchema)) } },
     },
     async (req) => ({ data: await sessions.listOwn(req.auth!.id, req.auth!.sessionId) }),
   );
@@ -109,7 +159,7 @@ export async function ownSessionRoutes(app: FastifyInstance) {
     {
       config: { auth: 'authenticated' },
       schema: {
-        tags: authTags,
+        tags: AUTH_TAGS,
         summary: 'Sign out one of my devices',
         description: 'Its tokens answer 401 SESSION_ENDED from their next use. 404 when the id is not a live session of yours.',
         params: IdParams,
@@ -127,7 +177,7 @@ export async function ownSessionRoutes(app: FastifyInstance) {
     {
       config: { auth: 'authenticated' },
       schema: {
-        tags: authTags,
+        tags: AUTH_TAGS,
         summary: 'Sign out every other device',
         description: 'Ends every session of yours except the one making this request.',
         response: { 200: data(Type.Object({ ended: Type.Integer() })) },
