@@ -9,6 +9,7 @@ import { i18n } from './i18n';
  */
 export const session = createSession({
   baseUrl: location.origin,
+  clientKind: 'web',
   storage: localStorageAdapter('tianji.refreshToken'),
   onSignedOut: (reason, detail) => signedOutHandlers.forEach((h) => h(reason, detail)),
   onForbidden: () => {

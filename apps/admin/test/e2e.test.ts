@@ -292,6 +292,21 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     await shot(admin, '11-audit-log');
   });
 
+  it('online sessions list the signed-in browsers with their device; an operator signs one out; the login log shows it', async () => {
+    await openMenu(admin, 'system', 'system:session');
+    const row = admin.locator('[data-page="sessions"] .el-table__row', { hasText: user.username }).first();
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/Chrome \d+ · Linux.*网页/);
+    await shot(admin, '12-sessions');
+    await row.locator('[data-action="DELETE"]').first().click();
+    await admin.getByRole('dialog').getByRole('button', { name: '确定' }).click();
+    await admin.locator('.el-message', { hasText: '已结束 1 个会话' }).waitFor();
+    await openMenu(admin, 'system', 'system:login-log');
+    await admin.locator('[data-page="login-logs"] .el-table__row', { hasText: '会话结束' }).first().waitFor();
+    await admin.locator('[data-page="login-logs"] .el-table__row', { hasText: '用户不存在' }).first().waitFor();
+    await shot(admin, '13-login-log');
+  });
+
   it('content libraries, holiday schedules, the dashboard and English render', async () => {
     await openMenu(admin, 'content', 'content:holidays');
     await admin.locator('[data-page="content:holidays"] .el-table__row').first().waitFor();

@@ -14,6 +14,8 @@ type TokenPair = { accessToken: string; refreshToken: string };
 export interface SessionOptions {
   /** Origin of the tianji server, e.g. `location.origin` or `http://127.0.0.1:3000`. */
   baseUrl: string;
+  /** What kind of program this is, sent as X-Client-Kind so the server's session list can tell (default sdk). */
+  clientKind?: 'web' | 'mobile' | 'cli' | 'sdk' | 'other';
   /** Where the refresh token lives (default: memory). */
   storage?: TokenStorage;
   /**
@@ -110,7 +112,9 @@ export class TianjiSession {
   }
 
   async login(username: string, password: string): Promise<Me> {
-    const res = await this.transport(this.jsonRequest('POST', '/api/auth/login', { username, password }));
+    const req = this.jsonRequest('POST', '/api/auth/login', { username, password });
+    req.headers.set('x-client-kind', this.opts.clientKind ?? 'sdk');
+    const res = await this.transport(req);
     if (!res.ok) throw await ApiError.from(res);
     const { data } = (await res.json()) as { data: TokenPair };
     await this.adopt(data, true);

@@ -70,6 +70,15 @@ describeEachDb('sessions', (dialect) => {
     expect((await t.app.inject({ method: 'DELETE', url: `/api/auth/sessions/${phoneSession.id}`, headers: bearer(laptop.accessToken) })).statusCode).toBe(404);
   });
 
+  it('a password change starts a new session that keeps the client kind and device of the old one', async () => {
+    const { username } = await freshUser();
+    const s = await signInFrom(t.app, username, 'tianji-cli/1.0', 'cli');
+    const res = await t.app.inject({ method: 'PUT', url: '/api/auth/password', headers: { ...bearer(s.accessToken), 'user-agent': 'tianji-cli/1.0' }, payload: { oldPassword: PASSWORD, newPassword: 'a-fresh-password-9' } });
+    expect(res.statusCode).toBe(200);
+    const list = await ownSessions(res.json().data.accessToken);
+    expect(list.map((x) => [x.clientKind, x.deviceLabel, x.current])).toEqual([['cli', 'tianji-cli/1.0', true]]);
+  });
+
   it('I cannot end someone else’s session through my own routes', async () => {
     const alice = await signInFrom(t.app, (await freshUser()).username, CHROME_WINDOWS, 'web');
     const bob = await signInFrom(t.app, (await freshUser()).username, CHROME_WINDOWS, 'web');

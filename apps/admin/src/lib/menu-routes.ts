@@ -14,6 +14,8 @@ const PAGES: Record<string, string> = {
   'system:role': '/system/roles',
   'system:menu': '/system/menus',
   'system:audit': '/system/audit-logs',
+  'system:session': '/system/sessions',
+  'system:login-log': '/system/login-logs',
   'monitor:api': '/monitor/api',
 };
 

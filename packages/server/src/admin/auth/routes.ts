@@ -141,8 +141,8 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
     },
     async (req) => {
       const { oldPassword, newPassword } = req.body as Static<typeof ChangePasswordBody>;
-      const { id, username } = req.auth!;
-      const pair = await throttle.guard(username, req.ip, () => auth.changePassword(id, oldPassword, newPassword, clientInfo(req)), isCredentialFailure);
+      const { id, username, sessionId } = req.auth!;
+      const pair = await throttle.guard(username, req.ip, () => auth.changePassword(id, oldPassword, newPassword, clientInfo(req), sessionId), isCredentialFailure);
       await app.audit(req, 'auth.change-password', 'user', req.auth!.id);
       return { data: pair };
     },

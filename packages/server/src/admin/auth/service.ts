@@ -275,7 +275,8 @@ export class AuthService {
     return { tokenVersion: Number(row?.token_version ?? 0), ended };
   }
 
-  async changePassword(userId: string, oldPassword: string, newPassword: string, client: ClientInfo): Promise<TokenPair> {
+  /** The new session replaces `currentSessionId` (the one changing the password) and keeps its client kind. */
+  async changePassword(userId: string, oldPassword: string, newPassword: string, client: ClientInfo, currentSessionId?: string): Promise<TokenPair> {
     if (oldPassword === newPassword) throw new AppError('VALIDATION_ERROR', 'newPassword must differ from oldPassword');
     const row = await this.db.selectFrom('users').select(['password_hash']).where('id', '=', userId).executeTakeFirstOrThrow();
     if (!(await verifyPassword(row.password_hash, oldPassword))) throw new CredentialError('VALIDATION_ERROR', 'oldPassword is incorrect');
@@ -283,7 +284,9 @@ export class AuthService {
     const { pair, ended } = await this.db.transaction().execute(async (trx) => {
       await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
       const { tokenVersion, ended } = await this.invalidateSessions(userId, trx, 'PASSWORD_CHANGED', userId);
-      const { sessionId: _sid, ...pair } = await this.startSession(userId, tokenVersion, client, trx);
+      const current = currentSessionId ? await trx.selectFrom('sessions').select('client_kind').where('id', '=', currentSessionId).executeTakeFirst() : undefined;
+      const kind = client.clientKind === 'other' && current ? (current.client_kind as ClientKind) : client.clientKind;
+      const { sessionId: _sid, ...pair } = await this.startSession(userId, tokenVersion, { ...client, clientKind: kind }, trx);
       return { pair, ended };
     });
     await this.announce(ended);
