@@ -159,11 +159,17 @@ describeEachDb('refresh token rotation and sessions', (dialect) => {
     await signIn(t.app, username);
   });
 
-  it('a too-short new password is 400 naming newPassword', async () => {
+  it('a too-short new password is 400 naming newPassword, without repeating it', async () => {
     const s = await signIn(t.app, (await freshUser()).username);
-    const res = await t.app.inject({ method: 'PUT', url: '/api/auth/password', headers: bearer(s.accessToken), payload: { oldPassword: USER_PASSWORD, newPassword: 'short' } });
+    const res = await t.app.inject({ method: 'PUT', url: '/api/auth/password', headers: bearer(s.accessToken), payload: { oldPassword: USER_PASSWORD, newPassword: 'shrt7' } });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/newPassword/);
+    expect(res.body).not.toContain('shrt7');
+    const long = `secret-${'x'.repeat(130)}`;
+    const admin = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: long } });
+    expect(admin.statusCode).toBe(400);
+    expect(admin.json().message).toMatch(/password/);
+    expect(admin.body).not.toContain('secret-');
   });
 
   it('disabling a user kills their access and refresh tokens on the very next request', async () => {
