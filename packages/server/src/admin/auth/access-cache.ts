@@ -1,4 +1,4 @@
-import type { Compilable, Kysely } from 'kysely';
+import { sql, type Compilable, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
 /**
@@ -34,9 +34,16 @@ function compileQueries(db: Kysely<Database>) {
       (userId: string, sessionId: string) =>
         db
           .selectFrom('users')
-          .leftJoin('sessions', (j) => j.on('sessions.id', '=', sessionId).onRef('sessions.user_id', '=', 'users.id'))
           .select(['users.id', 'users.username', 'users.nickname', 'users.status', 'users.token_version', 'users.sessions_end_reason'])
-          .select(['sessions.id as session_id', 'sessions.end_reason as session_end_reason'])
+          // null: no such session of this user; '': live; else why it ended.
+          .select((eb) =>
+            eb
+              .selectFrom('sessions')
+              .select((s) => s.fn.coalesce('sessions.end_reason', sql.lit('')).as('state'))
+              .where('sessions.id', '=', sessionId)
+              .whereRef('sessions.user_id', '=', 'users.id')
+              .as('session_state'),
+          )
           .select((eb) => eb.selectFrom('access_revision').select('rev').where('id', '=', 1).as('rev'))
           .where('users.id', '=', userId),
       [USER_ID, SESSION_ID],

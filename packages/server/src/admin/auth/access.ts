@@ -96,7 +96,7 @@ export async function loadUserAccess(db: Kysely<Database>, userId: string, sessi
     status: user.status,
     tokenVersion: Number(user.token_version),
     sessionsEndReason: user.sessions_end_reason,
-    session: user.session_id ? { id: user.session_id, endReason: user.session_end_reason } : undefined,
+    session: sessionId && user.session_state !== null ? { id: sessionId, endReason: user.session_state || null } : undefined,
     revision: user.revision,
     ...flat,
     grants,
