@@ -1,6 +1,6 @@
 import { computed, shallowRef } from 'vue';
 import { ElMessage } from 'element-plus';
-import { ApiError, SessionEndedError, createSession, localStorageAdapter, type PermissionName, type RouteKey } from '@tianji/client';
+import { ApiError, SessionEndedError, createSession, localStorageAdapter, type PermissionName, type RouteKey, type SignOutDetail } from '@tianji/client';
 import { i18n } from './i18n';
 
 /**
@@ -9,19 +9,25 @@ import { i18n } from './i18n';
  */
 export const session = createSession({
   baseUrl: location.origin,
+  clientKind: 'web',
   storage: localStorageAdapter('tianji.refreshToken'),
-  onSignedOut: (reason) => signedOutHandlers.forEach((h) => h(reason)),
+  onSignedOut: (reason, detail) => signedOutHandlers.forEach((h) => h(reason, detail)),
   onForbidden: () => {
     // The mask changed under the user: say so; the session reloads the menus and the router re-checks the page.
     ElMessage.error(i18n.global.t('common.noPermission'));
   },
 });
 
-const signedOutHandlers: Array<(reason: string) => void> = [];
-export const onSignedOut = (h: (reason: string) => void) => void signedOutHandlers.push(h);
+type SignedOutHandler = (reason: string, detail?: SignOutDetail) => void;
+const signedOutHandlers: SignedOutHandler[] = [];
+export const onSignedOut = (h: SignedOutHandler) => void signedOutHandlers.push(h);
 
 const version = shallowRef(0);
-session.subscribe(() => version.value++);
+session.subscribe(() => {
+  version.value++;
+  // Signed in: listen for the server ending this session (an operator, another device), to leave at once.
+  if (session.user) session.watchEvents();
+});
 
 /** Reactive `session.can`: templates re-render when the menus change. */
 export function can(menu: string, ...bits: Array<PermissionName | number>): boolean {

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import { ADMIN, bearer, getTestInstance, login, type TestInstance } from '../../../packages/server/test/helpers.js';
 import { adminCall, createRole, createUser, PASSWORD, userWithGrants } from '../../../packages/server/test/admin-fixtures.js';
 import { initialJs } from '../scripts/initial-js-size.mjs';
 
@@ -111,6 +111,40 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
 
   let admin: Page;
   let viewer: Page;
+
+  it('one Enter on a wrong password sends exactly one request and says so in Chinese', async () => {
+    const page = await (await newContext()).newPage();
+    let logins = 0;
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/auth/login')) logins++;
+    });
+    await page.goto(`${base}/admin/`);
+    await page.waitForURL(/\/admin\/login/);
+    await page.fill('input[name="username"]', 'nobody-here');
+    await page.fill('input[name="password"]', 'wrong-password');
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/auth/login'));
+    await page.press('input[name="password"]', 'Enter');
+    await answered;
+    await page.getByText('用户名或密码错误').waitFor();
+    // Both key events were handled before the first answer arrived: a second submit would already have been sent.
+    expect(logins).toBe(1);
+    await page.close();
+  });
+
+  it('an operator forces a user out and that user’s open tab shows why, without any click', async () => {
+    const { accessToken } = await login(t.app);
+    const created = await t.app.inject({ method: 'POST', url: '/api/users', headers: bearer(accessToken), payload: { username: `forced-${suffix}`, password: 'forced-password-1' } });
+    const page = await (await newContext()).newPage();
+    // The tab holds its event stream open (its headers arrive at once); the operator acts elsewhere.
+    const streaming = page.waitForResponse((r) => r.url().endsWith('/api/auth/events'), { timeout: 30_000 });
+    await signIn(page, `forced-${suffix}`, 'forced-password-1');
+    await streaming;
+    const out = await t.app.inject({ method: 'POST', url: `/api/users/${created.json().data.id}/force-logout`, headers: bearer(accessToken) });
+    expect(out.json().data.ended).toBe(1);
+    await page.locator('.signed-out-reason', { hasText: '你已被管理员强制下线' }).waitFor();
+    await page.waitForURL(/\/admin\/login/);
+    await page.close();
+  });
 
   it('the super administrator signs in and sees every menu', async () => {
     admin = await (await newContext()).newPage();
@@ -229,7 +263,7 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     await shot(tab2, '08-second-tab-roles');
   });
 
-  it('a password change in one browser signs the other out at its next request', async () => {
+  it('a password change in one browser signs the other out at once, saying why', async () => {
     const other = await (await newContext()).newPage();
     await signIn(other, user.username, user.password);
     await other.locator('[data-testid="user-menu"]').click();
@@ -241,11 +275,10 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     await form.locator('[data-testid="save-password"]').click();
     await other.locator('.el-message', { hasText: '密码已修改' }).waitFor();
 
-    // The first browser's next request: 401, its refresh fails too, so it is back at the sign-in page.
+    // The first browser hears it on its event stream and is back at the sign-in page without a click, told why.
     await viewer.bringToFront();
-    await viewer.locator('.side-menu [data-menu="home"]').click();
     await viewer.waitForURL(/\/admin\/login/);
-    await viewer.locator('.el-message', { hasText: '登录已失效' }).waitFor();
+    await viewer.locator('.signed-out-reason', { hasText: '密码已修改，请使用新密码重新登录' }).waitFor();
     await shot(viewer, '09-signed-out');
     // The browser that changed it carries on.
     await openMenu(other, 'system', 'system:user');
@@ -260,6 +293,21 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     await openMenu(admin, 'system', 'system:audit');
     await admin.locator('[data-page="audit"] .el-table__row', { hasText: 'role.create' }).first().waitFor();
     await shot(admin, '11-audit-log');
+  });
+
+  it('online sessions list the signed-in browsers with their device; an operator signs one out; the login log shows it', async () => {
+    await openMenu(admin, 'system', 'system:session');
+    const row = admin.locator('[data-page="sessions"] .el-table__row', { hasText: user.username }).first();
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/Chrome \d+ · Linux.*网页/);
+    await shot(admin, '12-sessions');
+    await row.locator('[data-action="DELETE"]').first().click();
+    await admin.getByRole('dialog').getByRole('button', { name: '确定' }).click();
+    await admin.locator('.el-message', { hasText: '已结束 1 个会话' }).waitFor();
+    await openMenu(admin, 'system', 'system:login-log');
+    await admin.locator('[data-page="login-logs"] .el-table__row', { hasText: '会话结束' }).first().waitFor();
+    await admin.locator('[data-page="login-logs"] .el-table__row', { hasText: '用户不存在' }).first().waitFor();
+    await shot(admin, '13-login-log');
   });
 
   it('content libraries, holiday schedules, the dashboard and English render', async () => {

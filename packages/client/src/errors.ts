@@ -30,13 +30,29 @@ export class ApiError extends Error {
   }
 }
 
-/** Why a session ended: the app shows the sign-in page for all of them. */
-export type SignOutReason = 'logout' | 'refresh-failed' | 'no-session' | 'other-tab';
+/**
+ * Why a session ended: the app shows the sign-in page for all of them. `session-ended`: the server said so on the
+ * event stream (signed out elsewhere, by an operator, ...).
+ */
+export type SignOutReason = 'logout' | 'refresh-failed' | 'no-session' | 'other-tab' | 'session-ended';
+
+/**
+ * What the server said when it ended the session: its 401 code (TOKEN_EXPIRED, SESSION_ENDED, FORCED_LOGOUT,
+ * ACCOUNT_DISABLED, PASSWORD_CHANGED, REFRESH_REUSED, ...) and its message (Chinese), to show the user.
+ */
+export interface SignOutDetail {
+  code: string;
+  message: string;
+}
 
 /** Thrown by a request that needs a session when there is none (never signed in, or the refresh failed). */
 export class SessionEndedError extends Error {
-  constructor(readonly reason: SignOutReason) {
-    super(`signed out (${reason}): sign in again`);
+  constructor(
+    readonly reason: SignOutReason,
+    /** The server's reason, when it gave one. */
+    readonly detail?: SignOutDetail,
+  ) {
+    super(detail ? `signed out (${reason}: ${detail.code}): ${detail.message}` : `signed out (${reason}): sign in again`);
     this.name = 'SessionEndedError';
   }
 }

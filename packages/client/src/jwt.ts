@@ -3,6 +3,8 @@
  * expires. Works in browsers and Node (atob is global in both).
  */
 export interface TimeClaims {
+  /** The server session (sign-in) the token belongs to. */
+  sid?: string;
   iat?: number;
   exp?: number;
   sub?: string;

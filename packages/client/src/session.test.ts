@@ -77,7 +77,8 @@ describe('TianjiSession (against a stand-in server)', () => {
     const calls = await Promise.allSettled([list(s), list(s), list(s)]);
     expect(calls.every((c) => c.status === 'rejected' && c.reason instanceof SessionEndedError)).toBe(true);
     expect(onSignedOut).toHaveBeenCalledTimes(1);
-    expect(onSignedOut).toHaveBeenCalledWith('refresh-failed');
+    // With the server's {code, message}, so the app can say why.
+    expect(onSignedOut).toHaveBeenCalledWith('refresh-failed', { code: 'UNAUTHORIZED', message: expect.any(String) });
     expect(storage.load()).toBeNull();
     expect(s.signedIn).toBe(false);
     expect(s.can('system:user')).toBe(false);

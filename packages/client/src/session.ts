@@ -1,6 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { crossContextCoordinator, localCoordinator, type Coordinator, type CoordinatorMessage } from './coordinator.js';
-import { ApiError, SessionEndedError, type SignOutReason } from './errors.js';
+import { ApiError, SessionEndedError, type SignOutDetail, type SignOutReason } from './errors.js';
 import type { components, paths } from './generated/admin-api.js';
 import { ROUTE_PERMISSIONS, type RouteKey } from './generated/admin-api.js';
 import { decodeClaims, lifetimeMs } from './jwt.js';
@@ -14,10 +14,15 @@ type TokenPair = { accessToken: string; refreshToken: string };
 export interface SessionOptions {
   /** Origin of the tianji server, e.g. `location.origin` or `http://127.0.0.1:3000`. */
   baseUrl: string;
+  /** What kind of program this is, sent as X-Client-Kind so the server's session list can tell (default sdk). */
+  clientKind?: 'web' | 'mobile' | 'cli' | 'sdk' | 'other';
   /** Where the refresh token lives (default: memory). */
   storage?: TokenStorage;
-  /** Called once when a session ends: logout, a failed refresh, or a sign-out in another tab. */
-  onSignedOut?: (reason: SignOutReason) => void;
+  /**
+   * Called once when a session ends: logout, a failed refresh, a sign-out in another tab, or the server's notice on
+   * the event stream. `detail` is the server's reason (code and Chinese message) when it gave one: show it.
+   */
+  onSignedOut?: (reason: SignOutReason, detail?: SignOutDetail) => void;
   /** Called when the server answers 403 (the mask changed under the user); the session reloads `me` right after. */
   onForbidden?: (error: ApiError) => void;
   /** Refresh this long before the access token expires (default 30 s, at most a fifth of its lifetime). */
@@ -58,6 +63,9 @@ export class TianjiSession {
   private menuIndex = new Map<string, MenuNode>();
   private refreshing: Promise<string> | null = null;
   private handoverWaiters = new Set<(token: string | null) => void>();
+  private events: AbortController | null = null;
+  /** A password change in flight: the server ends the old session (and says so on its stream) before it answers. */
+  private changingPassword: Promise<void> | null = null;
   private listeners = new Set<() => void>();
 
   constructor(private readonly opts: SessionOptions) {
@@ -104,7 +112,9 @@ export class TianjiSession {
   }
 
   async login(username: string, password: string): Promise<Me> {
-    const res = await this.transport(this.jsonRequest('POST', '/api/auth/login', { username, password }));
+    const req = this.jsonRequest('POST', '/api/auth/login', { username, password });
+    req.headers.set('x-client-kind', this.opts.clientKind ?? 'sdk');
+    const res = await this.transport(req);
     if (!res.ok) throw await ApiError.from(res);
     const { data } = (await res.json()) as { data: TokenPair };
     await this.adopt(data, true);
@@ -136,9 +146,17 @@ export class TianjiSession {
 
   /** Changes one's own password. Every other device is signed out; this session continues with the fresh pair. */
   async changePassword(oldPassword: string, newPassword: string): Promise<void> {
-    const { data, error, response } = await this.api.PUT('/api/auth/password', { body: { oldPassword, newPassword } });
-    if (!data) throw ApiError.fromBody(response, error);
-    await this.withRefreshLock(() => this.adopt(data.data, true));
+    const change = (async () => {
+      const { data, error, response } = await this.api.PUT('/api/auth/password', { body: { oldPassword, newPassword } });
+      if (!data) throw ApiError.fromBody(response, error);
+      await this.withRefreshLock(() => this.adopt(data.data, true));
+    })();
+    this.changingPassword = change;
+    try {
+      await change;
+    } finally {
+      if (this.changingPassword === change) this.changingPassword = null;
+    }
   }
 
   /** True when the user's mask on `menuCode` holds every given point (no points: the menu is visible). */
@@ -176,8 +194,9 @@ export class TianjiSession {
       res = await this.send(retry, fresh);
       // Rejected right after a successful refresh: the account itself was revoked (disabled, deleted, new password).
       if (res.status === 401) {
-        await this.end('refresh-failed', true);
-        throw new SessionEndedError('refresh-failed');
+        const detail = await detailOf(res);
+        await this.end('refresh-failed', true, false, detail);
+        throw new SessionEndedError('refresh-failed', detail);
       }
     }
     if (res.status === 403 && !req.url.endsWith('/api/auth/me')) {
@@ -197,8 +216,15 @@ export class TianjiSession {
     return this.refreshAfter(this.access?.token ?? null);
   }
 
-  /** Stops listening to other tabs (the session itself stays in storage). */
+  /** The server session (sign-in) an access token belongs to. */
+  private sessionIdOf(token: string | undefined): string | undefined {
+    return token ? decodeClaims(token)?.sid : undefined;
+  }
+
+  /** Stops listening to other tabs and to the server's events (the session itself stays in storage). */
   close(): void {
+    this.events?.abort();
+    this.events = null;
     this.coord.close();
   }
 
@@ -243,8 +269,9 @@ export class TianjiSession {
     }
     const res = await this.transport(this.jsonRequest('POST', '/api/auth/refresh', { refreshToken: stored }));
     if (res.status === 400 || res.status === 401 || res.status === 403) {
-      await this.end('refresh-failed', true);
-      throw new SessionEndedError('refresh-failed');
+      const detail = await detailOf(res);
+      await this.end('refresh-failed', true, false, detail);
+      throw new SessionEndedError('refresh-failed', detail);
     }
     // 429, 5xx: the server is busy or down; the session is still good, so keep it.
     if (!res.ok) throw await ApiError.from(res);
@@ -278,8 +305,10 @@ export class TianjiSession {
    * Forgets the session. `fromPeer`: another tab ended it and already cleared the shared storage — clearing it
    * again could wipe a token that tab has stored since (a new sign-in).
    */
-  private async end(reason: SignOutReason, broadcast: boolean, fromPeer = false): Promise<void> {
+  private async end(reason: SignOutReason, broadcast: boolean, fromPeer = false, detail?: SignOutDetail): Promise<void> {
     const had = this.signedIn || this.current !== null;
+    this.events?.abort();
+    this.events = null;
     this.access = null;
     this.refreshToken = null;
     this.current = null;
@@ -288,7 +317,45 @@ export class TianjiSession {
     if (broadcast) this.coord.post({ type: 'signed-out' });
     this.handoverWaiters.forEach((w) => w(null));
     this.emit();
-    if (had) this.opts.onSignedOut?.(reason);
+    if (had) {
+      if (detail) this.opts.onSignedOut?.(reason, detail);
+      else this.opts.onSignedOut?.(reason);
+    }
+  }
+
+  /**
+   * Listens to the server's event stream (/api/auth/events) while signed in: when the server ends this session
+   * (signed out elsewhere, by an operator, forced sign-out, ...), the session ends here at once with the server's
+   * reason, instead of at the next request. Reconnects after a dropped connection; stops at sign-out or close().
+   */
+  watchEvents(retryMs = 5000): void {
+    if (this.events) return;
+    const controller = new AbortController();
+    this.events = controller;
+    void (async () => {
+      while (!controller.signal.aborted && this.signedIn) {
+        try {
+          // Refreshes keep the session id; only a new sign-in or a password change starts another session.
+          const streamed = this.sessionIdOf(await this.accessToken());
+          const res = await this.fetch(new Request(`${this.baseUrl}/api/auth/events`, { signal: controller.signal }));
+          if (res.ok && res.body) {
+            const ended = await readSessionEnded(res.body);
+            await this.changingPassword?.catch(() => undefined);
+            // A notice about a session this client has since left (e.g. its own password change started a new one)
+            // is not about the current session: listen again with the current one.
+            if (ended && streamed === this.sessionIdOf(this.access?.token)) {
+              await this.end('session-ended', true, false, ended);
+              return;
+            }
+            if (ended) continue;
+          }
+        } catch {
+          // Signed out meanwhile, aborted, or the server is unreachable: the loop condition decides.
+        }
+        if (!controller.signal.aborted) await new Promise((r) => setTimeout(r, retryMs));
+      }
+      if (this.events === controller) this.events = null;
+    })();
   }
 
   private onPeerMessage(m: CoordinatorMessage): void {
@@ -311,6 +378,34 @@ export class TianjiSession {
 
   private emit(): void {
     for (const l of this.listeners) l();
+  }
+}
+
+/** The server's `{code, message}` of a refused answer, if it has one. */
+async function detailOf(res: Response): Promise<SignOutDetail | undefined> {
+  const e = await ApiError.from(res);
+  return e.code.startsWith('HTTP_') ? undefined : { code: e.code, message: e.message };
+}
+
+/** Reads a Server-Sent Events stream until its `session-ended` event (its data) or the end of the stream (null). */
+async function readSessionEnded(body: ReadableStream<Uint8Array>): Promise<SignOutDetail | null> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return null;
+    buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
+    let cut: number;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const lines = buffer.slice(0, cut).split('\n');
+      buffer = buffer.slice(cut + 2);
+      const field = (name: string) => lines.filter((l) => l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).replace(/^ /, ''));
+      if (field('event')[0] !== 'session-ended') continue;
+      const data = JSON.parse(field('data').join('\n')) as { reason: string; message: string };
+      await reader.cancel().catch(() => undefined);
+      return { code: data.reason, message: data.message };
+    }
   }
 }
 

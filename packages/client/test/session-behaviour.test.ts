@@ -112,7 +112,8 @@ describe.each(CLIENTS)('session behaviour: $name', ({ storage: makeStorage }) =>
     expect(calls.map((c) => c.status)).toEqual(['rejected', 'rejected']);
     expect((calls[0] as PromiseRejectedResult).reason).toBeInstanceOf(SessionEndedError);
     expect(onSignedOut).toHaveBeenCalledTimes(1);
-    expect(onSignedOut).toHaveBeenCalledWith('refresh-failed');
+    // The server says why: the token was just used by someone else (within the grace window of its rotation).
+    expect(onSignedOut).toHaveBeenCalledWith('refresh-failed', { code: 'REFRESH_SUPERSEDED', message: expect.stringMatching(/并发/) });
     expect(session.signedIn).toBe(false);
     expect(await storage.load()).toBeNull();
   });
@@ -141,11 +142,30 @@ describe.each(CLIENTS)('session behaviour: $name', ({ storage: makeStorage }) =>
     expect((await there.session.me()).username).toBe(username); // the device that changed it carries on
 
     await expect(users(here.session)).rejects.toBeInstanceOf(SessionEndedError);
-    expect(here.onSignedOut).toHaveBeenCalledWith('refresh-failed');
+    expect(here.onSignedOut).toHaveBeenCalledWith('refresh-failed', { code: 'PASSWORD_CHANGED', message: expect.stringMatching(/^密码已修改/) });
     expect(here.session.signedIn).toBe(false);
     expect(there.onSignedOut).not.toHaveBeenCalled();
     await expect(here.session.login(username, 'first-password-1')).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
     expect((await here.session.login(username, 'second-password-2')).username).toBe(username);
+  });
+
+  it('a watching client leaves at once when an operator forces it out, with the server’s reason', async () => {
+    const username = `ev-${Math.random().toString(36).slice(2, 8)}`;
+    const admin = await createUser(username, 'event-password-1');
+    const { session, onSignedOut, storage } = client();
+    await session.login(username, 'event-password-1');
+    session.watchEvents();
+    const { data } = await admin.api.GET('/api/users', { params: { query: { page: 1, pageSize: 20, keyword: username } } });
+    const id = data!.data.items[0].id;
+    // The stream may still be connecting: force out until the notice arrives (each call ends the sessions live then).
+    await vi.waitFor(async () => {
+      await admin.api.POST('/api/users/{id}/force-logout', { params: { path: { id } } });
+      expect(onSignedOut).toHaveBeenCalled();
+    });
+    expect(onSignedOut).toHaveBeenCalledTimes(1);
+    expect(onSignedOut).toHaveBeenCalledWith('session-ended', { code: 'FORCED_LOGOUT', message: '你已被管理员强制下线，请重新登录' });
+    expect(session.signedIn).toBe(false);
+    expect(await storage.load()).toBeNull();
   });
 
   it('a stored session is resumed by a new client on the same storage (a restart)', async () => {

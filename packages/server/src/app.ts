@@ -31,6 +31,8 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** Sees every route as it is registered (tests walk them all, e.g. to prove each admin route declares a permission). */
   onRoute?: (route: RouteOptions) => void;
+  /** The clock of session bookkeeping (tests move it to either side of the refresh grace window); default Date.now. */
+  now?: () => number;
 }
 
 /**
@@ -119,7 +121,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(openapi);
   await app.register(healthRoutes);
   await app.register(monitor);
-  await app.register(adminApi);
+  await app.register(adminApi, { now: opts.now });
   await app.register(lookupApi, { prefix: '/api' });
   await app.register(adminApp);
   return app;

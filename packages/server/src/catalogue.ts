@@ -27,7 +27,7 @@ export interface CatalogueMenu {
 }
 
 /** The admin app's built-in pages. `content` serves every content library (one page, the library as parameter). */
-export type CataloguePage = 'users' | 'roles' | 'menus' | 'audit' | 'content' | 'usage';
+export type CataloguePage = 'users' | 'roles' | 'menus' | 'audit' | 'sessions' | 'loginLogs' | 'content' | 'usage';
 
 const menu = (m: CatalogueMenu) => m;
 
@@ -38,6 +38,8 @@ export const MENUS = {
   roles: menu({ code: 'system:role', parent: 'system', name: '角色管理', nameEn: 'Roles', path: '/system/roles', icon: 'shield', sort: 2, api: '/api/roles', page: 'roles' }),
   menus: menu({ code: 'system:menu', parent: 'system', name: '菜单管理', nameEn: 'Menus', path: '/system/menus', icon: 'list-tree', sort: 3, api: '/api/menus', page: 'menus' }),
   audit: menu({ code: 'system:audit', parent: 'system', name: '审计日志', nameEn: 'Audit log', path: '/system/audit-logs', icon: 'scroll-text', sort: 4, api: '/api/audit-logs', page: 'audit' }),
+  sessions: menu({ code: 'system:session', parent: 'system', name: '在线会话', nameEn: 'Online sessions', path: '/system/sessions', icon: 'monitor-smartphone', sort: 5, api: '/api/sessions', page: 'sessions' }),
+  loginLogs: menu({ code: 'system:login-log', parent: 'system', name: '登录日志', nameEn: 'Sign-in log', path: '/system/login-logs', icon: 'log-in', sort: 6, api: '/api/login-logs', page: 'loginLogs' }),
   content: menu({ code: 'content', parent: null, name: '内容管理', nameEn: 'Content', path: '/content', icon: 'library', sort: 20 }),
   monitor: menu({ code: 'monitor', parent: null, name: '监控', nameEn: 'Monitoring', path: '/monitor', icon: 'activity', sort: 30 }),
   usage: menu({ code: 'monitor:api', parent: 'monitor', name: '接口统计', nameEn: 'API usage', path: '/monitor/api', icon: 'chart-line', sort: 1, api: '/api/admin/usage', page: 'usage' }),

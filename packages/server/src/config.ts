@@ -11,7 +11,7 @@ const EnvSchema = Type.Object({
   HOST: Type.String({ default: '0.0.0.0', description: 'Interface to listen on' }),
   DATA_DIR: Type.String({ default: './data', description: 'Folder for the SQLite file and the generated JWT secret' }),
   DATABASE_URL: Type.Optional(Type.String({ description: 'postgres://… selects PostgreSQL; sqlite:<path> or a file path selects SQLite (default <DATA_DIR>/tianji.db)' })),
-  REDIS_URL: Type.Optional(Type.String({ description: 'redis://… lets several instances share the public rate limit, login throttling and content-change notifications' })),
+  REDIS_URL: Type.Optional(Type.String({ description: 'redis://… lets several instances share the public rate limit, content-change notifications and session-ended notices' })),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'HS256 secret, at least 32 characters; generated and kept in DATA_DIR when unset; required with PostgreSQL, the same on every instance' })),
   ADMIN_USERNAME: Type.String({ default: 'admin', minLength: 3, maxLength: 32, description: 'Username of the first super administrator, created on an empty database' }),
   ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 128, description: 'Password of that first super administrator; when unset one is generated and printed once in the log' })),
@@ -21,8 +21,11 @@ const EnvSchema = Type.Object({
   CORS_ORIGINS: Type.String({ default: '', description: 'Comma-separated origins allowed to call the admin API from a browser' }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 0, default: 300, description: 'Public API requests per client IP per window; 0 turns the limit off' }),
   RATE_LIMIT_WINDOW: Type.String({ default: '1m', description: 'Window of the public API rate limit' }),
-  LOGIN_MAX_FAILURES: Type.Integer({ minimum: 1, default: 5, description: 'Failed logins per account per 15 minutes before 429' }),
-  LOGIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, default: 30, description: 'Failed logins per IP per 15 minutes before 429' }),
+  REFRESH_REUSE_GRACE: Type.String({ default: '10s', description: 'A refresh token presented again this soon after its own rotation lost a concurrent race (401, the session stays); later it counts as theft and ends the session' }),
+  LOGIN_LOG_RETENTION: Type.String({ default: '180d', description: 'How long login log rows are kept (pruned in the background, hourly); expired sessions go after a day' }),
+  LOGIN_MAX_FAILURES: Type.Integer({ minimum: 1, default: 5, description: 'Failed sign-ins per (account, IP) before each further attempt waits 1, 2, 4, 8, then 15 minutes (429)' }),
+  LOGIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, default: 30, description: 'Failed sign-ins per IP, across accounts, before the same growing delays' }),
+  LOGIN_ACCOUNT_SLOWDOWN_AFTER: Type.Integer({ minimum: 1, default: 100, description: 'Failed sign-ins per account from all addresses after which every sign-in to it waits 2 s (slowed, never locked)' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info', description: 'pino log level (fatal, error, warn, info, debug, trace, silent)' }),
   USAGE_FLUSH_INTERVAL: Type.String({ default: '60s', description: 'How often public API usage counts are written from memory to the database' }),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ description: 'Absolute base URL used in generated links (avatars, images); default from the request, for a trusted host only (TRUSTED_HOSTS)' })),
@@ -45,10 +48,12 @@ export interface Config {
   adminPassword?: string;
   accessTokenTtl: number;
   refreshTokenTtl: number;
+  refreshReuseGraceMs: number;
+  loginLogRetentionMs: number;
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   corsOrigins: string[];
   rateLimit: { max: number; windowMs: number };
-  loginThrottle: { perAccount: number; perIp: number; windowMs: number };
+  loginThrottle: { perAccountIp: number; perIp: number; accountSlowdownAfter: number };
   logLevel: string;
   publicBaseUrl?: string;
   trustedHosts: string[];
@@ -109,10 +114,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminPassword: e.ADMIN_PASSWORD,
     accessTokenTtl: parseDuration('ACCESS_TOKEN_TTL', e.ACCESS_TOKEN_TTL),
     refreshTokenTtl: parseDuration('REFRESH_TOKEN_TTL', e.REFRESH_TOKEN_TTL),
+    refreshReuseGraceMs: parseDuration('REFRESH_REUSE_GRACE', e.REFRESH_REUSE_GRACE) * 1000,
+    loginLogRetentionMs: parseDuration('LOGIN_LOG_RETENTION', e.LOGIN_LOG_RETENTION) * 1000,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     corsOrigins: e.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: parseDuration('RATE_LIMIT_WINDOW', e.RATE_LIMIT_WINDOW) * 1000 },
-    loginThrottle: { perAccount: e.LOGIN_MAX_FAILURES, perIp: e.LOGIN_MAX_FAILURES_PER_IP, windowMs: 15 * 60 * 1000 },
+    loginThrottle: { perAccountIp: e.LOGIN_MAX_FAILURES, perIp: e.LOGIN_MAX_FAILURES_PER_IP, accountSlowdownAfter: e.LOGIN_ACCOUNT_SLOWDOWN_AFTER },
     logLevel: e.LOG_LEVEL,
     usageFlushMs: parseDuration('USAGE_FLUSH_INTERVAL', e.USAGE_FLUSH_INTERVAL) * 1000,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),

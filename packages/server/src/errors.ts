@@ -5,6 +5,13 @@
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   UNAUTHORIZED: 401,
+  TOKEN_EXPIRED: 401,
+  SESSION_ENDED: 401,
+  FORCED_LOGOUT: 401,
+  ACCOUNT_DISABLED: 401,
+  PASSWORD_CHANGED: 401,
+  REFRESH_REUSED: 401,
+  REFRESH_SUPERSEDED: 401,
   FORBIDDEN: 403,
   /** The write would give someone more than the actor holds (admin/escalation.ts); FORBIDDEN stays for a missing route bit. */
   PRIVILEGE_ESCALATION: 403,
@@ -36,6 +43,24 @@ export const FORBIDDEN_MESSAGE = '无权限';
 
 export const forbidden = () => new AppError('FORBIDDEN', FORBIDDEN_MESSAGE);
 export const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
+
+/** Why a token no longer works: every such 401 carries one of these codes, so a client can tell the user. */
+export const SIGNED_OUT_MESSAGES = {
+  TOKEN_EXPIRED: '登录已过期，请重新登录',
+  SESSION_ENDED: '会话已结束（已在别处退出或被管理员下线），请重新登录',
+  FORCED_LOGOUT: '你已被管理员强制下线，请重新登录',
+  ACCOUNT_DISABLED: '账号已停用，请联系管理员',
+  PASSWORD_CHANGED: '密码已修改，请使用新密码重新登录',
+  REFRESH_REUSED: '检测到刷新令牌被重复使用，为安全起见该会话已结束，请重新登录',
+  REFRESH_SUPERSEDED: '该刷新令牌刚被并发请求使用过，请使用最新的令牌（会话仍然有效）',
+} as const;
+export type SignedOutCode = keyof typeof SIGNED_OUT_MESSAGES;
+
+export const isSignedOutCode = (v: unknown): v is SignedOutCode => typeof v === 'string' && Object.hasOwn(SIGNED_OUT_MESSAGES, v);
+
+/** A 401 with its reason code; `detail` (English, for logs and developers) follows the Chinese message. */
+export const signedOut = (code: SignedOutCode, detail?: string) =>
+  new AppError(code, detail ? `${SIGNED_OUT_MESSAGES[code]}（${detail}）` : SIGNED_OUT_MESSAGES[code]);
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const validation = (message: string) => new AppError('VALIDATION_ERROR', message);

@@ -28,7 +28,7 @@ describeEachDb('menus administration', (dialect) => {
     expect(res.statusCode).toBe(200);
     const system = (res.json().data as Node[]).find((n) => n.code === 'system')!;
     expect(system).toMatchObject({ parentId: null, name: '系统管理', path: '/system', icon: 'settings', sort: 10, builtIn: true });
-    expect(system.children.map((c) => c.code)).toEqual(['system:user', 'system:role', 'system:menu', 'system:audit']);
+    expect(system.children.map((c) => c.code)).toEqual(['system:user', 'system:role', 'system:menu', 'system:audit', 'system:session', 'system:login-log']);
     expect(system.children.every((c) => c.parentId === system.id)).toBe(true);
   });
 

@@ -1,15 +1,23 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PERMISSION, type PermissionName } from '../src/admin/permissions/points.js';
 import { describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
 import { adminCall, as, createRole, createUser, FORBIDDEN_BODY, menuIds, PASSWORD, type Call } from './admin-fixtures.js';
 
 type Request = { url: string; payload?: unknown };
-type Prepare = (admin: Call) => Promise<Request>;
+type Prepare = (admin: Call, app: FastifyInstance) => Promise<Request>;
 
 const fresh = () => `p${randomBytes(5).toString('hex')}`;
 const newUser = (admin: Call) => createUser(admin, fresh());
 const newRole = (admin: Call) => createRole(admin, fresh());
+/** A live session of a fresh user. */
+const newSession = async (admin: Call, app: FastifyInstance) => {
+  const username = fresh();
+  const id = await createUser(admin, username);
+  await login(app, username, PASSWORD);
+  return (await admin('GET', `/api/sessions?userId=${id}`)).json().data.items[0].id as string;
+};
 const newMenu = async (admin: Call) => (await admin('POST', '/api/menus', { code: fresh(), name: '探针菜单' })).json().data.id as string;
 
 /**
@@ -42,11 +50,17 @@ const ROUTES: Record<string, Prepare> = {
   'DELETE /api/menus/{id}': async (a) => ({ url: `/api/menus/${await newMenu(a)}` }),
   'GET /api/audit-logs': async () => ({ url: '/api/audit-logs' }),
   'GET /api/audit-logs/export': async () => ({ url: '/api/audit-logs/export' }),
+  'GET /api/sessions': async () => ({ url: '/api/sessions' }),
+  'GET /api/login-logs': async () => ({ url: '/api/login-logs' }),
+  'GET /api/login-logs/export': async () => ({ url: '/api/login-logs/export' }),
+  'DELETE /api/sessions/{id}': async (a, app) => ({ url: `/api/sessions/${await newSession(a, app)}` }),
+  'POST /api/sessions/batch-delete': async (a, app) => ({ url: '/api/sessions/batch-delete', payload: { ids: [await newSession(a, app)] } }),
+  'POST /api/users/{id}/force-logout': async (a) => ({ url: `/api/users/${await newUser(a)}/force-logout` }),
 };
 
-const GUARDED = /^\/api\/(users|roles|menus|audit-logs)(\/|$)/;
+const GUARDED = /^\/api\/(users|roles|menus|audit-logs|sessions|login-logs)(\/|$)/;
 
-describeEachDb('permission guard on users, roles, menus and audit-log routes', (dialect) => {
+describeEachDb('permission guard on users, roles, menus, audit-log and session routes', (dialect) => {
   let t: TestInstance;
   let admin: Call;
   let probe: Call;
@@ -76,10 +90,10 @@ describeEachDb('permission guard on users, roles, menus and audit-log routes', (
   });
   afterAll(() => t.close());
 
-  it('covers every users / roles / menus / audit-log route, each declaring a menu and bits', () => {
+  it('covers every users / roles / menus / audit-log / session route, each declaring a menu and bits', () => {
     expect([...declared.keys()].sort()).toEqual(Object.keys(ROUTES).sort());
     for (const [key, decl] of declared) {
-      expect(decl, key).toMatchObject({ menu: expect.stringMatching(/^system:(user|role|menu|audit)$/), bits: expect.any(Array) });
+      expect(decl, key).toMatchObject({ menu: expect.stringMatching(/^system:(user|role|menu|audit|session|login-log)$/), bits: expect.any(Array) });
     }
   });
 
@@ -88,7 +102,7 @@ describeEachDb('permission guard on users, roles, menus and audit-log routes', (
       const decl = declared.get(key)!;
       const [method, path] = key.split(' ');
       const need = decl.bits.reduce((m, b) => m | PERMISSION[b], 0);
-      const req = await ROUTES[key](admin);
+      const req = await ROUTES[key](admin, t.app);
       const send = () => probe(method as 'GET', req.url, req.payload);
 
       for (const bit of decl.bits) {

@@ -55,12 +55,15 @@ export const me = (app: FastifyInstance, token: string) => app.inject({ url: '/a
 export const refresh = (app: FastifyInstance, refreshToken: string) =>
   app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken } });
 
-/** Asserts the admin API's 401: `{code: 'UNAUTHORIZED', message}` with a message saying what was wrong. */
-export function expectUnauthorized(res: LightMyRequestResponse, reason: RegExp) {
+/**
+ * Asserts the admin API's 401: `{code, message}` with a message saying what was wrong, and the reason code
+ * (UNAUTHORIZED for a missing or malformed token; SESSION_ENDED, FORCED_LOGOUT, ... when the server knows why).
+ */
+export function expectUnauthorized(res: LightMyRequestResponse, reason: RegExp, code = 'UNAUTHORIZED') {
   expect(res.statusCode, res.body).toBe(401);
   const body = res.json();
   expect(Object.keys(body).sort()).toEqual(['code', 'message']);
-  expect(body.code).toBe('UNAUTHORIZED');
+  expect(body.code).toBe(code);
   expect(body.message).toMatch(reason);
 }
 

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { ADMIN, REDIS_URL, describeEachDb, getTestInstance, type TestInstance } from './helpers.js';
-import type { Dialect } from '../src/db/index.js';
+import { ADMIN, describeEachDb, getTestInstance, testConfig, type TestInstance } from './helpers.js';
+import { buildApp } from '../src/app.js';
+import { FailureStore, LoginThrottle } from '../src/admin/auth/throttle.js';
+import { runAdminCli } from '../src/cli/admin-commands.js';
 import { USER_PASSWORD, decode, insertUser, signIn } from './auth-fixtures.js';
 
 const LIMITS = { LOGIN_MAX_FAILURES: '3', LOGIN_MAX_FAILURES_PER_IP: '6' };
@@ -16,7 +18,7 @@ const attempt = (app: FastifyInstance, username: string, password: string, remot
 
 function expectThrottled(res: Awaited<ReturnType<typeof attempt>>) {
   expect(res.statusCode, res.body).toBe(429);
-  expect(res.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: expect.stringMatching(/try again/) });
+  expect(res.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: expect.stringMatching(/请在 \d+ 分钟后重试.*try again/) });
   const retry = Number(res.headers['retry-after']);
   expect(Number.isInteger(retry) && retry >= 1 && retry <= 900).toBe(true);
 }
@@ -24,6 +26,8 @@ function expectThrottled(res: Awaited<ReturnType<typeof attempt>>) {
 describeEachDb('sign-in', (dialect) => {
   let t: TestInstance;
   let n = 0;
+  /** The throttle's clock runs this far ahead: tests step past a delay without sleeping. */
+  let skew = 0;
   const freshUser = async (status?: 'disabled') => {
     const username = `login${++n}`;
     await insertUser(t.db, username, { status });
@@ -31,7 +35,7 @@ describeEachDb('sign-in', (dialect) => {
   };
 
   beforeAll(async () => {
-    t = await getTestInstance(dialect, LIMITS);
+    t = await getTestInstance(dialect, LIMITS, { now: () => Date.now() + skew });
   });
   afterAll(() => t.close());
 
@@ -77,25 +81,53 @@ describeEachDb('sign-in', (dialect) => {
     expect(res.json()).toEqual({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/password/) });
   });
 
-  it('throttles an account after LOGIN_MAX_FAILURES failures from any address, even for the right password', async () => {
+  it('throttles an (account, address) pair after LOGIN_MAX_FAILURES failures, even for the right password', async () => {
     const victim = await freshUser();
-    for (let i = 0; i < 3; i++) expect((await attempt(t.app, victim, `guess-${i}`)).statusCode).toBe(401);
-    expectThrottled(await attempt(t.app, victim, 'guess-4'));
-    expectThrottled(await attempt(t.app, victim, USER_PASSWORD));
-    // Other accounts are not affected.
-    expect((await attempt(t.app, await freshUser(), USER_PASSWORD)).statusCode).toBe(200);
+    const attacker = newIp();
+    for (let i = 0; i < 3; i++) expect((await attempt(t.app, victim, `guess-${i}`, attacker)).statusCode).toBe(401);
+    expectThrottled(await attempt(t.app, victim, 'guess-4', attacker));
+    expectThrottled(await attempt(t.app, victim, USER_PASSWORD, attacker));
+    // Other accounts from that address, and this account from other addresses, are not affected.
+    expect((await attempt(t.app, await freshUser(), USER_PASSWORD, attacker)).statusCode).toBe(200);
+    expect((await attempt(t.app, victim, USER_PASSWORD, newIp())).statusCode).toBe(200);
+  });
+
+  it('fifty failures for admin from one address do not stop admin signing in from another', async () => {
+    const attacker = newIp();
+    const codes = [];
+    for (let i = 0; i < 50; i++) codes.push((await attempt(t.app, ADMIN.username, `guess-${i}`, attacker)).statusCode);
+    expect(codes.filter((c) => c === 401)).toHaveLength(3);
+    expect(codes.filter((c) => c === 429)).toHaveLength(47);
+    expect((await attempt(t.app, ADMIN.username, ADMIN.password, newIp())).statusCode).toBe(200);
+  });
+
+  it('past the allowance each failure doubles the wait: 1, 2, 4 minutes after the last failure', async () => {
+    const user = await freshUser();
+    const ip = newIp();
+    for (let i = 0; i < 3; i++) expect((await attempt(t.app, user, `guess-${i}`, ip)).statusCode).toBe(401);
+    for (const minutes of [1, 2, 4]) {
+      const held = await attempt(t.app, user, 'early', ip);
+      expectThrottled(held);
+      expect(Number(held.headers['retry-after'])).toBeGreaterThan((minutes - 1) * 60);
+      expect(Number(held.headers['retry-after'])).toBeLessThanOrEqual(minutes * 60);
+      expect(held.json().message).toMatch(new RegExp(`请在 ${minutes} 分钟后重试`));
+      skew += minutes * 60_000 + 1000;
+      expect((await attempt(t.app, user, `late-guess-${minutes}`, ip)).statusCode).toBe(401);
+    }
   });
 
   it('throttles an unknown username the same way, so a 429 reveals nothing about existence', async () => {
-    for (let i = 0; i < 3; i++) expect((await attempt(t.app, 'ghost-account', `guess-${i}`)).statusCode).toBe(401);
-    expectThrottled(await attempt(t.app, 'ghost-account', 'guess-4'));
+    const ip = newIp();
+    for (let i = 0; i < 3; i++) expect((await attempt(t.app, 'ghost-account', `guess-${i}`, ip)).statusCode).toBe(401);
+    expectThrottled(await attempt(t.app, 'ghost-account', 'guess-4', ip));
   });
 
-  it('starts an account afresh after a successful sign-in', async () => {
+  it('starts an (account, address) pair afresh after a successful sign-in', async () => {
     const user = await freshUser();
+    const ip = newIp();
     for (let round = 0; round < 2; round++) {
-      for (let i = 0; i < 2; i++) expect((await attempt(t.app, user, 'wrong')).statusCode).toBe(401);
-      expect((await attempt(t.app, user, USER_PASSWORD)).statusCode).toBe(200);
+      for (let i = 0; i < 2; i++) expect((await attempt(t.app, user, 'wrong', ip)).statusCode).toBe(401);
+      expect((await attempt(t.app, user, USER_PASSWORD, ip)).statusCode).toBe(200);
     }
   });
 
@@ -115,7 +147,8 @@ describeEachDb('sign-in', (dialect) => {
 
   it('lets exactly LOGIN_MAX_FAILURES guesses of a concurrent burst reach the password check', async () => {
     const victim = await freshUser();
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => attempt(t.app, victim, `burst-${i}`)));
+    const ip = newIp();
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => attempt(t.app, victim, `burst-${i}`, ip)));
     const codes = results.map((r) => r.statusCode).sort();
     expect(codes).toEqual([...Array(3).fill(401), ...Array(9).fill(429)]);
   });
@@ -128,34 +161,43 @@ describeEachDb('sign-in', (dialect) => {
     for (let i = 0; i < 3; i++) expect((await change(`guess-${i}`)).statusCode).toBe(400);
     expectThrottled(await change(USER_PASSWORD));
   });
-});
 
-// Only with a Redis server (TEST_REDIS_URL); .ci/run provides one.
-(REDIS_URL ? describeEachDb : describe.skip)('sign-in throttle shared through Redis', (dialect) => {
-  let a: TestInstance;
-  let b: TestInstance;
-  // Names and addresses of this run only: the counts live in a Redis server other suites and runs share.
-  const run = randomBytes(4).toString('hex');
-  let seq = 0;
-  const runIp = () => `fd00::${run.slice(0, 4)}:${run.slice(4)}:${++seq}`;
-
-  beforeAll(async () => {
-    const env = { ...LIMITS, REDIS_URL: REDIS_URL! };
-    [a, b] = await Promise.all([getTestInstance(dialect as Dialect, env), getTestInstance(dialect as Dialect, env)]);
-    await Promise.all([insertUser(a.db, `shared-${run}`), insertUser(b.db, `shared-${run}`)]);
-  });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
+  it('npm run admin -- unlock and reset-password clear the counters of the account from every address', async () => {
+    const user = await freshUser();
+    const lock = async (ips: string[]) => {
+      for (const ip of ips) for (let i = 0; i < 3; i++) await attempt(t.app, user, `guess-${i}`, ip);
+      for (const ip of ips) expectThrottled(await attempt(t.app, user, USER_PASSWORD, ip));
+      return ips;
+    };
+    const io = { out: () => undefined, err: () => undefined };
+    const first = await lock([newIp(), newIp()]);
+    expect(await runAdminCli(['unlock', user], t.db.kysely, io)).toBe(0);
+    for (const ip of first) expect((await attempt(t.app, user, USER_PASSWORD, ip)).statusCode).toBe(200);
+    const [again] = await lock([newIp()]);
+    expect(await runAdminCli(['reset-password', user, '--password', 'reset-password-1'], t.db.kysely, io)).toBe(0);
+    expect((await attempt(t.app, user, 'reset-password-1', again)).statusCode).toBe(200);
   });
 
-  it('counts an account’s failures on one instance toward the limit on another', async () => {
-    for (let i = 0; i < 3; i++) expect((await attempt(a.app, `shared-${run}`, `guess-${i}`, runIp())).statusCode).toBe(401);
-    expectThrottled(await attempt(b.app, `shared-${run}`, USER_PASSWORD, runIp()));
+  it('counts on one instance toward the limit on another sharing the database', async () => {
+    const other = await buildApp({ config: testConfig(LIMITS), db: t.db, logger: false });
+    try {
+      const user = await freshUser();
+      const ip = newIp();
+      for (let i = 0; i < 3; i++) expect((await attempt(i % 2 ? other : t.app, user, `guess-${i}`, ip)).statusCode).toBe(401);
+      expectThrottled(await attempt(other, user, USER_PASSWORD, ip));
+    } finally {
+      await other.close();
+    }
   });
 
-  it('counts an address across instances and lets only the limit through a concurrent burst', async () => {
-    const ip = runIp();
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => attempt(i % 2 ? a.app : b.app, `spray-${run}-${i}`, 'password1', ip)));
-    expect(results.map((r) => r.statusCode).sort()).toEqual([...Array(6).fill(401), ...Array(4).fill(429)]);
+  it('failures for an account from many addresses only slow its sign-ins down, never refuse them', async () => {
+    const waits: number[] = [];
+    const throttle = new LoginThrottle(new FailureStore(t.db.kysely), { perAccountIp: 3, perIp: 100, accountSlowdownAfter: 4 }, { sleep: async (ms) => void waits.push(ms) });
+    const user = `slow-${randomBytes(3).toString('hex')}`;
+    const wrong = new Error('wrong password');
+    for (let i = 0; i < 4; i++) await expect(throttle.guard(user, newIp(), () => Promise.reject(wrong), (e) => e === wrong)).rejects.toBe(wrong);
+    expect(waits).toEqual([]);
+    await expect(throttle.guard(user, newIp(), async () => 'signed in', () => false)).resolves.toBe('signed in');
+    expect(waits).toEqual([2000]);
   });
 });

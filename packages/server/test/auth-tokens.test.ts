@@ -93,7 +93,7 @@ describeEachDb('access token attacks on a guarded route', (dialect) => {
   it('rejects an expired token signed with the real key', async () => {
     const { payload } = decode(session.accessToken);
     const past = Math.floor(Date.now() / 1000) - 3600;
-    expectUnauthorized(await me(t.app, await signReal({ ...payload, iat: past - 900, exp: past })), /access token expired/);
+    expectUnauthorized(await me(t.app, await signReal({ ...payload, iat: past - 900, exp: past })), /access token expired/, 'TOKEN_EXPIRED');
   });
 
   it('rejects a correctly signed token without a ver claim, or with a non-integer one', async () => {
@@ -108,13 +108,16 @@ describeEachDb('access token attacks on a guarded route', (dialect) => {
     const { payload } = decode(session.accessToken);
     await t.db.kysely.updateTable('users').set({ token_version: 3 }).where('id', '=', victimId).execute();
     const victimToken = await signReal({ ...payload, sub: victimId, ver: 2 });
-    expectUnauthorized(await me(t.app, victimToken), /version mismatch/);
-    expect((await me(t.app, await signReal({ ...payload, sub: victimId, ver: 3 }))).statusCode).toBe(200);
+    expectUnauthorized(await me(t.app, victimToken), /version mismatch/, 'SESSION_ENDED');
+    // A token without a session id (issued before sessions existed) is judged by its version alone.
+    expect((await me(t.app, await signReal({ ...payload, sub: victimId, ver: 3, sid: undefined }))).statusCode).toBe(200);
+    // A session id of another user's session is no session of this user.
+    expectUnauthorized(await me(t.app, await signReal({ ...payload, sub: victimId, ver: 3 })), /session ended/, 'SESSION_ENDED');
   });
 
   it('rejects a correctly signed token for a user that does not exist', async () => {
     const { payload } = decode(session.accessToken);
-    expectUnauthorized(await me(t.app, await signReal({ ...payload, sub: '00000000-0000-4000-8000-000000000000' })), /no longer exists/);
+    expectUnauthorized(await me(t.app, await signReal({ ...payload, sub: '00000000-0000-4000-8000-000000000000' })), /no longer exists/, 'SESSION_ENDED');
   });
 
   it('rejects garbage in the token position', async () => {

@@ -68,7 +68,7 @@ export interface TestInstance {
 export async function getTestInstance(
   dialect: Dialect = 'sqlite',
   env: Record<string, string> = {},
-  build: Pick<BuildOptions, 'onRoute'> = {},
+  build: Pick<BuildOptions, 'onRoute' | 'now'> = {},
 ): Promise<TestInstance> {
   const db = await freshDb(dialect);
   const app = await buildApp({ config: testConfig(env), db, logger: false, ...build });

@@ -154,6 +154,23 @@ describeEachDb('privilege escalation prevention', (dialect) => {
     });
   });
 
+  describe('ending sessions (rule 3)', () => {
+    it('an operator of 在线会话 cannot sign out or end the sessions of a stronger account', async () => {
+      const op = await userWithGrants(t.app, admin, 'session_op', { 'system:session': 1 | 8 | 16, 'system:user': 1 });
+      const strong = await userWithGrants(t.app, admin, 'strong_one', { 'system:user': ALL });
+      const weak = await userWithGrants(t.app, admin, 'weak_one', { 'system:user': 1 });
+      escalation(await op.call('POST', `/api/users/${strong.id}/force-logout`), '用户「strong_one」', '你不能强制该用户下线');
+      expect((await strong.call('GET', '/api/auth/me')).statusCode).toBe(200);
+      const sessions = (await op.call('GET', '/api/sessions?pageSize=100')).json().data.items as Array<{ id: string; userId: string }>;
+      const strongSession = sessions.find((x) => x.userId === strong.id)!;
+      escalation(await op.call('DELETE', `/api/sessions/${strongSession.id}`), '你不能结束该用户的会话');
+      escalation(await op.call('POST', '/api/sessions/batch-delete', { ids: sessions.filter((x) => x.userId === strong.id || x.userId === weak.id).map((x) => x.id) }), '你不能结束该用户的会话');
+      expect((await strong.call('GET', '/api/auth/me')).statusCode).toBe(200);
+      expect((await op.call('POST', `/api/users/${weak.id}/force-logout`)).statusCode).toBeLessThan(300);
+      expect((await weak.call('GET', '/api/auth/me')).statusCode).toBe(401);
+    });
+  });
+
   describe('property: nobody ends up holding what nobody below the super administrator held', () => {
     const codes = ['system:user', 'system:role', 'system:audit', 'monitor:api'];
     const pick = <T>(rnd: () => number, xs: T[]) => xs[Math.floor(rnd() * xs.length)];

@@ -1,6 +1,6 @@
 import {
   Activity, BookOpen, CalendarDays, ChartLine, Circle, Download, Feather, FileText, Folder, Heart, Image, KeyRound, Laugh, Library,
-  Lightbulb, ListPlus, ListTree, ListX, MessageSquareQuote, Mic, PencilLine, Plus, Quote, RotateCcw, ScrollText, Search, Settings,
+  Lightbulb, ListPlus, LogIn, MonitorSmartphone, ListTree, ListX, MessageSquareQuote, Mic, PencilLine, Plus, Quote, RotateCcw, ScrollText, Search, Settings,
   Shield, ShieldCheck, Trash2, Users, type LucideIcon,
 } from 'lucide-vue-next';
 
@@ -26,6 +26,8 @@ export const ICONS: Record<string, LucideIcon> = {
   shield: Shield,
   'list-tree': ListTree,
   'scroll-text': ScrollText,
+  'monitor-smartphone': MonitorSmartphone,
+  'log-in': LogIn,
   library: Library,
   quote: Quote,
   feather: Feather,

@@ -8,5 +8,6 @@ export type Role = Json<'/api/roles', 'get'>['data']['items'][number];
 export type RoleDetail = Json<'/api/roles/{id}', 'get'>['data'];
 export type MenuTreeNode = Json<'/api/menus', 'get'>['data'][number];
 export type AuditEntry = Json<'/api/audit-logs', 'get'>['data']['items'][number];
+export type OnlineSession = Json<'/api/sessions', 'get'>['data']['items'][number];
 export type UsageRow = Json<'/api/admin/usage', 'get'>['data']['items'][number];
 export type Status = User['status'];

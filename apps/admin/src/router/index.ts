@@ -10,6 +10,8 @@ const PAGES: Record<PageName, () => Promise<unknown>> = {
   roles: () => import('../pages/RolesPage.vue'),
   menus: () => import('../pages/MenusPage.vue'),
   audit: () => import('../pages/AuditPage.vue'),
+  sessions: () => import('../pages/SessionsPage.vue'),
+  loginLogs: () => import('../pages/LoginLogPage.vue'),
   content: () => import('../pages/ContentPage.vue'),
   usage: () => import('../pages/UsagePage.vue'),
 };
@@ -75,10 +77,13 @@ session.subscribe(() => {
   if (session.user && menu && !session.can(menu)) void router.replace({ name: 'home' });
 });
 
-onSignedOut((reason) => {
+onSignedOut((reason, detail) => {
   const route = router.currentRoute.value;
   if (route.meta.public) return;
-  if (reason === 'refresh-failed') ElMessage.warning(i18n.global.t('login.expired'));
+  // The server said why (forced out, account disabled, password changed, ...): say exactly that.
+  const key = `login.reason.${detail?.code}`;
+  if (detail) ElMessage({ type: 'warning', message: i18n.global.te(key) ? i18n.global.t(key) : detail.message, duration: 8000, customClass: 'signed-out-reason' });
+  else if (reason === 'refresh-failed') ElMessage.warning(i18n.global.t('login.expired'));
   if (reason === 'other-tab') ElMessage.info(i18n.global.t('login.otherTab'));
   void router.replace({ name: 'login', query: reason === 'logout' ? {} : { redirect: route.fullPath } });
 });

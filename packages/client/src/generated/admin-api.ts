@@ -3144,6 +3144,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server-Sent Events of this session
+         * @description A text/event-stream (read it with fetch and the Bearer header). When this session ends — signed out elsewhere, by an operator, forced sign-out, new password, account disabled, refresh replay — it sends `event: session-ended` with `data: {"reason": "<401 code>", "message": "<Chinese text>"}` and closes. With REDIS_URL the notice reaches the streams on every instance.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/event-stream */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -3427,6 +3466,317 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My live sessions
+         * @description `current` marks the session of the token making this request.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: ({
+                                /** @description What signed in, from the X-Client-Kind header: web, mobile, cli, sdk or other */
+                                clientKind: "web" | "mobile" | "cli" | "sdk" | "other";
+                                /**
+                                 * @description Signed in at
+                                 * @example 2026-01-31T08:00:00.000Z
+                                 */
+                                createdAt: string;
+                                /** @description Browser and system read from the user agent, e.g. Chrome 131 · Windows 10 */
+                                deviceLabel: string;
+                                /**
+                                 * @description The refresh token expires then unless used
+                                 * @example 2026-01-31T08:00:00.000Z
+                                 */
+                                expiresAt: string;
+                                /** @description Session id */
+                                id: string;
+                                /** @description Address it signed in from (honours TRUST_PROXY) */
+                                ip: string;
+                                /**
+                                 * @description Last refresh (not every request)
+                                 * @example 2026-01-31T08:00:00.000Z
+                                 */
+                                lastUsedAt: string;
+                                nickname: string;
+                                userAgent: string;
+                                userId: string;
+                                username: string;
+                            } & {
+                                /** @description The session of the token making this request */
+                                current: boolean;
+                            })[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out one of my devices
+         * @description Its tokens answer 401 SESSION_ENDED from their next use. 404 when the id is not a live session of yours.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Record id (UUID) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions/revoke-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out every other device
+         * @description Ends every session of yours except the one making this request.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                ended: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/login-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the login log
+         * @description Newest first. Filters combine: keyword (username as typed), userId, ip (prefix), event, result, and a time window from/to.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description login, logout, session-ended, forced-logout or refresh-reused */
+                    event?: "login" | "logout" | "session-ended" | "forced-logout" | "refresh-reused";
+                    /**
+                     * @description From this instant (inclusive). A bare date means 00:00 UTC of that day.
+                     * @example 2026-01-31
+                     */
+                    from?: string;
+                    /** @description Address starts with this (e.g. 10.0.) */
+                    ip?: string;
+                    /** @description Case-insensitive substring of the username (as typed) */
+                    keyword?: string;
+                    /** @description Page number, from 1 */
+                    page: number;
+                    /** @description Items per page, 1 to 100 */
+                    pageSize: number;
+                    /** @description success or failure */
+                    result?: "success" | "failure";
+                    /**
+                     * @description Up to this instant (inclusive). A bare date includes that whole day (UTC).
+                     * @example 2026-01-31
+                     */
+                    to?: string;
+                    /** @description Only rows of this user */
+                    userId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                items: {
+                                    /** @description Who ended the session, when someone did */
+                                    actorId: string | null;
+                                    actorUsername: string;
+                                    /** @description What signed in, from the X-Client-Kind header: web, mobile, cli, sdk or other */
+                                    clientKind: "web" | "mobile" | "cli" | "sdk" | "other";
+                                    /**
+                                     * @description ISO 8601 UTC
+                                     * @example 2026-01-31T08:00:00.000Z
+                                     */
+                                    createdAt: string;
+                                    deviceLabel: string;
+                                    /** @description What happened */
+                                    event: "login" | "logout" | "session-ended" | "forced-logout" | "refresh-reused";
+                                    id: string;
+                                    ip: string;
+                                    /** @description Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, THROTTLED for a failed sign-in; the code a session ended with (SESSION_ENDED, FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise */
+                                    reason: string;
+                                    /** @description success or failure */
+                                    result: "success" | "failure";
+                                    sessionId: string | null;
+                                    userAgent: string;
+                                    userId: string | null;
+                                    /** @description As typed at sign-in */
+                                    username: string;
+                                }[];
+                                page: number;
+                                pageSize: number;
+                                total: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/login-logs/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the login log as CSV
+         * @description Same filters as the search, without paging; the newest 50 000 rows at most (`X-Export-Truncated: true` when cut).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description login, logout, session-ended, forced-logout or refresh-reused */
+                    event?: "login" | "logout" | "session-ended" | "forced-logout" | "refresh-reused";
+                    /**
+                     * @description From this instant (inclusive). A bare date means 00:00 UTC of that day.
+                     * @example 2026-01-31
+                     */
+                    from?: string;
+                    /** @description Address starts with this (e.g. 10.0.) */
+                    ip?: string;
+                    /** @description Case-insensitive substring of the username (as typed) */
+                    keyword?: string;
+                    /** @description success or failure */
+                    result?: "success" | "failure";
+                    /**
+                     * @description Up to this instant (inclusive). A bare date includes that whole day (UTC).
+                     * @example 2026-01-31
+                     */
+                    to?: string;
+                    /** @description Only rows of this user */
+                    userId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description CSV, UTF-8 with a byte-order mark (Excel opens Chinese text correctly); sent as an attachment */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4218,6 +4568,184 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List live sessions
+         * @description Sessions that have not ended or expired, most recently refreshed first. Filters: userId, ip (prefix), clientKind, keyword (username or nickname).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description What signed in, from the X-Client-Kind header: web, mobile, cli, sdk or other */
+                    clientKind?: "web" | "mobile" | "cli" | "sdk" | "other";
+                    /** @description Address starts with this (e.g. 10.0.) */
+                    ip?: string;
+                    /** @description Case-insensitive substring */
+                    keyword?: string;
+                    /** @description Page number, from 1 */
+                    page: number;
+                    /** @description Items per page, 1 to 100 */
+                    pageSize: number;
+                    /** @description Only this user’s sessions */
+                    userId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                items: {
+                                    /** @description What signed in, from the X-Client-Kind header: web, mobile, cli, sdk or other */
+                                    clientKind: "web" | "mobile" | "cli" | "sdk" | "other";
+                                    /**
+                                     * @description Signed in at
+                                     * @example 2026-01-31T08:00:00.000Z
+                                     */
+                                    createdAt: string;
+                                    /** @description Browser and system read from the user agent, e.g. Chrome 131 · Windows 10 */
+                                    deviceLabel: string;
+                                    /**
+                                     * @description The refresh token expires then unless used
+                                     * @example 2026-01-31T08:00:00.000Z
+                                     */
+                                    expiresAt: string;
+                                    /** @description Session id */
+                                    id: string;
+                                    /** @description Address it signed in from (honours TRUST_PROXY) */
+                                    ip: string;
+                                    /**
+                                     * @description Last refresh (not every request)
+                                     * @example 2026-01-31T08:00:00.000Z
+                                     */
+                                    lastUsedAt: string;
+                                    nickname: string;
+                                    userAgent: string;
+                                    userId: string;
+                                    username: string;
+                                }[];
+                                page: number;
+                                pageSize: number;
+                                total: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End a session
+         * @description Its tokens answer 401 SESSION_ENDED from their next use. Only a super administrator may end a super administrator’s session (409 SUPER_ADMIN_PROTECTED).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Record id (UUID) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/batch-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End several sessions
+         * @description All or nothing: if one of them belongs to a super administrator and you are not one, none ends (409). Unknown or ended ids are ignored.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 1 to 100 ids */
+                        ids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description How many records were deleted */
+                                deleted: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users": {
         parameters: {
             query?: never;
@@ -4511,6 +5039,53 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/users/{id}/force-logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Force a user to sign out everywhere
+         * @description token_version + 1: every token on every device answers 401 FORCED_LOGOUT from its next use. Only a super administrator may do this to a super administrator (409).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Record id (UUID) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Sessions that were live */
+                                ended: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/users/{id}/reset-password": {
@@ -5250,11 +5825,27 @@ export const ROUTE_PERMISSIONS = {
       "EXPORT"
     ]
   },
+  "GET /api/auth/events": "authenticated",
   "POST /api/auth/login": "public",
   "POST /api/auth/logout": "authenticated",
   "GET /api/auth/me": "authenticated",
   "PUT /api/auth/password": "authenticated",
   "POST /api/auth/refresh": "public",
+  "GET /api/auth/sessions": "authenticated",
+  "DELETE /api/auth/sessions/{id}": "authenticated",
+  "POST /api/auth/sessions/revoke-others": "authenticated",
+  "GET /api/login-logs": {
+    "menu": "system:login-log",
+    "bits": [
+      "SEARCH"
+    ]
+  },
+  "GET /api/login-logs/export": {
+    "menu": "system:login-log",
+    "bits": [
+      "EXPORT"
+    ]
+  },
   "GET /api/menus": {
     "menu": "system:menu",
     "bits": [
@@ -5340,6 +5931,24 @@ export const ROUTE_PERMISSIONS = {
       "EXPORT"
     ]
   },
+  "GET /api/sessions": {
+    "menu": "system:session",
+    "bits": [
+      "SEARCH"
+    ]
+  },
+  "DELETE /api/sessions/{id}": {
+    "menu": "system:session",
+    "bits": [
+      "DELETE"
+    ]
+  },
+  "POST /api/sessions/batch-delete": {
+    "menu": "system:session",
+    "bits": [
+      "BATCH_DELETE"
+    ]
+  },
   "GET /api/users": {
     "menu": "system:user",
     "bits": [
@@ -5368,6 +5977,12 @@ export const ROUTE_PERMISSIONS = {
     "menu": "system:user",
     "bits": [
       "EDIT"
+    ]
+  },
+  "POST /api/users/{id}/force-logout": {
+    "menu": "system:session",
+    "bits": [
+      "DELETE"
     ]
   },
   "POST /api/users/{id}/reset-password": {
@@ -5516,6 +6131,28 @@ export const MENU_CATALOGUE = [
     "sort": 4,
     "api": "/api/audit-logs",
     "page": "audit"
+  },
+  {
+    "code": "system:session",
+    "parent": "system",
+    "name": "在线会话",
+    "nameEn": "Online sessions",
+    "path": "/system/sessions",
+    "icon": "monitor-smartphone",
+    "sort": 5,
+    "api": "/api/sessions",
+    "page": "sessions"
+  },
+  {
+    "code": "system:login-log",
+    "parent": "system",
+    "name": "登录日志",
+    "nameEn": "Sign-in log",
+    "path": "/system/login-logs",
+    "icon": "log-in",
+    "sort": 6,
+    "api": "/api/login-logs",
+    "page": "loginLogs"
   },
   {
     "code": "content",

@@ -7,6 +7,11 @@ import usersRoutes from './users/routes.js';
 import rolesRoutes from './roles/routes.js';
 import menusRoutes from './menus/routes.js';
 import auditRoutes from './audit/routes.js';
+import sessionRoutes, { ownSessionRoutes, sessionEventRoutes } from './sessions/routes.js';
+import { SessionsService } from './sessions/service.js';
+import { SessionEvents } from './sessions/events.js';
+import loginLog from './login-log/plugin.js';
+import loginLogRoutes from './login-log/routes.js';
 import contentRoutes from '../content/routes.js';
 import usageRoutes from '../monitor/routes.js';
 import { registerAdminRoute } from '../plugins/areas.js';
@@ -33,20 +38,32 @@ function markAdminRoute(route: RouteOptions) {
  * The admin API. Encapsulated on purpose: the onRoute hook and the guard apply to the routes registered here
  * and to no public route. Admin features add their route plugin to this list.
  */
-export default async function adminApi(app: FastifyInstance) {
+export default async function adminApi(app: FastifyInstance, opts: { now?: () => number }) {
   app.addHook('onRoute', markAdminRoute);
   app.addHook('onRequest', noStore);
   app.addHook('preValidation', rejectNulBytes);
   // One AuthService for every admin feature (login, password change, user disable/reset all end sessions through it).
-  app.decorate('authService', new AuthService(app.db.kysely, app.tokens));
+  const auth = new AuthService(app.db.kysely, app.tokens, { now: opts.now, refreshGraceMs: app.config.refreshReuseGraceMs });
+  app.decorate('authService', auth);
+  app.decorate('sessions', new SessionsService(app.db.kysely, auth));
+  const events = new SessionEvents(app.log, app.redis);
+  await events.start();
+  app.decorate('sessionEvents', events);
+  app.addHook('onClose', () => events.close());
+  auth.onSessionsEnded((ended) => events.publish(ended));
   await app.register(auditRecorder);
+  await app.register(loginLog, { now: opts.now });
   await app.register(authGuard);
-  await app.register(authRoutes, { prefix: '/api/auth' });
+  await app.register(authRoutes, { prefix: '/api/auth', now: opts.now });
+  await app.register(ownSessionRoutes, { prefix: '/api/auth/sessions' });
+  await app.register(sessionEventRoutes, { prefix: '/api/auth' });
   await app.register(permissionRoutes, { prefix: '/api/permissions' });
   await app.register(usersRoutes, { prefix: '/api/users' });
   await app.register(rolesRoutes, { prefix: '/api/roles' });
   await app.register(menusRoutes, { prefix: '/api/menus' });
   await app.register(auditRoutes, { prefix: '/api/audit-logs' });
+  await app.register(sessionRoutes, { prefix: '/api' });
+  await app.register(loginLogRoutes, { prefix: '/api/login-logs' });
   await app.register(contentRoutes, { prefix: '/api/admin/content' });
   await app.register(usageRoutes, { prefix: '/api/admin/usage' });
 }

@@ -14,6 +14,7 @@ export const SUPER_ADMIN_RULES = {
   lastDelete: 'cannot delete the last active super administrator: the system must keep at least one enabled super administrator',
   lastDisable: 'cannot disable the last active super administrator: the system must keep at least one enabled super administrator',
   lastRole: 'cannot remove the super administrator role from the last active super administrator',
+  endSessions: '只有超级管理员可以结束超级管理员的会话 (only a super administrator may end a super administrator’s sessions)',
 } as const;
 
 /** Error for a violated super-administrator rule: 409 SUPER_ADMIN_PROTECTED with the rule in the message. */

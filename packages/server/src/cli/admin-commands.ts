@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.js';
 import { recordAudit } from '../admin/audit/recorder.js';
 import { AuthService, hashPassword, nowIso } from '../admin/auth/service.js';
 import { TokenService } from '../admin/auth/tokens.js';
+import { FailureStore } from '../admin/auth/throttle.js';
 import { superRoleId } from '../admin/super-admin.js';
 import { usernameKey } from '../admin/shared/username-key.js';
 
@@ -22,8 +23,9 @@ Operator recovery for a locked-out installation. Works directly on the configure
 the server does not need to run.
 
 Commands:
-  reset-password <username> [--password <pw>]      Set a new password (generated and printed when omitted)
-                                                    and sign the user out everywhere.
+  reset-password <username> [--password <pw>]      Set a new password (generated and printed when omitted),
+                                                    sign the user out everywhere and clear their sign-in throttle.
+  unlock <username>                                 Clear the sign-in throttle of the account (every address).
   create-super-admin <username> [--password <pw>]  Create the user as super administrator, or enable an existing
                                                     user and give them the super administrator role.
   list-super-admins                                 List the users holding the super administrator role.
@@ -53,10 +55,11 @@ async function resetPassword(db: Kysely<Database>, io: CliIo, username: string, 
   const hash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: hash, updated_at: nowIso() }).where('id', '=', user.id).execute();
-    await sessions(trx).invalidateSessions(user.id, trx);
+    await sessions(trx).invalidateSessions(user.id, trx, 'PASSWORD_CHANGED', null);
     await recordAudit(trx, { ...CLI_ACTOR, action: 'cli.reset-password', targetType: 'user', targetId: user.id, detail: { username } });
   });
-  io.out(`Password of "${username}" reset; every session of this user is signed out.`);
+  await new FailureStore(db).clearAccount(username);
+  io.out(`Password of "${username}" reset; every session of this user is signed out and sign-in throttling cleared.`);
   if (!given) io.out(`New password: ${password}`);
   if (user.status !== 'enabled') io.out(`Note: "${username}" is disabled and cannot sign in; "create-super-admin ${username}" enables it.`);
 }
@@ -83,7 +86,7 @@ async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: strin
       out.push(`Created super administrator "${username}".`);
     } else {
       await trx.updateTable('users').set({ status: 'enabled', updated_at: now, ...(hash ? { password_hash: hash } : {}) }).where('id', '=', userId).execute();
-      if (hash) await sessions(trx).invalidateSessions(userId, trx);
+      if (hash) await sessions(trx).invalidateSessions(userId, trx, 'PASSWORD_CHANGED', null);
       out.push(`"${username}" is ${existing!.status === 'enabled' ? 'enabled' : 'now enabled again'} and holds the super administrator role.`);
       if (hash) out.push('Its password was replaced; its existing sessions are signed out.');
     }
@@ -95,6 +98,14 @@ async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: strin
   });
   lines.forEach((l) => io.out(l));
   if (!given && password) io.out(`Password: ${password}`);
+}
+
+async function unlock(db: Kysely<Database>, io: CliIo, username: string) {
+  const cleared = await new FailureStore(db).clearAccount(username);
+  const known = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
+  await recordAudit(db, { ...CLI_ACTOR, action: 'cli.unlock', targetType: 'user', targetId: known?.id ?? null, detail: { username, cleared } });
+  io.out(`Sign-in throttling of "${username}" cleared (${cleared} counter${cleared === 1 ? '' : 's'}, from every address).`);
+  if (!known) io.out(`Note: there is no user named "${username}".`);
 }
 
 async function listSuperAdmins(db: Kysely<Database>, io: CliIo) {
@@ -126,11 +137,12 @@ export async function runAdminCli(argv: string[], db: Kysely<Database>, io: CliI
       io.out(USAGE);
       return command === undefined && !values.help ? EXIT.USAGE : EXIT.OK;
     }
-    const needsUser = command === 'reset-password' || command === 'create-super-admin';
+    const needsUser = command === 'reset-password' || command === 'create-super-admin' || command === 'unlock';
     if (needsUser && (!username || extra.length)) throw new UsageError(`${command} takes exactly one <username>`);
     if (command === 'reset-password') await resetPassword(db, io, username, values.password);
     else if (command === 'create-super-admin') await createSuperAdmin(db, io, username, values.password);
     else if (command === 'list-super-admins') await listSuperAdmins(db, io);
+    else if (command === 'unlock') await unlock(db, io, username);
     else throw new UsageError(`unknown command "${command}"`);
     return EXIT.OK;
   } catch (e) {

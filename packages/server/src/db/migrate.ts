@@ -5,6 +5,9 @@ import * as m0002 from './migrations/0002-content.js';
 import * as m0003 from './migrations/0003-usage.js';
 import * as m0004 from './migrations/0004-access-revision.js';
 import * as m0005 from './migrations/0005-username-key.js';
+import * as m0006 from './migrations/0006-sessions.js';
+import * as m0007 from './migrations/0007-login-log.js';
+import * as m0008 from './migrations/0008-login-throttle.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
@@ -16,6 +19,9 @@ const migrations: Record<string, Migration> = {
   '0003-usage': m0003,
   '0004-access-revision': m0004,
   '0005-username-key': m0005,
+  '0006-sessions': m0006,
+  '0007-login-log': m0007,
+  '0008-login-throttle': m0008,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -12,6 +12,8 @@ export interface UsersTable {
   password_hash: string;
   status: 'enabled' | 'disabled';
   token_version: number;
+  /** Why token_version was last raised: the 401 code of the tokens it voided (migration 0005). */
+  sessions_end_reason: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -65,6 +67,57 @@ export interface RefreshTokensTable {
   user_agent: string;
 }
 
+/** One sign-in: the refresh-token family `id` (migration 0005). */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: Timestamp;
+  /** Updated on refresh, not on every request. */
+  last_used_at: Timestamp;
+  expires_at: Timestamp;
+  ip: string;
+  user_agent: string;
+  client_kind: string;
+  device_label: string;
+  ended_at: Timestamp | null;
+  /** The 401 code the session's tokens answer with after it ended (or LOGOUT). */
+  end_reason: string | null;
+  /** Who ended it: the user themself, an operator, or null (the system). */
+  ended_by: string | null;
+}
+
+/** One sign-in attempt, sign-out or session end (migration 0006). */
+export interface LoginLogsTable {
+  id: string;
+  created_at: Timestamp;
+  /** login, logout, session-ended, forced-logout, refresh-reused */
+  event: string;
+  /** success or failure */
+  result: string;
+  /** Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, THROTTLED, or the code a session ended with; '' when none. */
+  reason: string;
+  /** As typed at sign-in; the account's name for the other events. */
+  username: string;
+  user_id: string | null;
+  session_id: string | null;
+  ip: string;
+  user_agent: string;
+  device_label: string;
+  client_kind: string;
+  /** Who ended the session, when someone did. */
+  actor_id: string | null;
+  actor_username: string;
+}
+
+/** A sign-in failure counter per key: (account, IP), IP or account (migration 0007). */
+export interface LoginFailuresTable {
+  key: string;
+  /** Failed attempts, plus attempts still being checked. */
+  count: number;
+  last_failure_at: Timestamp | null;
+  updated_at: Timestamp;
+}
+
 export interface AuditLogsTable {
   id: string;
   actor_id: string | null;
@@ -110,6 +163,9 @@ export interface Database {
   role_menus: RoleMenusTable;
   user_roles: UserRolesTable;
   refresh_tokens: RefreshTokensTable;
+  sessions: SessionsTable;
+  login_logs: LoginLogsTable;
+  login_failures: LoginFailuresTable;
   audit_logs: AuditLogsTable;
   content_items: ContentItemsTable;
   content_meta: ContentMetaTable;

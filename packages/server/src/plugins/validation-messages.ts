@@ -24,7 +24,9 @@ export function describeValidation(errors: AjvError[], context: string): { field
   if (!field) field = context;
   const s = e.parentSchema ?? {};
   const hint = typeof s['x-hint'] === 'string' ? (s['x-hint'] as string) : undefined;
-  const given = e.keyword === 'required' ? undefined : e.data;
+  // A password in a request body (sign-in, new passwords) is never repeated back: it would land in toasts and logs.
+  const secret = context === 'body' && /password$/i.test(field);
+  const given = e.keyword === 'required' || secret ? undefined : e.data;
   let allowed = hint ? `应为 ${hint}` : allowedFromSchema(e, s);
   // `?n=1&n=2` arrives as an array: say that the key was repeated rather than that the value has the wrong type.
   if (e.keyword === 'type' && Array.isArray(e.data) && context === 'querystring') allowed = `只能出现一次，${allowed}`;

@@ -1,4 +1,4 @@
-import type { Compilable, Kysely } from 'kysely';
+import { sql, type Compilable, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
 /**
@@ -24,17 +24,29 @@ function precompile<R, A extends unknown[]>(build: (...args: A) => Compilable<R>
 }
 
 const USER_ID = '\u0000user-id';
+const SESSION_ID = '\u0000session-id';
 
 function compileQueries(db: Kysely<Database>) {
   return {
+    // The presented token's session rides along (primary-key join, same round trip): ending a session applies to its
+    // access token from the very next request without a cache to invalidate.
     user: precompile(
-      (userId: string) =>
+      (userId: string, sessionId: string) =>
         db
           .selectFrom('users')
-          .select(['id', 'username', 'nickname', 'status', 'token_version'])
+          .select(['users.id', 'users.username', 'users.nickname', 'users.status', 'users.token_version', 'users.sessions_end_reason'])
+          // null: no such session of this user; '': live; else why it ended.
+          .select((eb) =>
+            eb
+              .selectFrom('sessions')
+              .select((s) => s.fn.coalesce('sessions.end_reason', sql.lit('')).as('state'))
+              .where('sessions.id', '=', sessionId)
+              .whereRef('sessions.user_id', '=', 'users.id')
+              .as('session_state'),
+          )
           .select((eb) => eb.selectFrom('access_revision').select('rev').where('id', '=', 1).as('rev'))
-          .where('id', '=', userId),
-      [USER_ID],
+          .where('users.id', '=', userId),
+      [USER_ID, SESSION_ID],
     ),
     // Each enabled role of the user with each of its grants, in one round trip.
     grants: precompile(
@@ -70,9 +82,12 @@ export class AccessCache<Derived> {
     this.q = compileQueries(db);
   }
 
-  /** The user's row and the access revision it was read with; undefined when the user does not exist. */
-  async user(db: Kysely<Database>, userId: string): Promise<(UserRow & { revision: number }) | undefined> {
-    const [row] = await this.q.user(db, userId);
+  /**
+   * The user's row and the access revision it was read with, and the state of session `sessionId` of that user
+   * (session columns null when there is no such session); undefined when the user does not exist.
+   */
+  async user(db: Kysely<Database>, userId: string, sessionId = ''): Promise<(UserRow & { revision: number }) | undefined> {
+    const [row] = await this.q.user(db, userId, sessionId);
     if (!row) return undefined;
     const revision = Number(row.rev);
     if (revision > this.rev) {

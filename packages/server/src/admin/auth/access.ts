@@ -49,6 +49,10 @@ export interface UserAccess extends Omit<Grants, 'tree'> {
   nickname: string;
   status: 'enabled' | 'disabled';
   tokenVersion: number;
+  /** Why token_version was last raised (a 401 code), if recorded. */
+  sessionsEndReason: string | null;
+  /** The session asked about: whether it exists for this user and why it ended (null while it lasts). */
+  session?: { id: string; endReason: string | null };
   /** The access revision this was read at, and the (shared) grants it came from. */
   revision: number;
   grants: Grants;
@@ -79,9 +83,9 @@ export function grantsFrom(rows: GrantRow[]): Grants {
   };
 }
 
-export async function loadUserAccess(db: Kysely<Database>, userId: string): Promise<UserAccess | undefined> {
+export async function loadUserAccess(db: Kysely<Database>, userId: string, sessionId?: string): Promise<UserAccess | undefined> {
   const cache = cacheFor(db);
-  const user = await cache.user(db, userId);
+  const user = await cache.user(db, userId, sessionId);
   if (!user) return undefined;
   const grants = await cache.derive(db, userId, user.revision, grantsFrom);
   const { tree: _tree, ...flat } = grants;
@@ -91,6 +95,8 @@ export async function loadUserAccess(db: Kysely<Database>, userId: string): Prom
     nickname: user.nickname,
     status: user.status,
     tokenVersion: Number(user.token_version),
+    sessionsEndReason: user.sessions_end_reason,
+    session: sessionId && user.session_state !== null ? { id: sessionId, endReason: user.session_state || null } : undefined,
     revision: user.revision,
     ...flat,
     grants,

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from '../../errors.js';
+import { forbidden, isSignedOutCode, signedOut, unauthorized } from '../../errors.js';
 import { hasBits } from '../permissions/mask.js';
 import { bitsOf, type PermissionName } from '../permissions/points.js';
 import { loadUserAccess, menuMask, type UserAccess } from './access.js';
@@ -16,6 +16,8 @@ export type AuthDeclaration = 'public' | 'authenticated' | { menu?: string; bits
 export interface AuthContext extends UserAccess {
   /** Claims of the presented access token. */
   tokenIssuedAt: number;
+  /** The session the token belongs to (absent for tokens issued before sessions existed). */
+  sessionId?: string;
 }
 
 declare module 'fastify' {
@@ -27,19 +29,30 @@ declare module 'fastify' {
 // The scheme is case-insensitive (RFC 9110); the token is base64url segments only.
 const BEARER = /^Bearer +([A-Za-z0-9_\-.]+)$/i;
 
-/** Verifies the bearer token against signature, expiry and the user's current token_version and status. */
+/**
+ * Verifies the bearer token against signature, expiry, the user's current token_version and status, and its
+ * session. Each refusal carries its reason code (errors.ts SIGNED_OUT_MESSAGES).
+ */
 export async function authenticate(req: FastifyRequest): Promise<AuthContext> {
   const header = req.headers.authorization;
   if (!header) throw unauthorized('missing bearer token');
   const m = BEARER.exec(header);
   if (!m) throw unauthorized('malformed Authorization header: expected "Bearer <token>"');
   const claims = await req.server.tokens.verifyAccess(m[1]);
-  const access = await loadUserAccess(req.server.db.kysely, claims.sub);
-  if (!access) throw unauthorized('user no longer exists');
-  if (access.status !== 'enabled') throw unauthorized('user is disabled');
-  if (access.tokenVersion !== claims.ver) throw unauthorized('token revoked: version mismatch, sign in again');
-  return { ...access, tokenIssuedAt: claims.iat };
+  const access = await loadUserAccess(req.server.db.kysely, claims.sub, claims.sid);
+  if (!access) throw signedOut('SESSION_ENDED', 'user no longer exists');
+  if (access.status !== 'enabled') throw signedOut('ACCOUNT_DISABLED', 'user is disabled');
+  if (access.tokenVersion !== claims.ver) throw signedOut(versionReason(access.sessionsEndReason), 'token revoked: version mismatch, sign in again');
+  if (claims.sid !== undefined) {
+    const reason = access.session ? access.session.endReason : 'SESSION_ENDED';
+    // The contract keeps an access token usable after its own holder signs out (LOGOUT); any other end is immediate.
+    if (reason && reason !== 'LOGOUT') throw signedOut(isSignedOutCode(reason) ? reason : 'SESSION_ENDED', 'session ended');
+  }
+  return { ...access, tokenIssuedAt: claims.iat, sessionId: claims.sid };
 }
+
+/** The reason recorded with the last token_version increment; a version raised by hand or by an older release says SESSION_ENDED. */
+export const versionReason = (recorded: string | null) => (isSignedOutCode(recorded) ? recorded : 'SESSION_ENDED');
 
 export function isAllowed(access: UserAccess, decl: AuthDeclaration): boolean {
   if (decl === 'public' || decl === 'authenticated') return true;

@@ -4,7 +4,9 @@ import { normalizeMask } from '../permissions/mask.js';
 import { PERMISSION_POINTS } from '../permissions/points.js';
 import { visibleMenuTree, type MenuNode } from './access.js';
 import { publicUser, AuthService, CredentialError, getDummyHash, type ClientInfo } from './service.js';
-import { createFailureCounter, LoginThrottle } from './throttle.js';
+import { FailureStore, LoginThrottle } from './throttle.js';
+import { clientKindOf, deviceLabel } from '../sessions/device.js';
+import { AppError } from '../../errors.js';
 import {
   ChangePasswordBody,
   LoginBody,
@@ -21,16 +23,19 @@ import type { Static } from '@sinclair/typebox';
 
 const TAG = '认证 Auth';
 
-export const clientInfo = (req: FastifyRequest): ClientInfo => ({ ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
+export const clientInfo = (req: FastifyRequest): ClientInfo => ({
+  ip: req.ip,
+  userAgent: String(req.headers['user-agent'] ?? ''),
+  clientKind: clientKindOf(req.headers['x-client-kind']),
+});
 
 export function normalizeTree(nodes: MenuNode[]): MenuNodeStatic[] {
   return nodes.map((n) => ({ ...n, permissions: normalizeMask(n.permissions), children: normalizeTree(n.children) }));
 }
 
-export default async function authRoutes(app: FastifyInstance) {
+export default async function authRoutes(app: FastifyInstance, opts: { now?: () => number }) {
   const auth = app.authService;
-  const { perAccount, perIp, windowMs } = app.config.loginThrottle;
-  const throttle = new LoginThrottle(createFailureCounter(app.redis, windowMs, app.log), { perAccount, perIp });
+  const throttle = new LoginThrottle(new FailureStore(app.db.kysely), app.config.loginThrottle, { now: opts.now });
   const isCredentialFailure = (e: unknown) => e instanceof CredentialError;
   await getDummyHash();
 
@@ -50,7 +55,19 @@ export default async function authRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const { username, password } = req.body as Static<typeof LoginBody>;
-      return { data: await throttle.guard(username, req.ip, () => auth.login(username, password, clientInfo(req)), isCredentialFailure) };
+      const client = clientInfo(req);
+      const attempt = { event: 'login' as const, username, ip: client.ip, userAgent: client.userAgent, deviceLabel: deviceLabel(client.userAgent), clientKind: client.clientKind };
+      const logged = { actorId: null, actorUsername: '' };
+      try {
+        const { sessionId, ...result } = await throttle.guard(username, req.ip, () => auth.login(username, password, client), isCredentialFailure);
+        await app.loginLog.record([{ ...attempt, ...logged, result: 'success', reason: '', userId: result.user.id, sessionId }]);
+        return { data: result };
+      } catch (e) {
+        const reason = e instanceof CredentialError ? e.failure : e instanceof AppError && e.code === 'TOO_MANY_REQUESTS' ? 'THROTTLED' : 'ERROR';
+        const userId = e instanceof CredentialError ? e.userId : null;
+        await app.loginLog.record([{ ...attempt, ...logged, result: 'failure', reason, userId, sessionId: null }]);
+        throw e;
+      }
     },
   );
 
@@ -124,8 +141,8 @@ export default async function authRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const { oldPassword, newPassword } = req.body as Static<typeof ChangePasswordBody>;
-      const { id, username } = req.auth!;
-      const pair = await throttle.guard(username, req.ip, () => auth.changePassword(id, oldPassword, newPassword, clientInfo(req)), isCredentialFailure);
+      const { id, username, sessionId } = req.auth!;
+      const pair = await throttle.guard(username, req.ip, () => auth.changePassword(id, oldPassword, newPassword, clientInfo(req), sessionId), isCredentialFailure);
       await app.audit(req, 'auth.change-password', 'user', req.auth!.id);
       return { data: pair };
     },

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { AppError, unauthorized } from '../../errors.js';
+import { AppError, isSignedOutCode, signedOut, unauthorized, type SignedOutCode } from '../../errors.js';
+import { deviceLabel, type ClientKind } from '../sessions/device.js';
+import { versionReason } from './guard.js';
 import { normalizeMask } from '../permissions/mask.js';
 import { loadUserAccess, type UserAccess } from './access.js';
 import { sha256, type TokenService } from './tokens.js';
@@ -19,8 +21,20 @@ let dummyHash: Promise<string> | undefined;
 /** Computed once per process; awaited at start-up so not even the first unknown username answers faster. */
 export const getDummyHash = () => (dummyHash ??= hash(randomUUID(), ARGON2));
 
+/** Why a sign-in failed, for the login log only: the caller always gets the same answer. */
+export type CredentialFailure = 'UNKNOWN_USER' | 'WRONG_PASSWORD' | 'ACCOUNT_DISABLED';
+
 /** A wrong password (login or password change): the sign-in throttle counts exactly these. */
-export class CredentialError extends AppError {}
+export class CredentialError extends AppError {
+  constructor(
+    code: 'UNAUTHORIZED' | 'VALIDATION_ERROR',
+    message: string,
+    readonly failure: CredentialFailure = 'WRONG_PASSWORD',
+    readonly userId: string | null = null,
+  ) {
+    super(code, message);
+  }
+}
 
 export async function verifyPassword(stored: string | undefined, password: string): Promise<boolean> {
   try {
@@ -38,6 +52,8 @@ export interface TokenPair {
 export interface ClientInfo {
   ip: string;
   userAgent: string;
+  /** From the X-Client-Kind header; `other` when absent or unknown. */
+  clientKind: ClientKind;
 }
 
 export const nowIso = () => new Date().toISOString();
@@ -53,32 +69,94 @@ export function publicUser(a: UserAccess) {
   };
 }
 
+/** Why a session ended: a 401 code its tokens answer with, or LOGOUT (its holder signed out; see guard.ts). */
+export type EndReason = SignedOutCode | 'LOGOUT';
+
+/** Which sessions to end: one or several by id (optionally only a given user's), or every session of a user. */
+export type SessionScope = { ids: string[]; userId?: string; exceptId?: string } | { userId: string; exceptId?: string };
+
+/** A session that was just ended, for the listeners (login log, instant notice). */
+export interface EndedSession {
+  id: string;
+  userId: string;
+  reason: EndReason;
+  by: string | null;
+}
+
+export interface AuthServiceOptions {
+  /** The clock (tests move it); default Date.now. */
+  now?: () => number;
+  /** A replay of a refresh token this soon after its own rotation is a lost race, not theft (ms; default 10 s). */
+  refreshGraceMs?: number;
+}
+
 export class AuthService {
+  private readonly now: () => number;
+  private readonly graceMs: number;
+  private readonly endedListeners = new Set<(ended: EndedSession[]) => Promise<void>>();
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly tokens: TokenService,
-  ) {}
+    opts: AuthServiceOptions = {},
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.graceMs = opts.refreshGraceMs ?? 10_000;
+  }
 
-  /** Issues a pair; `family` ties every rotation of one login together so a replay can revoke them all. */
-  async issuePair(userId: string, ver: number, client: ClientInfo, family: string = randomUUID(), db: Kysely<Database> = this.db): Promise<TokenPair> {
-    const accessToken = await this.tokens.signAccess(userId, ver);
-    const refresh = await this.tokens.signRefresh(userId, ver, family);
+  /** The service clock as an ISO instant. */
+  readonly iso = () => new Date(this.now()).toISOString();
+
+  /** Calls fn with every batch of sessions ended, after the write; the action waits for it (fn must not throw). */
+  onSessionsEnded(fn: (ended: EndedSession[]) => Promise<void>): void {
+    this.endedListeners.add(fn);
+  }
+
+  /** Issues a pair for session `sessionId`; every rotation of one sign-in keeps the session id as its family. */
+  private async issuePair(userId: string, ver: number, sessionId: string, db: Kysely<Database>, client: ClientInfo): Promise<{ pair: TokenPair; expiresAt: string }> {
+    const accessToken = await this.tokens.signAccess(userId, ver, sessionId);
+    const refresh = await this.tokens.signRefresh(userId, ver, sessionId);
+    const expiresAt = refresh.expiresAt.toISOString();
     await db
       .insertInto('refresh_tokens')
       .values({
         id: refresh.jti,
         user_id: userId,
-        family_id: family,
+        family_id: sessionId,
         token_hash: sha256(refresh.token),
-        expires_at: refresh.expiresAt.toISOString(),
-        created_at: nowIso(),
+        expires_at: expiresAt,
+        created_at: this.iso(),
         revoked_at: null,
         rotated_at: null,
         ip: client.ip.slice(0, 64),
         user_agent: client.userAgent.slice(0, 255),
       })
       .execute();
-    return { accessToken, refreshToken: refresh.token };
+    return { pair: { accessToken, refreshToken: refresh.token }, expiresAt };
+  }
+
+  /** A new session (one sign-in) and its first pair. */
+  async startSession(userId: string, ver: number, client: ClientInfo, db: Kysely<Database> = this.db): Promise<TokenPair & { sessionId: string }> {
+    const sessionId = randomUUID();
+    const now = this.iso();
+    const userAgent = client.userAgent.slice(0, 255);
+    await db
+      .insertInto('sessions')
+      .values({
+        id: sessionId,
+        user_id: userId,
+        created_at: now,
+        last_used_at: now,
+        expires_at: now,
+        ip: client.ip.slice(0, 64),
+        user_agent: userAgent,
+        client_kind: client.clientKind,
+        device_label: deviceLabel(userAgent),
+      })
+      .execute();
+    const { pair, expiresAt } = await this.issuePair(userId, ver, sessionId, db, client);
+    await db.updateTable('sessions').set({ expires_at: expiresAt }).where('id', '=', sessionId).execute();
+    return { ...pair, sessionId };
   }
 
   /**
@@ -88,84 +166,131 @@ export class AuthService {
   async login(username: string, password: string, client: ClientInfo) {
     const row = await this.db.selectFrom('users').select(['id', 'password_hash', 'status']).where('username_key', '=', usernameKey(username)).executeTakeFirst();
     const ok = await verifyPassword(row?.password_hash, password);
-    if (!row || !ok || row.status !== 'enabled') throw new CredentialError('UNAUTHORIZED', 'invalid username or password');
+    if (!row || !ok || row.status !== 'enabled') {
+      const failure = !row ? 'UNKNOWN_USER' : !ok ? 'WRONG_PASSWORD' : 'ACCOUNT_DISABLED';
+      throw new CredentialError('UNAUTHORIZED', 'invalid username or password', failure, row?.id ?? null);
+    }
     const access = (await loadUserAccess(this.db, row.id))!;
-    const pair = await this.issuePair(row.id, access.tokenVersion, client);
-    return { ...pair, user: publicUser(access) };
+    const { sessionId, ...pair } = await this.startSession(row.id, access.tokenVersion, client);
+    return { ...pair, user: publicUser(access), sessionId };
   }
 
   /**
    * Rotates a refresh token. The conditional UPDATE makes rotation atomic: of N concurrent refreshes with one
-   * token exactly one wins. A token that was already rotated is a replay: the whole family is revoked.
+   * token exactly one wins. A token presented again within the grace window of its own rotation lost that race
+   * (401 REFRESH_SUPERSEDED, the session untouched); later, it is a replay: the whole session ends (REFRESH_REUSED).
    */
   async refresh(token: string, client: ClientInfo): Promise<TokenPair> {
     const claims = await this.tokens.verifyRefresh(token);
-    const tokenHash = sha256(token);
-    const row = await this.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    const row = await this.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirst();
     if (!row || row.id !== claims.jti || row.user_id !== claims.sub) throw unauthorized('refresh token not recognised');
-    if (row.revoked_at) throw unauthorized('refresh token revoked');
+    if (row.revoked_at) throw signedOut(await this.endReasonOf(row.family_id), 'refresh token revoked');
     if (row.rotated_at) {
-      await this.revokeFamily(row.family_id);
-      throw unauthorized('refresh token reuse detected: this session has been revoked, sign in again');
+      if (this.now() - Date.parse(row.rotated_at) <= this.graceMs) throw signedOut('REFRESH_SUPERSEDED', 'refresh token already used by a concurrent request');
+      await this.endSessions({ ids: [row.family_id] }, 'REFRESH_REUSED', null);
+      throw signedOut('REFRESH_REUSED', 'refresh token reuse detected: this session has been revoked, sign in again');
     }
-    const user = await this.db.selectFrom('users').select(['status', 'token_version']).where('id', '=', row.user_id).executeTakeFirst();
-    if (!user || user.status !== 'enabled') throw unauthorized('user is disabled or no longer exists');
+    const user = await this.db.selectFrom('users').select(['status', 'token_version', 'sessions_end_reason']).where('id', '=', row.user_id).executeTakeFirst();
+    if (!user) throw signedOut('SESSION_ENDED', 'user no longer exists');
+    if (user.status !== 'enabled') throw signedOut('ACCOUNT_DISABLED', 'user is disabled');
     if (Number(user.token_version) !== claims.ver) {
-      await this.revokeFamily(row.family_id);
-      throw unauthorized('token revoked: version mismatch, sign in again');
+      const reason = versionReason(user.sessions_end_reason);
+      await this.endSessions({ ids: [row.family_id] }, reason, null);
+      throw signedOut(reason, 'token revoked: version mismatch, sign in again');
     }
     return this.db.transaction().execute(async (trx) => {
+      const now = this.iso();
       const res = await trx
         .updateTable('refresh_tokens')
-        .set({ rotated_at: nowIso() })
+        .set({ rotated_at: now })
         .where('id', '=', row.id)
         .where('rotated_at', 'is', null)
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) throw unauthorized('refresh token already used');
-      return this.issuePair(row.user_id, claims.ver, client, row.family_id, trx);
+      if (Number(res.numUpdatedRows) !== 1) throw signedOut('REFRESH_SUPERSEDED', 'refresh token already used by a concurrent request');
+      const { pair, expiresAt } = await this.issuePair(row.user_id, claims.ver, row.family_id, trx, client);
+      await trx.updateTable('sessions').set({ last_used_at: now, expires_at: expiresAt }).where('id', '=', row.family_id).execute();
+      return pair;
     });
   }
 
-  async revokeFamily(familyId: string): Promise<void> {
-    await this.db.updateTable('refresh_tokens').set({ revoked_at: nowIso() }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+  /** Why a session's tokens no longer work (SESSION_ENDED when it was never recorded). */
+  private async endReasonOf(sessionId: string): Promise<SignedOutCode> {
+    const s = await this.db.selectFrom('sessions').select('end_reason').where('id', '=', sessionId).executeTakeFirst();
+    return isSignedOutCode(s?.end_reason) ? s.end_reason : 'SESSION_ENDED';
+  }
+
+  /**
+   * Ends the live sessions in `scope`: their refresh tokens are revoked and (except after LOGOUT) their access
+   * tokens refused from the next request. Returns the sessions ended; listeners hear of them once `db` commits
+   * (right away when `db` is not a transaction).
+   */
+  async endSessions(scope: SessionScope, reason: EndReason, by: string | null, db: Kysely<Database> = this.db): Promise<EndedSession[]> {
+    if ('ids' in scope && scope.ids.length === 0) return [];
+    let q = db.selectFrom('sessions').select(['id', 'user_id']).where('ended_at', 'is', null);
+    if ('ids' in scope) q = q.where('id', 'in', scope.ids);
+    if (scope.userId !== undefined) q = q.where('user_id', '=', scope.userId);
+    if (scope.exceptId !== undefined) q = q.where('id', '!=', scope.exceptId);
+    const rows = await q.execute();
+    if (rows.length > 0) {
+      const ids = rows.map((r) => r.id);
+      const now = this.iso();
+      await db.updateTable('sessions').set({ ended_at: now, end_reason: reason, ended_by: by }).where('id', 'in', ids).where('ended_at', 'is', null).execute();
+      await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('family_id', 'in', ids).where('revoked_at', 'is', null).execute();
+    }
+    const ended = rows.map((r) => ({ id: r.id, userId: r.user_id, reason, by }));
+    if (db === this.db) await this.announce(ended);
+    return ended;
+  }
+
+  /** Tells the listeners about sessions ended inside a transaction that has now committed. */
+  async announce(ended: EndedSession[]): Promise<void> {
+    if (ended.length === 0) return;
+    for (const fn of this.endedListeners) await fn(ended);
   }
 
   /**
    * Signs out the session of the presented refresh token: it and every token rotated from the same login die
    * (so signing out with a stale token of this session still ends it). Only the caller's own tokens are touched;
-   * the access token lives until it expires.
+   * the access token lives until it expires (the contract).
    */
   async logout(userId: string, refreshToken: string | undefined): Promise<void> {
     if (!refreshToken) return;
     const row = await this.db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', sha256(refreshToken)).where('user_id', '=', userId).executeTakeFirst();
-    if (row) await this.revokeFamily(row.family_id);
+    if (row) await this.endSessions({ ids: [row.family_id] }, 'LOGOUT', userId);
   }
 
   /**
-   * Bumps token_version and revokes every refresh token: all tokens on every device die at their next use.
-   * Used by password change, administrator reset and disabling a user.
+   * Bumps token_version and ends every session: all tokens on every device die at their next use, with `reason`.
+   * Used by password change, administrator reset, disabling a user and forced sign-out. Inside a transaction the
+   * caller announces the returned sessions after commit.
    */
-  async invalidateSessions(userId: string, db: Kysely<Database> = this.db): Promise<number> {
+  async invalidateSessions(userId: string, db: Kysely<Database> = this.db, reason: SignedOutCode = 'PASSWORD_CHANGED', by: string | null = null) {
     const row = await db
       .updateTable('users')
-      .set((eb) => ({ token_version: eb('token_version', '+', 1), updated_at: nowIso() }))
+      .set((eb) => ({ token_version: eb('token_version', '+', 1), sessions_end_reason: reason, updated_at: this.iso() }))
       .where('id', '=', userId)
       .returning('token_version')
       .executeTakeFirst();
-    await db.updateTable('refresh_tokens').set({ revoked_at: nowIso() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
-    return Number(row?.token_version ?? 0);
+    const ended = await this.endSessions({ userId }, reason, by, db);
+    return { tokenVersion: Number(row?.token_version ?? 0), ended };
   }
 
-  async changePassword(userId: string, oldPassword: string, newPassword: string, client: ClientInfo): Promise<TokenPair> {
+  /** The new session replaces `currentSessionId` (the one changing the password) and keeps its client kind. */
+  async changePassword(userId: string, oldPassword: string, newPassword: string, client: ClientInfo, currentSessionId?: string): Promise<TokenPair> {
     if (oldPassword === newPassword) throw new AppError('VALIDATION_ERROR', 'newPassword must differ from oldPassword');
     const row = await this.db.selectFrom('users').select(['password_hash']).where('id', '=', userId).executeTakeFirstOrThrow();
     if (!(await verifyPassword(row.password_hash, oldPassword))) throw new CredentialError('VALIDATION_ERROR', 'oldPassword is incorrect');
     const passwordHash = await hashPassword(newPassword);
-    return this.db.transaction().execute(async (trx) => {
+    const { pair, ended } = await this.db.transaction().execute(async (trx) => {
       await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
-      const ver = await this.invalidateSessions(userId, trx);
-      return this.issuePair(userId, ver, client, undefined, trx);
+      const { tokenVersion, ended } = await this.invalidateSessions(userId, trx, 'PASSWORD_CHANGED', userId);
+      const current = currentSessionId ? await trx.selectFrom('sessions').select('client_kind').where('id', '=', currentSessionId).executeTakeFirst() : undefined;
+      const kind = client.clientKind === 'other' && current ? (current.client_kind as ClientKind) : client.clientKind;
+      const { sessionId: _sid, ...pair } = await this.startSession(userId, tokenVersion, { ...client, clientKind: kind }, trx);
+      return { pair, ended };
     });
+    await this.announce(ended);
+    return pair;
   }
 }

@@ -1,184 +1,162 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Redis } from 'ioredis';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { usernameKey } from '../shared/username-key.js';
 
-export interface Attempt {
-  /** Attempts counted in the current window, this one included. */
+/**
+ * Sign-in throttling that an attacker cannot turn against the owner of an account.
+ *
+ * Failures are counted per (account, IP) and per IP. Each key has a free allowance (`perAccountIp`, `perIp`); past
+ * it, every further attempt must wait a delay after the key's last failure that doubles with each failure —
+ * 1, 2, 4, 8, then 15 minutes at most — and is answered 429 with Retry-After meanwhile. So a guesser is held at one
+ * guess per 15 minutes per address, while the owner, from an address that has not failed, signs in as usual.
+ * Failures per account from all addresses only ever slow down (`accountSlowdownAfter`: each attempt then waits
+ * `slowdownMs` before the password check), never lock. A key is forgotten an hour after its last failure; a
+ * successful sign-in clears its (account, IP) key; `npm run admin -- unlock` clears every key of an account.
+ *
+ * An attempt is counted *before* the password is checked and taken back when it succeeds or errs otherwise, so a
+ * concurrent burst cannot slip more guesses past the allowance than it allows.
+ */
+export interface ThrottleLimits {
+  perAccountIp: number;
+  perIp: number;
+  accountSlowdownAfter: number;
+  slowdownMs?: number;
+}
+
+const MINUTE = 60_000;
+const FIRST_DELAY_MS = MINUTE;
+const MAX_DELAY_MS = 15 * MINUTE;
+const FORGET_AFTER_MS = 60 * MINUTE;
+const DEFAULT_SLOWDOWN_MS = 2000;
+
+/** The wait after the last failure once `excess` failures went past the allowance: 1, 2, 4, 8, 15, 15… minutes. */
+export const delayAfter = (excess: number) => Math.min(FIRST_DELAY_MS * 2 ** (excess - 1), MAX_DELAY_MS);
+
+/** The key of an account (every spelling sign-in matches: usernameKey, NFKC and case folded) and of an (account, IP) pair. */
+export const accountKey = (username: string) => `a:${usernameKey(username)}`;
+/** Length-prefixed, so the prefix of one account's keys can never be the prefix of another's (any text is a username). */
+const pairPrefix = (username: string) => {
+  const key = usernameKey(username);
+  return `ua:${key.length}:${key}|`;
+};
+const pairKey = (username: string, ip: string) => pairPrefix(username) + ip;
+const ipKey = (ip: string) => `ip:${ip}`;
+
+interface Counted {
+  /** Attempts counted, this one included. */
   count: number;
-  /** Seconds until the window resets. */
-  retryAfter: number;
+  lastFailureAt: string | null;
 }
 
-/**
- * Counts sign-in attempts per key (account, IP) in a fixed window. An attempt is counted *before* the password
- * is checked and taken back when it succeeds or is refused: checking first and counting after the slow argon2
- * verify would let a burst of concurrent guesses all pass the check. In memory by default; in Redis when
- * configured, so several instances share one count.
- */
-export interface FailureCounter {
-  hit(key: string): Promise<Attempt>;
-  /** Takes back one counted attempt (no-op once the window has ended). */
-  undo(key: string): Promise<void>;
-  reset(key: string): Promise<void>;
-}
+/** The counters, in the database (migration 0007). */
+export class FailureStore {
+  constructor(private readonly db: Kysely<Database>) {}
 
-export class MemoryFailureCounter implements FailureCounter {
-  private readonly entries = new Map<string, { count: number; resetAt: number }>();
-  constructor(private readonly windowMs: number) {}
-
-  private live(key: string) {
-    const e = this.entries.get(key);
-    if (e && e.resetAt <= Date.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return e;
+  /** Counts one attempt, atomically; a key quiet for an hour starts again from zero. */
+  async hit(key: string, now: number): Promise<Counted> {
+    const at = new Date(now).toISOString();
+    const stale = new Date(now - FORGET_AFTER_MS).toISOString();
+    const row = await this.db
+      .insertInto('login_failures')
+      .values({ key, count: 1, last_failure_at: null, updated_at: at })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          count: sql`case when login_failures.updated_at < ${stale} then 1 else login_failures.count + 1 end`,
+          last_failure_at: sql`case when login_failures.updated_at < ${stale} then null else login_failures.last_failure_at end`,
+          updated_at: at,
+        }),
+      )
+      .returning(['count', 'last_failure_at'])
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.count), lastFailureAt: row.last_failure_at };
   }
 
-  async hit(key: string): Promise<Attempt> {
-    const e = this.live(key) ?? { count: 0, resetAt: Date.now() + this.windowMs };
-    e.count += 1;
-    this.entries.set(key, e);
-    if (this.entries.size > 100_000) this.sweep();
-    return { count: e.count, retryAfter: Math.ceil((e.resetAt - Date.now()) / 1000) };
+  // One row per statement: a statement locking several rows could deadlock on PostgreSQL with another locking
+  // them in a different order (two sign-ins sharing an address and an account).
+  async undo(keys: string[]): Promise<void> {
+    await Promise.all(keys.map((key) => this.db.updateTable('login_failures').set({ count: sql`case when count > 0 then count - 1 else 0 end` }).where('key', '=', key).execute()));
   }
 
-  async undo(key: string) {
-    const e = this.live(key);
-    if (e && --e.count <= 0) this.entries.delete(key);
+  async failed(keys: string[], now: number): Promise<void> {
+    const at = new Date(now).toISOString();
+    await Promise.all(keys.map((key) => this.db.updateTable('login_failures').set({ last_failure_at: at, updated_at: at }).where('key', '=', key).execute()));
   }
 
-  async reset(key: string) {
-    this.entries.delete(key);
+  async clear(keys: string[]): Promise<void> {
+    await this.db.deleteFrom('login_failures').where('key', 'in', keys).execute();
   }
 
-  private sweep() {
-    const now = Date.now();
-    for (const [k, e] of this.entries) if (e.resetAt <= now) this.entries.delete(k);
-  }
-}
-
-// Both scripts are atomic on the server: the window starts with the first attempt and is never extended.
-const HIT = `local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {n, ttl}`;
-const UNDO = `if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return 0`;
-
-export class RedisFailureCounter implements FailureCounter {
-  constructor(
-    private readonly redis: Redis,
-    private readonly windowMs: number,
-    private readonly prefix = 'tianji:login-fail:',
-  ) {}
-
-  async hit(key: string): Promise<Attempt> {
-    const [count, ttl] = (await this.redis.eval(HIT, 1, this.prefix + key, this.windowMs)) as [number, number];
-    return { count, retryAfter: Math.ceil(ttl / 1000) };
+  /** Clears every counter of an account (from every address); returns how many were cleared. */
+  async clearAccount(username: string): Promise<number> {
+    const prefix = pairPrefix(username);
+    const res = await this.db
+      .deleteFrom('login_failures')
+      .where((eb) => eb.or([eb('key', '=', accountKey(username)), eb(sql`substr(key, 1, ${prefix.length})`, '=', prefix)]))
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
   }
 
-  async undo(key: string) {
-    await this.redis.eval(UNDO, 1, this.prefix + key);
-  }
-
-  async reset(key: string) {
-    await this.redis.del(this.prefix + key);
+  /** Drops counters quiet for over an hour. */
+  async prune(now: number): Promise<void> {
+    await this.db.deleteFrom('login_failures').where('updated_at', '<', new Date(now - FORGET_AFTER_MS).toISOString()).execute();
   }
 }
 
-/**
- * Redis first; while Redis fails, this instance keeps counting in memory instead of failing every sign-in or
- * (worse) letting guesses through uncounted.
- */
-export class FallbackFailureCounter implements FailureCounter {
-  constructor(
-    private readonly primary: FailureCounter,
-    private readonly fallback: FailureCounter,
-    private readonly log: FastifyBaseLogger,
-  ) {}
-
-  private async run<T>(op: (c: FailureCounter) => Promise<T>): Promise<T> {
-    try {
-      return await op(this.primary);
-    } catch (err) {
-      this.log.warn({ err: (err as Error).message }, 'login throttle: redis unavailable, counting in memory');
-      return op(this.fallback);
-    }
-  }
-
-  hit(key: string) {
-    return this.run((c) => c.hit(key));
-  }
-  undo(key: string) {
-    return this.run((c) => c.undo(key));
-  }
-  reset(key: string) {
-    return this.run((c) => c.reset(key));
-  }
+/** `请在 N 分钟后重试` with the seconds for programs; N rounded up. */
+export function throttled(waitMs: number): AppError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  return new AppError('TOO_MANY_REQUESTS', `登录失败次数过多，请在 ${minutes} 分钟后重试 (too many failed sign-in attempts; try again in ${seconds} s)`, {
+    'retry-after': String(seconds),
+  });
 }
 
-/** The counter the login route uses: Redis-backed (with an in-memory fallback) when Redis is configured. */
-export function createFailureCounter(redis: Redis | undefined, windowMs: number, log: FastifyBaseLogger): FailureCounter {
-  const memory = new MemoryFailureCounter(windowMs);
-  return redis ? new FallbackFailureCounter(new RedisFailureCounter(redis, windowMs), memory, log) : memory;
-}
-
-/** One password check in flight, counted against its account and its IP. */
-export interface CountedAttempt {
-  keys: [account: string, ip: string];
-}
-
-/**
- * The sign-in throttle: at most `perAccount` failed password checks per account and `perIp` per client address
- * in a window; the next attempt gets 429 with Retry-After. Used by login and by the password change (a stolen
- * access token must not become a way to guess the password). The account key does not depend on whether the
- * account exists, so a 429 reveals nothing about it.
- */
 export class LoginThrottle {
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
   constructor(
-    private readonly counter: FailureCounter,
-    private readonly limits: { perAccount: number; perIp: number },
-  ) {}
-
-  /** Counts the attempt; throws TOO_MANY_REQUESTS (and takes it back) when either limit is already used up. */
-  async begin(username: string, ip: string): Promise<CountedAttempt> {
-    const keys: CountedAttempt['keys'] = [`u:${usernameKey(username)}`, `ip:${ip}`];
-    const [account, address] = await Promise.all(keys.map((k) => this.counter.hit(k)));
-    const blocked = account.count > this.limits.perAccount ? account : address.count > this.limits.perIp ? address : undefined;
-    if (blocked) {
-      await this.abort({ keys });
-      const seconds = Math.max(1, blocked.retryAfter);
-      throw new AppError('TOO_MANY_REQUESTS', `too many failed sign-in attempts; try again in ${seconds} s`, { 'retry-after': String(seconds) });
-    }
-    return { keys };
+    private readonly store: FailureStore,
+    private readonly limits: ThrottleLimits,
+    opts: { now?: () => number; sleep?: (ms: number) => Promise<void> } = {},
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
-  /** The password was right: the account starts afresh and the attempt does not count against the IP. */
-  async succeeded(a: CountedAttempt) {
-    await Promise.all([this.counter.reset(a.keys[0]), this.counter.undo(a.keys[1])]);
-  }
-
-  /** The attempt ended without a password verdict (e.g. a server error): it does not count. */
-  async abort(a: CountedAttempt) {
-    await Promise.all(a.keys.map((k) => this.counter.undo(k)));
+  /** How long an attempt counted as `c` must still wait (0: go ahead). In-flight attempts count as failing now. */
+  private waitFor(c: Counted, free: number, now: number): number {
+    const prior = c.count - 1;
+    if (prior < free) return 0;
+    const last = c.lastFailureAt ? Date.parse(c.lastFailureAt) : now;
+    return Math.max(0, last + delayAfter(prior - free + 1) - now);
   }
 
   /**
-   * Runs `check` as one counted attempt: a result keeps the count clean, `isFailure` errors keep it counted,
-   * any other error takes it back.
+   * Runs `check` as one counted attempt: a result clears the (account, IP) key, `isFailure` errors keep it
+   * counted, any other error takes it back. Throws 429 (with Retry-After) without running `check` when held back.
    */
   async guard<T>(username: string, ip: string, check: () => Promise<T>, isFailure: (e: unknown) => boolean): Promise<T> {
-    const attempt = await this.begin(username, ip);
+    const now = this.now();
+    const keys = [pairKey(username, ip), ipKey(ip), accountKey(username)];
+    const [pair, address, account] = await Promise.all(keys.map((k) => this.store.hit(k, now)));
+    const wait = Math.max(this.waitFor(pair, this.limits.perAccountIp, now), this.waitFor(address, this.limits.perIp, now));
+    if (wait > 0) {
+      await this.store.undo(keys);
+      throw throttled(wait);
+    }
+    if (account.count - 1 >= this.limits.accountSlowdownAfter) await this.sleep(this.limits.slowdownMs ?? DEFAULT_SLOWDOWN_MS);
     let result: T;
     try {
       result = await check();
     } catch (e) {
-      if (!isFailure(e)) await this.abort(attempt);
+      if (isFailure(e)) await this.store.failed(keys, this.now());
+      else await this.store.undo(keys);
       throw e;
     }
-    await this.succeeded(attempt);
+    await this.store.clear([keys[0]]);
+    await this.store.undo(keys.slice(1));
     return result;
   }
 }

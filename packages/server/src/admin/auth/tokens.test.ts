@@ -12,7 +12,7 @@ describe('TokenService', () => {
 
   it('round-trips an access token and keeps sub and ver', async () => {
     const tokens = new TokenService(KEY, 900, 3600);
-    const claims = await tokens.verifyAccess(await tokens.signAccess('u1', 7));
+    const claims = await tokens.verifyAccess(await tokens.signAccess('u1', 7, 's1'));
     expect(claims).toMatchObject({ sub: 'u1', ver: 7 });
   });
 
@@ -20,26 +20,26 @@ describe('TokenService', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
     const tokens = new TokenService(KEY, 60, 3600);
-    const token = await tokens.signAccess('u1', 0);
+    const token = await tokens.signAccess('u1', 0, 's1');
     await tokens.verifyAccess(token); // now remembered
     vi.setSystemTime(new Date('2026-01-01T00:00:59Z'));
     await expect(tokens.verifyAccess(token)).resolves.toMatchObject({ sub: 'u1' });
     vi.setSystemTime(new Date('2026-01-01T00:01:01Z'));
-    await expect(tokens.verifyAccess(token)).rejects.toMatchObject({ code: 'UNAUTHORIZED', message: 'access token expired' });
+    await expect(tokens.verifyAccess(token)).rejects.toMatchObject({ code: 'TOKEN_EXPIRED', message: expect.stringMatching(/access token expired/) });
   });
 
   it('does not accept a token signed with another key, even after verifying a genuine one', async () => {
     const mine = new TokenService(KEY, 900, 3600);
     const theirs = new TokenService(new TextEncoder().encode('t'.repeat(48)), 900, 3600);
-    await mine.verifyAccess(await mine.signAccess('u1', 0));
-    await expect(mine.verifyAccess(await theirs.signAccess('u1', 0))).rejects.toBeInstanceOf(AppError);
+    await mine.verifyAccess(await mine.signAccess('u1', 0, 's1'));
+    await expect(mine.verifyAccess(await theirs.signAccess('u1', 0, 's1'))).rejects.toBeInstanceOf(AppError);
   });
 
   it('tells the two kinds apart in both directions', async () => {
     const tokens = new TokenService(KEY, 900, 3600);
     const refresh = (await tokens.signRefresh('u1', 0, 'fam')).token;
     await expect(tokens.verifyAccess(refresh)).rejects.toMatchObject({ message: expect.stringMatching(/refresh token cannot be used/) });
-    await expect(tokens.verifyRefresh(await tokens.signAccess('u1', 0))).rejects.toMatchObject({ message: expect.stringMatching(/access token cannot be used/) });
+    await expect(tokens.verifyRefresh(await tokens.signAccess('u1', 0, 's1'))).rejects.toMatchObject({ message: expect.stringMatching(/access token cannot be used/) });
     await expect(tokens.verifyRefresh(refresh)).resolves.toMatchObject({ sub: 'u1', fam: 'fam' });
   });
 });

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { unauthorized } from '../../errors.js';
+import { signedOut, unauthorized } from '../../errors.js';
 import { ensurePrivateDir } from '../../private-files.js';
 
 /**
@@ -24,6 +24,8 @@ export interface AccessClaims {
   ver: number;
   iat: number;
   exp: number;
+  /** The session (refresh-token family) the token belongs to; absent in tokens issued before sessions existed. */
+  sid?: string;
 }
 export interface RefreshClaims extends AccessClaims {
   jti: string;
@@ -70,8 +72,8 @@ export class TokenService {
     readonly refreshTtl: number,
   ) {}
 
-  signAccess(userId: string, ver: number): Promise<string> {
-    return this.sign('access', { ver }, userId, this.accessTtl);
+  signAccess(userId: string, ver: number, sid: string): Promise<string> {
+    return this.sign('access', { ver, sid }, userId, this.accessTtl);
   }
 
   async signRefresh(userId: string, ver: number, family: string): Promise<{ token: string; jti: string; expiresAt: Date }> {
@@ -124,7 +126,7 @@ export class TokenService {
       if (!Number.isSafeInteger(payload.ver) || (payload.ver as number) < 0) throw unauthorized(`invalid ${kind} token: missing or malformed ver claim`);
       return payload as unknown as AccessClaims;
     } catch (e) {
-      if (e instanceof joseErrors.JWTExpired) throw unauthorized(`${kind} token expired`);
+      if (e instanceof joseErrors.JWTExpired) throw signedOut('TOKEN_EXPIRED', `${kind} token expired`);
       if (e instanceof joseErrors.JWTClaimValidationFailed && (e.claim === 'typ' || e.claim === 'aud')) {
         // Signature already checked: it is one of ours, but of the other kind (or forged claims under our key).
         const other: TokenKind = kind === 'access' ? 'refresh' : 'access';

@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { SignedOutCode } from '../../errors.js';
+import type { EndedSession } from '../auth/service.js';
 
 /**
  * Who performs an administrative write, as the services see it (no Fastify types past the routes):
@@ -23,9 +25,13 @@ export function actorOf(req: FastifyRequest): Actor {
   };
 }
 
-/** Sessions of a user can be ended at once (token_version + 1, refresh tokens revoked): AuthService provides it. */
+/**
+ * Sessions of a user can be ended at once (token_version + 1, every session ended with `reason`): AuthService
+ * provides it. Inside a transaction, `announce` the returned sessions once it has committed.
+ */
 export interface SessionInvalidator {
-  invalidateSessions(userId: string, db: Kysely<Database>): Promise<number>;
+  invalidateSessions(userId: string, db: Kysely<Database>, reason: SignedOutCode, by: string | null): Promise<{ ended: EndedSession[] }>;
+  announce(ended: EndedSession[]): Promise<void>;
 }
 
 export const unique = <T>(xs: readonly T[]): T[] => [...new Set(xs)];

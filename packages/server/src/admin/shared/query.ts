@@ -11,6 +11,11 @@ export function containsText(column: string, keyword: string): RawBuilder<SqlBoo
   return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 }
 
+/** Prefix match (e.g. an address range `10.0.`) with `%`, `_` and `\` in the prefix matched literally; case as stored. */
+export function startsWithText(column: string, prefix: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} like ${`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;
+}
+
 export const offsetOf = (q: PageQuery) => (q.page - 1) * q.pageSize;
 
 /**

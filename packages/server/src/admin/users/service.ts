@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
-import { hashPassword, nowIso } from '../auth/service.js';
+import { hashPassword, nowIso, type EndedSession } from '../auth/service.js';
 import { rolesRepository } from '../roles/repository.js';
 import { EscalationGuard } from '../escalation.js';
 import { MENUS } from '../../catalogue.js';
@@ -113,8 +113,9 @@ export class UsersService {
   }
 
   async update(actor: Actor, id: string, patch: UpdateUserInput): Promise<UserDto> {
+    let ended: EndedSession[] = [];
     try {
-      return await this.k.transaction().execute(async (trx) => {
+      const after = await this.k.transaction().execute(async (trx) => {
         // Lock first: disabling may remove an active super administrator.
         const guard = patch.status === 'disabled' ? await SuperAdminGuard.lock(trx, this.db.dialect) : undefined;
         const before = await repo.find(trx, id);
@@ -136,10 +137,12 @@ export class UsersService {
           .set({ ...patch, ...(patch.username !== undefined && { username_key: usernameKey(patch.username) }), updated_at: nowIso() })
           .where('id', '=', id)
           .execute();
-        if (disabling) await this.sessions.invalidateSessions(id, trx);
+        if (disabling) ({ ended } = await this.sessions.invalidateSessions(id, trx, 'ACCOUNT_DISABLED', actor.id));
         await actor.audit('user.update', 'user', id, { username: before.username, changes }, trx);
         return (await repo.find(trx, id))!;
       });
+      await this.sessions.announce(ended);
+      return after;
     } catch (e) {
       throw isUniqueViolation(e) ? taken(patch.username ?? '') : e;
     }
@@ -169,15 +172,17 @@ export class UsersService {
   /** Sets a new password and ends every session of the user (token_version + 1). The password is never logged. */
   async resetPassword(actor: Actor, id: string, password: string): Promise<void> {
     const passwordHash = await hashPassword(password);
-    await this.k.transaction().execute(async (trx) => {
+    const ended = await this.k.transaction().execute(async (trx) => {
       const user = await repo.find(trx, id);
       if (!user) throw notFound('user');
       if (!actor.isSuper && (await isSuperAdmin(trx, id))) throw forbidden();
       if (id !== actor.id) await (await EscalationGuard.of(trx, actor)).assertMayActOn([id], '重置该用户的密码');
       await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: nowIso() }).where('id', '=', id).execute();
-      await this.sessions.invalidateSessions(id, trx);
+      const { ended } = await this.sessions.invalidateSessions(id, trx, 'PASSWORD_CHANGED', actor.id);
       await actor.audit('user.reset-password', 'user', id, { username: user.username }, trx);
+      return ended;
     });
+    await this.sessions.announce(ended);
   }
 
   /** Replaces the user's roles. Takes effect on the user's next request (masks are read per request). */

@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { sendCsv, type CsvColumn } from '../shared/csv.js';
+import { EXPORT_LIMIT, offsetOf } from '../shared/query.js';
+import { CsvResponse, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
+import { loginLogRepository as repo } from './repository.js';
+import { LoginLogEntrySchema, LoginLogExportQuery, LoginLogQuery, type LoginLogEntry } from './schemas.js';
+import { MENUS } from '../../catalogue.js';
+
+const MENU = MENUS.loginLogs.code;
+const tags = [SYSTEM_TAG];
+
+const CSV_COLUMNS: CsvColumn<LoginLogEntry>[] = [
+  { header: 'createdAt', value: (e) => e.createdAt },
+  { header: 'event', value: (e) => e.event },
+  { header: 'result', value: (e) => e.result },
+  { header: 'reason', value: (e) => e.reason },
+  { header: 'username', value: (e) => e.username },
+  { header: 'userId', value: (e) => e.userId },
+  { header: 'ip', value: (e) => e.ip },
+  { header: 'deviceLabel', value: (e) => e.deviceLabel },
+  { header: 'clientKind', value: (e) => e.clientKind },
+  { header: 'userAgent', value: (e) => e.userAgent },
+  { header: 'sessionId', value: (e) => e.sessionId },
+  { header: 'actorUsername', value: (e) => e.actorUsername },
+];
+
+/** /api/login-logs — sign-in attempts, sign-outs and session ends (menu system:login-log 登录日志). Read-only. */
+export default async function loginLogRoutes(app: FastifyInstance) {
+  const db = app.db.kysely;
+
+  app.get<{ Querystring: Static<typeof LoginLogQuery> }>(
+    '/',
+    {
+      config: { auth: { menu: MENU, bits: ['SEARCH'] } },
+      schema: {
+        tags,
+        summary: 'Search the login log',
+        description: 'Newest first. Filters combine: keyword (username as typed), userId, ip (prefix), event, result, and a time window from/to.',
+        querystring: LoginLogQuery,
+        response: { 200: PagedSchema(LoginLogEntrySchema) },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      return { data: { ...(await repo.list(db, q, q.pageSize, offsetOf(q))), page: q.page, pageSize: q.pageSize } };
+    },
+  );
+
+  app.get<{ Querystring: Static<typeof LoginLogExportQuery> }>(
+    '/export',
+    {
+      config: { auth: { menu: MENU, bits: ['EXPORT'] } },
+      schema: {
+        tags,
+        summary: 'Export the login log as CSV',
+        description: 'Same filters as the search, without paging; the newest 50 000 rows at most (`X-Export-Truncated: true` when cut).',
+        querystring: LoginLogExportQuery,
+        response: { 200: CsvResponse },
+      },
+    },
+    async (req, reply) => {
+      const { items, total } = await repo.list(db, req.query, EXPORT_LIMIT, 0);
+      await app.audit(req, 'login-log.export', 'login-log', null, { count: items.length, filter: req.query });
+      return sendCsv(reply, 'login-logs.csv', CSV_COLUMNS, items, total > items.length);
+    },
+  );
+}

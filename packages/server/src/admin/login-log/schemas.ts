@@ -1,0 +1,46 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { AuditQuery } from '../audit/schemas.js';
+import { PageFields, Timestamp } from '../shared/schemas.js';
+import { ClientKindSchema } from '../sessions/schemas.js';
+
+export const LOGIN_EVENTS = ['login', 'logout', 'session-ended', 'forced-logout', 'refresh-reused'] as const;
+export type LoginEvent = (typeof LOGIN_EVENTS)[number];
+export const LOGIN_RESULTS = ['success', 'failure'] as const;
+export type LoginResult = (typeof LOGIN_RESULTS)[number];
+
+const literals = <T extends readonly string[]>(values: T, description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
+
+const Filters = {
+  keyword: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive substring of the username (as typed)' })),
+  userId: Type.Optional(Type.String({ format: 'uuid', description: 'Only rows of this user' })),
+  ip: Type.Optional(Type.String({ maxLength: 64, description: 'Address starts with this (e.g. 10.0.)' })),
+  event: Type.Optional(literals(LOGIN_EVENTS, 'login, logout, session-ended, forced-logout or refresh-reused')),
+  result: Type.Optional(literals(LOGIN_RESULTS, 'success or failure')),
+  from: AuditQuery.properties.from,
+  to: AuditQuery.properties.to,
+};
+
+export const LoginLogQuery = Type.Object({ ...PageFields, ...Filters });
+export const LoginLogExportQuery = Type.Object(Filters);
+export type LoginLogFilter = Static<typeof LoginLogExportQuery>;
+
+export const LoginLogEntrySchema = Type.Object({
+  id: Type.String(),
+  createdAt: Timestamp,
+  event: literals(LOGIN_EVENTS, 'What happened'),
+  result: literals(LOGIN_RESULTS, 'success or failure'),
+  reason: Type.String({
+    description:
+      'Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, THROTTLED for a failed sign-in; the code a session ended with (SESSION_ENDED, FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise',
+  }),
+  username: Type.String({ description: 'As typed at sign-in' }),
+  userId: Type.Union([Type.String(), Type.Null()]),
+  sessionId: Type.Union([Type.String(), Type.Null()]),
+  ip: Type.String(),
+  userAgent: Type.String(),
+  deviceLabel: Type.String(),
+  clientKind: ClientKindSchema,
+  actorId: Type.Union([Type.String(), Type.Null()], { description: 'Who ended the session, when someone did' }),
+  actorUsername: Type.String(),
+});
+export type LoginLogEntry = Static<typeof LoginLogEntrySchema>;

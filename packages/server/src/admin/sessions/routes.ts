@@ -1,0 +1,189 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import { data } from '../auth/schemas.js';
+import { actorOf } from '../shared/actor.js';
+import { DeletedSchema, IdParams, IdsBody, NoContent, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
+import { OwnSessionSchema, SessionQuery, SessionSchema } from './schemas.js';
+import type { SessionsService } from './service.js';
+import type { SessionEvents } from './events.js';
+import { MENUS } from '../../catalogue.js';
+
+const MENU = MENUS.sessions.code;
+const tags = [SYSTEM_TAG];
+type Id = { Params: Static<typeof IdParams> };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessions: SessionsService;
+    sessionEvents: SessionEvents;
+  }
+}
+
+/**
+ * Operators (menu system:session 在线会话): /api/sessions and /api/users/{id}/force-logout. Ending a session stops its
+ * access token at the next request (401 SESSION_ENDED) and its refresh token at once.
+ */
+export default async function sessionRoutes(app: FastifyInstance) {
+  const sessions = app.sessions;
+
+  app.get<{ Querystring: Static<typeof SessionQuery> }>(
+    '/sessions',
+    {
+      config: { auth: { menu: MENU, bits: ['SEARCH'] } },
+      schema: {
+        tags,
+        summary: 'List live sessions',
+        description: 'Sessions that have not ended or expired, most recently refreshed first. Filters: userId, ip (prefix), clientKind, keyword (username or nickname).',
+        querystring: SessionQuery,
+        response: { 200: PagedSchema(SessionSchema) },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      return { data: { ...(await sessions.list(q)), page: q.page, pageSize: q.pageSize } };
+    },
+  );
+
+  app.delete<Id>(
+    '/sessions/:id',
+    {
+      config: { auth: { menu: MENU, bits: ['DELETE'] } },
+      schema: {
+        tags,
+        summary: 'End a session',
+        description: 'Its tokens answer 401 SESSION_ENDED from their next use. Only a super administrator may end a super administrator’s session (409 SUPER_ADMIN_PROTECTED).',
+        params: IdParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (req, reply) => {
+      await sessions.end(actorOf(req), [req.params.id], 'session.delete');
+      return reply.code(204).send();
+    },
+  );
+
+  app.post<{ Body: Static<typeof IdsBody> }>(
+    '/sessions/batch-delete',
+    {
+      config: { auth: { menu: MENU, bits: ['BATCH_DELETE'] } },
+      schema: {
+        tags,
+        summary: 'End several sessions',
+        description: 'All or nothing: if one of them belongs to a super administrator and you are not one, none ends (409). Unknown or ended ids are ignored.',
+        body: IdsBody,
+        response: { 200: DeletedSchema },
+      },
+    },
+    async (req) => ({ data: { deleted: await sessions.end(actorOf(req), req.body.ids, 'session.batch-delete') } }),
+  );
+
+  app.post<Id>(
+    '/users/:id/force-logout',
+    {
+      config: { auth: { menu: MENU, bits: ['DELETE'] } },
+      schema: {
+        tags,
+        summary: 'Force a user to sign out everywhere',
+        description: 'token_version + 1: every token on every device answers 401 FORCED_LOGOUT from its next use. Only a super administrator may do this to a super administrator (409).',
+        params: IdParams,
+        response: { 200: data(Type.Object({ ended: Type.Integer({ description: 'Sessions that were live' }) })) },
+      },
+    },
+    async (req) => ({ data: { ended: await sessions.forceLogout(actorOf(req), req.params.id) } }),
+  );
+}
+
+/** A comment line every 25 s keeps proxies from closing an idle stream. */
+const HEARTBEAT_MS = 25_000;
+
+const AUTH_TAGS = ['认证 Auth'];
+
+/** The event stream of one's own session: /api/auth/events (any signed-in user). */
+export async function sessionEventRoutes(app: FastifyInstance) {
+  // Open streams never finish on their own: end them when the server shuts down, or closing would wait for them.
+  const streams = new Set<ServerResponse>();
+  app.addHook('preClose', async () => streams.forEach((res) => res.end()));
+
+  app.get(
+    '/events',
+    {
+      config: { auth: 'authenticated' },
+      schema: {
+        tags: AUTH_TAGS,
+        summary: 'Server-Sent Events of this session',
+        description:
+          'A text/event-stream (read it with fetch and the Bearer header). When this session ends — signed out elsewhere, by an operator, forced sign-out, ' +
+          'new password, account disabled, refresh replay — it sends `event: session-ended` with `data: {"reason": "<401 code>", "message": "<Chinese text>"}` and closes. ' +
+          'With REDIS_URL the notice reaches the streams on every instance.',
+        response: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: Type.String() } } } },
+      },
+    },
+    async (req, reply) => {
+      const sessionId = req.auth!.sessionId;
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+      res.write(': connected\n\n');
+      streams.add(res);
+      const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS).unref();
+      const stop = sessionId
+        ? app.sessionEvents.listen(sessionId, (e) => {
+            res.write(`event: session-ended\ndata: ${JSON.stringify({ reason: e.reason, message: e.message })}\n\n`);
+            res.end();
+          })
+        : () => undefined;
+      res.on('close', () => {
+        streams.delete(res);
+        clearInterval(heartbeat);
+        stop();
+      });
+    },
+  );
+}
+
+/** A user's own sessions: /api/auth/sessions (any signed-in user). */
+export async function ownSessionRoutes(app: FastifyInstance) {
+  const sessions = app.sessions;
+
+  app.get(
+    '/',
+    {
+      config: { auth: 'authenticated' },
+      schema: { tags: AUTH_TAGS, summary: 'My live sessions', description: '`current` marks the session of the token making this request.', response: { 200: data(Type.Array(OwnSessionSchema)) } },
+    },
+    async (req) => ({ data: await sessions.listOwn(req.auth!.id, req.auth!.sessionId) }),
+  );
+
+  app.delete<Id>(
+    '/:id',
+    {
+      config: { auth: 'authenticated' },
+      schema: {
+        tags: AUTH_TAGS,
+        summary: 'Sign out one of my devices',
+        description: 'Its tokens answer 401 SESSION_ENDED from their next use. 404 when the id is not a live session of yours.',
+        params: IdParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (req, reply) => {
+      await sessions.endOwn(req.auth!.id, req.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/revoke-others',
+    {
+      config: { auth: 'authenticated' },
+      schema: {
+        tags: AUTH_TAGS,
+        summary: 'Sign out every other device',
+        description: 'Ends every session of yours except the one making this request.',
+        response: { 200: data(Type.Object({ ended: Type.Integer() })) },
+      },
+    },
+    async (req) => ({ data: { ended: await sessions.revokeOthers(req.auth!.id, req.auth!.sessionId) } }),
+  );
+}

@@ -1,0 +1,34 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { PageFields, Timestamp } from '../shared/schemas.js';
+import { CLIENT_KINDS } from './device.js';
+
+export const ClientKindSchema = Type.Union(
+  CLIENT_KINDS.map((k) => Type.Literal(k)),
+  { description: 'What signed in, from the X-Client-Kind header: web, mobile, cli, sdk or other' },
+);
+
+/** One live session (sign-in) as operators and the user see it. */
+export const SessionSchema = Type.Object({
+  id: Type.String({ description: 'Session id' }),
+  userId: Type.String(),
+  username: Type.String(),
+  nickname: Type.String(),
+  createdAt: { ...Timestamp, description: 'Signed in at' },
+  lastUsedAt: { ...Timestamp, description: 'Last refresh (not every request)' },
+  expiresAt: { ...Timestamp, description: 'The refresh token expires then unless used' },
+  ip: Type.String({ description: 'Address it signed in from (honours TRUST_PROXY)' }),
+  userAgent: Type.String(),
+  clientKind: ClientKindSchema,
+  deviceLabel: Type.String({ description: 'Browser and system read from the user agent, e.g. Chrome 131 · Windows 10' }),
+});
+export type SessionDto = Static<typeof SessionSchema>;
+
+export const OwnSessionSchema = Type.Intersect([SessionSchema, Type.Object({ current: Type.Boolean({ description: 'The session of the token making this request' }) })]);
+
+export const SessionQuery = Type.Object({
+  ...PageFields,
+  userId: Type.Optional(Type.String({ format: 'uuid', description: 'Only this user’s sessions' })),
+  ip: Type.Optional(Type.String({ maxLength: 64, description: 'Address starts with this (e.g. 10.0.)' })),
+  clientKind: Type.Optional(ClientKindSchema),
+});
+export type SessionFilter = Static<typeof SessionQuery>;
