@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
+import type { BuildOptions } from '../../server/src/app.js';
 import type { Dialect } from '../../server/src/db/index.js';
 import { getTestInstance, type TestInstance } from '../../server/test/helpers.js';
 
@@ -27,7 +28,7 @@ export interface CliHarness {
   close(): Promise<void>;
 }
 
-export async function startHarness(dialect: Dialect = 'sqlite', env: Record<string, string> = {}): Promise<CliHarness> {
+export async function startHarness(dialect: Dialect = 'sqlite', env: Record<string, string> = {}, onRoute?: BuildOptions['onRoute']): Promise<CliHarness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-cli-'));
   const bundle = path.join(dir, 'tianji.cjs');
   await build({
@@ -40,7 +41,7 @@ export async function startHarness(dialect: Dialect = 'sqlite', env: Record<stri
     outfile: bundle,
     logLevel: 'error',
   });
-  const t = await getTestInstance(dialect, env);
+  const t = await getTestInstance(dialect, env, { onRoute });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   let homes = 0;

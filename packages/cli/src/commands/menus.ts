@@ -6,7 +6,7 @@ import { CliError, EXIT } from '../output.js';
 
 type MenuTreeNode = components['schemas']['MenuTreeNode'];
 
-function* walk(nodes: MenuTreeNode[], depth = 0): Generator<[MenuTreeNode, number]> {
+function* walk<N extends { children?: N[] }>(nodes: N[], depth = 0): Generator<[N, number]> {
   for (const n of nodes) {
     yield [n, depth];
     yield* walk(n.children ?? [], depth + 1);
@@ -24,26 +24,19 @@ export function register(program: Command): void {
     .command('menus')
     .description('菜单（menus）')
     .command('tree')
-    .description('整棵菜单树，以及你在每个菜单上的权限位')
+    .description('你能看到的菜单树，以及你在每个菜单上的权限位；--all 为整棵菜单树（需要菜单管理权限）')
+    .option('--all', '整棵菜单树')
     .action(
-      action(async (ctx) => {
-        const [tree, me] = await Promise.all([unwrap(ctx.session.api.GET('/api/menus')), ctx.session.me()]);
-        const lines = [...walk(tree)].map(([n, depth]) => {
-          const mine = ctx.session.can(n.code) ? describeBits(findMine(me.menus, n.code) ?? 0) : '不可见';
-          return `${'  '.repeat(depth)}${n.name}  ${n.code}  ${n.path}  [${mine}]`;
-        });
-        return { json: tree, text: lines.join('\n') };
+      action(async (ctx, opts: { all?: boolean }) => {
+        if (opts.all) {
+          const tree = await unwrap(ctx.session.api.GET('/api/menus'));
+          return { json: tree, text: [...walk(tree)].map(([n, depth]) => `${'  '.repeat(depth)}${n.name}  ${n.code}  ${n.path}`).join('\n') };
+        }
+        const me = await ctx.session.me();
+        const lines = [...walk(me.menus)].map(([n, depth]) => `${'  '.repeat(depth)}${n.name}  ${n.code}  ${n.path}  [${describeBits(n.permissions)}]`);
+        return { json: me.menus, text: lines.join('\n') || '（没有可见的菜单）' };
       }),
     );
-}
-
-function findMine(nodes: components['schemas']['MenuNode'][], code: string): number | undefined {
-  for (const n of nodes) {
-    if (n.code === code) return n.permissions;
-    const hit = findMine(n.children ?? [], code);
-    if (hit !== undefined) return hit;
-  }
-  return undefined;
 }
 
 /** `SEARCH,EDIT`, `全部` for all-ones, `仅可见` for a grant with bits 0. */
