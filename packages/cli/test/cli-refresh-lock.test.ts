@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN } from '../../server/test/helpers.js';
+import { ADMIN, dialects } from '../../server/test/helpers.js';
 import { startHarness, type CliHarness } from './cli-harness.js';
 
-describe('tianji: concurrent refresh across processes', () => {
+describe.each(dialects)('tianji: concurrent refresh across processes [%s]', (dialect) => {
   let h: CliHarness;
   const seen = { refresh: 0 };
   let home: string;
@@ -20,7 +20,7 @@ describe('tianji: concurrent refresh across processes', () => {
   };
 
   beforeAll(async () => {
-    h = await startHarness('sqlite', {}, (route) => {
+    h = await startHarness(dialect, {}, (route) => {
       if (route.url !== '/api/auth/refresh') return;
       const handler = route.handler;
       route.handler = function (req, reply) {
