@@ -114,9 +114,9 @@ export function describeFailure(e: unknown, rejection: LastRejection = {}): CliE
   }
   if (e instanceof ApiError) {
     const text = `${e.message} (${e.code})`;
-    if (e.status === 403) return new CliError(EXIT.FORBIDDEN, `无权限：${text}`);
+    if (e.status === 403) return new CliError(EXIT.FORBIDDEN, e.message.startsWith('无权限') ? text : `无权限：${text}`);
     if (e.status === 401) return new CliError(EXIT.SIGNED_OUT, `会话已结束：${text}；请重新运行 tianji login`);
-    if (e.status === 404 && e.code === 'HTTP_404') return new CliError(EXIT.SERVER, `服务器没有这个接口（HTTP 404）：需要更新的 tianji 服务器`);
+    if (e.status === 404 && (e.code === 'HTTP_404' || /^no route/i.test(e.message))) return new CliError(EXIT.SERVER, `服务器没有这个接口（HTTP 404）：需要更新的 tianji 服务器`);
     return new CliError(EXIT.SERVER, `服务器错误（HTTP ${e.status}）：${text}`);
   }
   if (e instanceof TypeError && /fetch failed/i.test(e.message)) {
