@@ -22,6 +22,8 @@ export interface RunResult {
 export interface CliHarness {
   t: TestInstance;
   server: string;
+  /** Every route the server has, as `METHOD /path/:param`. */
+  routes: Set<string>;
   /** A fresh config home (an empty `~/.config`). */
   home(): string;
   run(args: string[], opts?: { stdin?: string; home?: string }): Promise<RunResult>;
@@ -41,7 +43,13 @@ export async function startHarness(dialect: Dialect = 'sqlite', env: Record<stri
     outfile: bundle,
     logLevel: 'error',
   });
-  const t = await getTestInstance(dialect, env, { onRoute });
+  const routes = new Set<string>();
+  const t = await getTestInstance(dialect, env, {
+    onRoute: (route) => {
+      for (const m of [route.method].flat()) routes.add(`${m} ${route.url}`);
+      onRoute?.(route);
+    },
+  });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   let homes = 0;
@@ -67,6 +75,7 @@ export async function startHarness(dialect: Dialect = 'sqlite', env: Record<stri
   return {
     t,
     server,
+    routes,
     home,
     run,
     close: async () => {

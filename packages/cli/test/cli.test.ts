@@ -192,8 +192,45 @@ describe('tianji command line', () => {
     expect((await h.run(['whoami'], { home })).code).toBe(4);
   });
 
-  // Routes another branch adds (sessions, force sign-out, login log): enabled once the server has them.
-  it.todo('sessions list shows this CLI session; sessions end <id> ends it (exit 4 afterwards with SESSION_ENDED)');
-  it.todo('users force-logout <user> signs that user out (their next command exits 4 with FORCED_LOGOUT)');
-  it.todo('login-log list shows the CLI sign-ins with Beijing dates');
+  // Routes the sessions work adds (sessions, force sign-out, login log): each test skips itself while the server
+  // under test lacks the route, and runs as soon as it has it.
+  const hasRoute = (key: string) => h.routes.has(key);
+
+  it('sessions list shows this CLI session; ending it signs this CLI out with the server’s reason', async (ctx) => {
+    if (!hasRoute('GET /api/auth/sessions') || !hasRoute('DELETE /api/auth/sessions/:id')) return ctx.skip();
+    await h.run(['users', 'create', 'gina', '--password-stdin'], { stdin: 'gina-password-1' });
+    const home = h.home();
+    expect((await signIn('gina', 'gina-password-1', home)).code).toBe(0);
+    const listed = await h.run(['sessions', 'list', '--json'], { home });
+    expect(listed.code, listed.stderr).toBe(0);
+    const data = JSON.parse(listed.stdout) as Array<{ id: string }> | { items: Array<{ id: string }> };
+    const items = Array.isArray(data) ? data : data.items;
+    expect(items.length).toBeGreaterThan(0);
+    // Ends every session of gina, the one this CLI holds included (the last call may already report it ended).
+    for (const item of items) await h.run(['sessions', 'end', item.id], { home });
+    const after = await h.run(['whoami'], { home });
+    expect(after.code).toBe(4);
+    expect(after.stderr).toMatch(/SESSION_ENDED|FORCED_LOGOUT/);
+  });
+
+  it('users force-logout signs that user out: their next command exits 4 with FORCED_LOGOUT', async (ctx) => {
+    if (!hasRoute('POST /api/users/:id/force-logout')) return ctx.skip();
+    await h.run(['users', 'create', 'frank', '--password-stdin'], { stdin: 'frank-password-1' });
+    const frank = h.home();
+    expect((await signIn('frank', 'frank-password-1', frank)).code).toBe(0);
+    const forced = await h.run(['users', 'force-logout', 'frank']);
+    expect(forced.code, forced.stderr).toBe(0);
+    const r = await h.run(['whoami'], { home: frank });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('FORCED_LOGOUT');
+  });
+
+  it('login-log list shows the CLI sign-ins with Beijing dates', async (ctx) => {
+    if (!hasRoute('GET /api/login-logs')) return ctx.skip();
+    const r = await h.run(['login-log', 'list']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('admin');
+    expect(r.stdout).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+    expect(JSON.parse((await h.run(['login-log', 'list', '--json'])).stdout).total).toBeGreaterThan(0);
+  });
 });
