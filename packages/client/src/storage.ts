@@ -1,7 +1,8 @@
 import type { Coordinator } from './coordinator.js';
 
 /**
- * Where the refresh token lives. The access token never leaves memory; the refresh token goes to an adapter the
+ * Where the refresh token lives. The access token stays in memory (fileStorage alone keeps the latest one beside the
+ * refresh token, for processes sharing the file); the refresh token goes to an adapter the
  * host app picks. Whether it persists is the client's matter: the server contract is the same either way.
  */
 export interface TokenStorage {
