@@ -71,7 +71,7 @@ export class TianjiSession {
   constructor(private readonly opts: SessionOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.storage = opts.storage ?? memoryStorage();
-    this.coord = opts.coordinator ?? (this.storage.sharedKey ? crossContextCoordinator(this.storage.sharedKey) : localCoordinator());
+    this.coord = opts.coordinator ?? this.storage.coordinator ?? (this.storage.sharedKey ? crossContextCoordinator(this.storage.sharedKey) : localCoordinator());
     this.coord.onMessage((m) => this.onPeerMessage(m));
     const f = opts.fetch ?? ((req: Request) => globalThis.fetch(req));
     this.transport = (req) => f(req);

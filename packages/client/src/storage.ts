@@ -1,5 +1,8 @@
+import type { Coordinator } from './coordinator.js';
+
 /**
- * Where the refresh token lives. The access token never leaves memory; the refresh token goes to an adapter the
+ * Where the refresh token lives. The access token stays in memory (fileStorage alone keeps the latest one beside the
+ * refresh token, for processes sharing the file); the refresh token goes to an adapter the
  * host app picks. Whether it persists is the client's matter: the server contract is the same either way.
  */
 export interface TokenStorage {
@@ -10,6 +13,11 @@ export interface TokenStorage {
    * client then coordinates refreshes across them under this name (Web Locks + BroadcastChannel).
    */
   readonly sharedKey?: string;
+  /**
+   * Set when the storage brings its own refresh coordination (the file storage: a lock file, so separate processes
+   * sharing the file refresh once between them). Takes precedence over sharedKey.
+   */
+  readonly coordinator?: Coordinator;
 }
 
 /** Kept in this object only: gone when the process or page goes away. */

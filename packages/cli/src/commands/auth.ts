@@ -1,0 +1,87 @@
+/** login, whoami, logout: the session of the current profile. */
+import { toMask, type Me } from '@tianji/client';
+import type { Command } from 'commander';
+import { readProfiles, writeProfiles } from '../config.js';
+import { action, openContext, type GlobalOptions } from '../context.js';
+import { describeFailure, emit, fields, usageError } from '../output.js';
+import { ask, password } from '../prompt.js';
+import { interactive } from '../config.js';
+
+/** Identity, roles and the aggregate mask (exact digits: the super administrator's is 9223372036854775807). */
+export function identity(me: Me) {
+  return { id: me.id, username: me.username, nickname: me.nickname, roles: me.roles, permissions: toMask(me.permissions) };
+}
+
+function identityText(me: Me, server: string, profile: string): string {
+  const who = identity(me);
+  return fields([
+    ['用户名', who.username],
+    ['昵称', who.nickname],
+    ['ID', who.id],
+    ['角色', who.roles.map((r) => `${r.name}（${r.code}）`).join('、') || '（无）'],
+    ['权限掩码', who.permissions],
+    ['服务器', server],
+    ['配置', profile],
+  ]);
+}
+
+function parseServer(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw usageError(`--server 必须是 http:// 或 https:// 开头的地址（got ${value}）`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usageError(`--server 必须是 http:// 或 https:// 开头的地址（got ${value}）`);
+  return url.origin;
+}
+
+export function register(program: Command): void {
+  program
+    .command('login')
+    .description('登录并保存凭据（sign in and keep the credentials for this profile）')
+    .option('--server <url>', '服务器地址，如 https://tianji.example.com')
+    .option('--username <name>', '用户名')
+    .option('--password-stdin', '从标准输入读取密码（for scripts）')
+    .action(async (opts: { server?: string; username?: string; passwordStdin?: boolean }, cmd: Command) => {
+      const g = cmd.optsWithGlobals<GlobalOptions>();
+      const server = opts.server === undefined ? undefined : parseServer(opts.server);
+      const ctx = openContext(g, server);
+      try {
+        const username = opts.username ?? ctx.settings.username ?? (interactive() && !opts.passwordStdin ? await ask('用户名 (username): ') : undefined);
+        if (!username) throw usageError('需要 --username（username required）');
+        const pw = await password(opts.passwordStdin);
+        const me = await ctx.session.login(username, pw);
+        const file = readProfiles();
+        file.profiles[ctx.profile] = { server: ctx.settings.server, username };
+        file.current ??= ctx.profile;
+        writeProfiles(file);
+        emit({ json: identity(me), text: `已登录：${me.username} @ ${ctx.settings.server}（配置 ${ctx.profile}）` }, ctx.json);
+      } catch (e) {
+        throw describeFailure(e, ctx.rejection);
+      } finally {
+        ctx.session.close();
+      }
+    });
+
+  program
+    .command('whoami')
+    .description('当前身份、角色与权限掩码（identity, roles, aggregate mask）')
+    .action(
+      action(async (ctx) => {
+        const me = await ctx.session.me();
+        return { json: identity(me), text: identityText(me, ctx.settings.server, ctx.profile) };
+      }),
+    );
+
+  program
+    .command('logout')
+    .description('退出登录并吊销本机的会话（sign out; the server revokes this session）')
+    .action(
+      action(async (ctx) => {
+        const was = (await ctx.storage.load()) !== null;
+        await ctx.session.logout();
+        return { json: { signedOut: true, wasSignedIn: was }, text: was ? '已退出登录' : '本来就未登录' };
+      }),
+    );
+}

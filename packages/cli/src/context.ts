@@ -1,0 +1,97 @@
+/**
+ * The signed-in session of one profile, on @tianji/client's file storage (which holds the cross-process refresh
+ * lock), plus the small helpers every command uses to call the server.
+ */
+import { ApiError, createSession, fileStorage, type TianjiSession, type TokenStorage } from '@tianji/client/node';
+import { InvalidArgumentError, type Command } from 'commander';
+import { credentialsPath, DEFAULT_SERVER, profileName, readProfiles, type Profile } from './config.js';
+import { describeFailure, emit, type LastRejection, type Output } from './output.js';
+
+export interface GlobalOptions {
+  profile?: string;
+  json?: boolean;
+}
+
+export interface Context {
+  profile: string;
+  settings: Profile;
+  session: TianjiSession;
+  storage: TokenStorage;
+  json: boolean;
+  /** The reason the server gave with its last 401 (TOKEN_EXPIRED, SESSION_ENDED, …). */
+  rejection: LastRejection;
+}
+
+export function openContext(opts: GlobalOptions, server?: string): Context {
+  const profile = profileName(opts.profile);
+  const stored = readProfiles().profiles[profile];
+  const settings: Profile = { ...stored, server: server ?? stored?.server ?? DEFAULT_SERVER };
+  const rejection: LastRejection = {};
+  const storage = fileStorage(credentialsPath(profile));
+  const session = createSession({
+    baseUrl: settings.server,
+    storage,
+    fetch: async (req) => {
+      const res = await fetch(req);
+      if (res.status === 401) {
+        const body = (await res.clone().json().catch(() => ({}))) as LastRejection;
+        rejection.code = body.code;
+        rejection.message = body.message;
+      }
+      return res;
+    },
+  });
+  return { profile, settings, session, storage, json: Boolean(opts.json), rejection };
+}
+
+/** Unwraps an openapi-fetch answer: the `data` of the envelope, or the server's error as an ApiError. */
+export async function unwrap<T>(call: Promise<{ data?: { data: T }; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw ApiError.fromBody(response, error);
+  return data?.data as T;
+}
+
+/** A call the generated types do not know (content libraries by name, routes newer than this client). */
+export async function raw<T = unknown>(ctx: Context, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await ctx.session.fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw await ApiError.from(res);
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  if (!text) return undefined as T;
+  const parsed = JSON.parse(text) as { data?: T };
+  return (parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed) as T;
+}
+
+/**
+ * Wraps a command's action: opens the profile's session, runs, prints (table or --json) and turns any failure into
+ * its exit code. Commander passes the positional arguments, then the options, then the command itself.
+ */
+export function action<A extends unknown[]>(fn: (ctx: Context, ...args: A) => Promise<Output | void>) {
+  return async (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as Command;
+    const ctx = openContext(cmd.optsWithGlobals<GlobalOptions>());
+    try {
+      const out = await fn(ctx, ...(args.slice(0, -1) as A));
+      if (out) emit(out, ctx.json);
+    } catch (e) {
+      throw describeFailure(e, ctx.rejection);
+    } finally {
+      ctx.session.close();
+    }
+  };
+}
+
+/** `--page 2`: a whole number from 1, or a usage error naming the option. */
+export function positiveInt(name: string, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < 1 || n > max) {
+      throw new InvalidArgumentError(`${name} 必须是 1 到 ${max} 之间的整数（got ${value}）`);
+    }
+    return n;
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Runs the real `tianji` against a real server: the CLI is bundled once per test file (esbuild, ~0.2 s) and every
+ * command is a spawned `node` process with its own XDG_CONFIG_HOME; the server is buildApp on a fresh database
+ * listening on 127.0.0.1.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { build } from 'esbuild';
+import type { BuildOptions } from '../../server/src/app.js';
+import type { Dialect } from '../../server/src/db/index.js';
+import { getTestInstance, type TestInstance } from '../../server/test/helpers.js';
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliHarness {
+  t: TestInstance;
+  server: string;
+  /** Every route the server has, as `METHOD /path/:param`. */
+  routes: Set<string>;
+  /** A fresh config home (an empty `~/.config`). */
+  home(): string;
+  run(args: string[], opts?: { stdin?: string; home?: string }): Promise<RunResult>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(dialect: Dialect = 'sqlite', env: Record<string, string> = {}, onRoute?: BuildOptions['onRoute']): Promise<CliHarness> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-cli-'));
+  const bundle = path.join(dir, 'tianji.cjs');
+  await build({
+    entryPoints: [path.join(import.meta.dirname, '../src/cli.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    conditions: ['development'],
+    outfile: bundle,
+    logLevel: 'error',
+  });
+  const routes = new Set<string>();
+  const t = await getTestInstance(dialect, env, {
+    onRoute: (route) => {
+      for (const m of [route.method].flat()) routes.add(`${m} ${route.url}`);
+      onRoute?.(route);
+    },
+  });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  let homes = 0;
+  const defaultHome = path.join(dir, 'home');
+  const home = () => path.join(dir, `home-${++homes}`);
+
+  function run(args: string[], opts: { stdin?: string; home?: string } = {}): Promise<RunResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [bundle, ...args], {
+        env: { PATH: process.env.PATH, XDG_CONFIG_HOME: opts.home ?? defaultHome, TZ: 'UTC' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+      child.stdin.end(opts.stdin ?? '');
+    });
+  }
+
+  return {
+    t,
+    server,
+    routes,
+    home,
+    run,
+    close: async () => {
+      await t.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
