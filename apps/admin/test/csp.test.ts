@@ -97,7 +97,9 @@ describe.skipIf(!hasChromium)('admin app under a CSP without inline scripts', { 
     for (const route of routes) {
       await page.goto(`${base}/admin${route}`);
       await page.locator('.side-menu').waitFor();
-      await page.waitForLoadState('networkidle');
+      // Not 'networkidle': the app holds the session's events stream open. Each page renders its data-page root.
+      await page.locator('[data-page]').first().waitFor();
+      await page.waitForTimeout(200);
       expect([route, page.url()]).toEqual([route, `${base}/admin${route}`]);
     }
     await page.screenshot({ path: path.join(SHOTS, 'last-page.png'), fullPage: true });

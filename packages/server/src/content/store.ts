@@ -6,6 +6,7 @@ import type { Database } from '../db/schema.js';
 import { readDataJson } from '../data-files.js';
 import { LIBRARIES, type LibraryDef } from './libraries.js';
 import { searchTextOf } from './repository.js';
+import { subscribeChannel } from '../plugins/redis-subscriber.js';
 
 export interface ContentItem {
   id: string;
@@ -22,7 +23,7 @@ export class ContentStore {
   private readonly snapshots = new Map<string, ContentItem[]>();
   private readonly versions = new Map<string, number>();
   private readonly listeners = new Set<(library: string) => void>();
-  private subscriber?: Redis;
+  private subscription?: { close(): void };
   private readonly instanceId = randomUUID();
 
   constructor(
@@ -36,33 +37,23 @@ export class ContentStore {
     for (const lib of LIBRARIES) await this.seed(lib);
     for (const lib of LIBRARIES) await this.reload(lib.name);
     if (this.redis) {
-      // Unlike the shared client, this one queues its SUBSCRIBE until Redis answers, however long that takes.
-      this.subscriber = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
-      this.subscriber.on('error', (err) => this.log.warn({ err: err.message }, 'content subscriber error'));
-      // Changes published while Redis was unreachable never arrive: after a reconnection, reload everything.
-      let connectedBefore = false;
-      this.subscriber.on('ready', () => {
-        if (connectedBefore) {
+      this.subscription = await subscribeChannel(this.redis, CHANNEL, this.log, {
+        // "<instance>|<library>": this instance reloaded already when it made the change.
+        onMessage: (message) => {
+          const [from, library] = message.split('|');
+          if (from !== this.instanceId && this.snapshots.has(library)) void this.reload(library).catch((err) => this.log.error({ err }, 'content reload failed'));
+        },
+        // Changes published while Redis was unreachable never arrive: after a reconnection, reload everything.
+        onReconnect: () => {
           this.log.info('redis reconnected: reloading every content library');
           for (const lib of LIBRARIES) void this.reload(lib.name).catch((err) => this.log.error({ err }, 'content reload failed'));
-        }
-        connectedBefore = true;
+        },
       });
-      this.subscriber.on('message', (_channel, message) => {
-        // "<instance>|<library>": this instance reloaded already when it made the change.
-        const [from, library] = message.split('|');
-        if (from !== this.instanceId && this.snapshots.has(library)) void this.reload(library).catch((err) => this.log.error({ err }, 'content reload failed'));
-      });
-      // Start without Redis if it does not answer (the shared client found it down already, or it does not answer
-      // soon): changes from other instances arrive once it does.
-      const subscribed = this.subscriber.subscribe(CHANNEL).catch((err) => this.log.warn({ err: err.message }, 'content subscribe failed'));
-      if (this.redis.status === 'ready') await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
     }
   }
 
   async close(): Promise<void> {
-    // disconnect, not quit: a QUIT would wait in the queue while Redis is unreachable.
-    this.subscriber?.disconnect();
+    this.subscription?.close();
   }
 
   /** The current snapshot of a library (ids included). */

@@ -4,11 +4,7 @@ import { sleep, waitFor } from './services.js';
 
 /**
  * The cluster scenarios, run in order against one cluster (three instances behind the proxy, on the throwaway
- * PostgreSQL and Redis). Each is a name and a function; adding one is a few lines. Scenarios for routes that do
- * not exist yet (ending a session from another instance, forced sign-out, the events stream) go here the same
- * way once those routes land, e.g.
- *
- *   { name: 'session ended on C: 401 on A and B', run: async (c, t) => { const s = await signIn(t, at(c, 0)); ... } },
+ * PostgreSQL and Redis). Each is a name and a function; adding one is a few lines.
  */
 export interface Scenario {
   name: string;
@@ -31,7 +27,84 @@ function expect401(t: Tally, res: { status: number; body: { message?: string } }
   t.expect(res.status === 401 && typeof res.body?.message === 'string' && res.body.message.length > 0, `${where}: expected 401 with a reason, got ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
 }
 
+/** The id of the session a sign-in made (its own sessions list marks it `current`). */
+async function sessionIdOf(t: Tally, base: string, accessToken: string): Promise<string> {
+  const res = await t.call(base, 'GET', '/api/auth/sessions', { token: accessToken });
+  const current = (res.body?.data as Array<{ id: string; current: boolean }> | undefined)?.find((s) => s.current);
+  if (!current) throw new Error(`no current session in ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+  return current.id;
+}
+
+/** 401 whose code names the reason (SESSION_ENDED, FORCED_LOGOUT …), on whichever instance answers. */
+function expectReason(t: Tally, res: { status: number; body: { code?: string } }, code: string, where: string) {
+  t.expect(res.status === 401 && res.body?.code === code, `${where}: expected 401 ${code}, got ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+}
+
+/** Opens the events stream of a session on one instance and resolves with the first `session-ended` notice. */
+function nextSessionEnded(base: string, accessToken: string, timeoutMs = 5_000): { connected: Promise<void>; notice: Promise<{ reason: string; ms: number }> } {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  let connected!: () => void;
+  const ready = new Promise<void>((r) => (connected = r));
+  const notice = (async () => {
+    const res = await fetch(`${base}/api/auth/events`, { headers: { authorization: `Bearer ${accessToken}` }, signal: abort.signal });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the events stream closed without a session-ended notice');
+      text += decoder.decode(value, { stream: true });
+      if (text.includes(': connected')) connected();
+      const m = /event: session-ended\ndata: (.*)\n/.exec(text);
+      if (m) {
+        abort.abort();
+        return { reason: (JSON.parse(m[1]) as { reason: string }).reason, ms: Date.now() };
+      }
+    }
+  })().finally(() => clearTimeout(timer));
+  return { connected: ready, notice };
+}
+
 export const SCENARIOS: Scenario[] = [
+  {
+    name: 'session ended on C: 401 SESSION_ENDED on A and B; the other session lives',
+    async run(c, t) {
+      const admin = await signIn(t, at(c, 0));
+      const u = await createUser(c, t, admin.accessToken);
+      const one = await signIn(t, at(c, 0), u.username, u.password);
+      const two = await signIn(t, at(c, 1), u.username, u.password);
+      const refreshed = await t.call(at(c, 1), 'POST', '/api/auth/refresh', { body: { refreshToken: one.refreshToken } });
+      t.expect(refreshed.status === 200, `refresh on B: ${refreshed.status}`);
+      const token = refreshed.body.data.accessToken as string;
+      const id = await sessionIdOf(t, at(c, 1), token);
+      const end = await t.call(at(c, 2), 'DELETE', `/api/sessions/${id}`, { token: admin.accessToken });
+      t.expect(end.status >= 200 && end.status < 300, `end on C: ${end.status}`);
+      expectReason(t, await t.call(at(c, 0), 'GET', '/api/auth/me', { token }), 'SESSION_ENDED', 'access token on A');
+      expectReason(t, await t.call(at(c, 1), 'GET', '/api/auth/me', { token }), 'SESSION_ENDED', 'access token on B');
+      expect401(t, await t.call(at(c, 0), 'POST', '/api/auth/refresh', { body: { refreshToken: refreshed.body.data.refreshToken } }), 'refresh on A');
+      const other = await t.call(at(c, 2), 'GET', '/api/auth/me', { token: two.accessToken });
+      t.expect(other.status === 200, `the other session on C: ${other.status}`);
+    },
+  },
+  {
+    name: 'forced sign-out on C: 401 FORCED_LOGOUT on A and B; the events stream on A hears it',
+    async run(c, t) {
+      const admin = await signIn(t, at(c, 0));
+      const u = await createUser(c, t, admin.accessToken);
+      const s = await signIn(t, at(c, 0), u.username, u.password);
+      const stream = nextSessionEnded(at(c, 0), s.accessToken);
+      await stream.connected;
+      const sent = Date.now();
+      const out = await t.call(at(c, 2), 'POST', `/api/users/${u.id}/force-logout`, { token: admin.accessToken });
+      t.expect(out.status >= 200 && out.status < 300, `force-logout on C: ${out.status}`);
+      const heard = await stream.notice.catch((e: Error) => ({ reason: `none (${e.message})`, ms: NaN }));
+      t.note(`events stream on A: ${heard.reason} after ${heard.ms - sent} ms`);
+      t.expect(heard.reason === 'FORCED_LOGOUT' && heard.ms - sent < 1_000, `events stream on A: ${heard.reason} after ${heard.ms - sent} ms`);
+      expectReason(t, await t.call(at(c, 0), 'GET', '/api/auth/me', { token: s.accessToken }), 'FORCED_LOGOUT', 'access token on A');
+      expectReason(t, await t.call(at(c, 1), 'GET', '/api/auth/me', { token: s.accessToken }), 'FORCED_LOGOUT', 'access token on B');
+    },
+  },
   {
     name: 'sign in on A, refresh on B, use on C',
     async run(c, t) {

@@ -140,8 +140,17 @@ export class LoginThrottle {
   async guard<T>(username: string, ip: string, check: () => Promise<T>, isFailure: (e: unknown) => boolean): Promise<T> {
     const now = this.now();
     const keys = [pairKey(username, ip), ipKey(ip), accountKey(username)];
-    const [pair, address, account] = await Promise.all(keys.map((k) => this.store.hit(k, now)));
-    const wait = Math.max(this.waitFor(pair, this.limits.perAccountIp, now), this.waitFor(address, this.limits.perIp, now));
+    // The (account, IP) key first, and the others only for an attempt it lets through: counted all at once, a burst's
+    // attempts would get their pair and address counts in different orders, and one within the pair allowance could
+    // be refused for an address count that attempts beyond that allowance had pushed up.
+    const pair = await this.store.hit(keys[0], now);
+    const pairWait = this.waitFor(pair, this.limits.perAccountIp, now);
+    if (pairWait > 0) {
+      await this.store.undo([keys[0]]);
+      throw throttled(pairWait);
+    }
+    const [address, account] = await Promise.all(keys.slice(1).map((k) => this.store.hit(k, now)));
+    const wait = this.waitFor(address, this.limits.perIp, now);
     if (wait > 0) {
       await this.store.undo(keys);
       throw throttled(wait);

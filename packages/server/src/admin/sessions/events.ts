@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { SIGNED_OUT_MESSAGES, isSignedOutCode } from '../../errors.js';
 import type { EndedSession } from '../auth/service.js';
+import { subscribeChannel } from '../../plugins/redis-subscriber.js';
 
 const CHANNEL = 'tianji:session-ended';
 
@@ -23,7 +24,7 @@ type Listener = (e: SessionEndedEvent) => void;
 export class SessionEvents {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly instanceId = randomUUID();
-  private subscriber?: Redis;
+  private subscription?: { close(): void };
 
   constructor(
     private readonly log: FastifyBaseLogger,
@@ -32,22 +33,21 @@ export class SessionEvents {
 
   async start(): Promise<void> {
     if (!this.redis) return;
-    this.subscriber = this.redis.duplicate();
-    this.subscriber.on('error', (err) => this.log.warn({ err: err.message }, 'session events subscriber error'));
-    this.subscriber.on('message', (_channel, message: string) => {
-      const sep = message.indexOf('|');
-      if (message.slice(0, sep) === this.instanceId) return;
-      try {
-        this.deliver(JSON.parse(message.slice(sep + 1)) as SessionEndedEvent[]);
-      } catch (err) {
-        this.log.warn({ err }, 'session events: unreadable message');
-      }
+    this.subscription = await subscribeChannel(this.redis, CHANNEL, this.log, {
+      onMessage: (message) => {
+        const sep = message.indexOf('|');
+        if (message.slice(0, sep) === this.instanceId) return;
+        try {
+          this.deliver(JSON.parse(message.slice(sep + 1)) as SessionEndedEvent[]);
+        } catch (err) {
+          this.log.warn({ err }, 'session events: unreadable message');
+        }
+      },
     });
-    await this.subscriber.subscribe(CHANNEL);
   }
 
   async close(): Promise<void> {
-    await this.subscriber?.quit().catch(() => undefined);
+    this.subscription?.close();
   }
 
   /** Registers a stream of session `sessionId`; returns its unsubscribe. */
