@@ -13,8 +13,22 @@ const url = (password: string) => `/api/password-strength?password=${encodeURICo
 // strings), at most 16 characters like nearly every real password. Variants keep the 120 paths distinct, so the
 // weak-result cache answers only what it would answer in real traffic (the same common password asked again).
 const BASES = [
-  'woaini1314', 'zhangwei1988', 'qq123456', 'Summer2024!', 'liuyang@163', 'Wang.Jing0612', 'Tr0ub4dour&3', 'xK#9vLq!zR2@mW7p',
-  'dragon', 'iloveyou520', 'P@ssw0rd2024', 'huang5201314', 'qwe123asd', 'Beijing2008', 'hello-kitty-7', 'm3ng!Fei_22',
+  'woaini1314',
+  'zhangwei1988',
+  'qq123456',
+  'Summer2024!',
+  'liuyang@163',
+  'Wang.Jing0612',
+  'Tr0ub4dour&3',
+  'xK#9vLq!zR2@mW7p',
+  'dragon',
+  'iloveyou520',
+  'P@ssw0rd2024',
+  'huang5201314',
+  'qwe123asd',
+  'Beijing2008',
+  'hello-kitty-7',
+  'm3ng!Fei_22',
 ];
 const ORDINARY = Array.from({ length: 120 }, (_, i) => {
   const base = BASES[i % BASES.length];
@@ -34,7 +48,13 @@ async function startLanes(ctx: BenchContext) {
 }
 
 export const PASSWORD_TARGETS: BenchTarget[] = [
-  { name: 'toolbox/password-strength', path: url(ORDINARY[0]), paths: ORDINARY.map(url), expectStatus: 200, setup: startLanes },
+  {
+    name: 'toolbox/password-strength',
+    path: url(ORDINARY[0]),
+    paths: ORDINARY.map(url),
+    expectStatus: 200,
+    setup: startLanes,
+  },
   {
     name: 'toolbox/password-strength under attack',
     path: url(ORDINARY[0]),

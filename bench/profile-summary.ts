@@ -12,7 +12,10 @@ interface ProfileNode {
   children?: number[];
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '40' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: 'string', default: '40' } },
+});
 if (!positionals[0]) throw new Error('usage: profile-summary.ts <file.cpuprofile> [--top 40]');
 const profile = JSON.parse(fs.readFileSync(positionals[0], 'utf8')) as { nodes: ProfileNode[] };
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -20,7 +23,10 @@ const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 
 const label = (n: ProfileNode) => {
-  const url = n.callFrame.url.replace(/^file:\/\//, '').replace(/.*node_modules\//, '~/').replace(process.cwd() + '/', '');
+  const url = n.callFrame.url
+    .replace(/^file:\/\//, '')
+    .replace(/.*node_modules\//, '~/')
+    .replace(`${process.cwd()}/`, '');
   return `${n.callFrame.functionName || '(anonymous)'} ${url}:${n.callFrame.lineNumber + 1}`;
 };
 const self = new Map<string, number>();
@@ -42,7 +48,8 @@ for (const n of profile.nodes) {
 const top = Number(values.top);
 const show = (title: string, m: Map<string, number>) => {
   console.log(`\n${title} (of ${all} samples)`);
-  for (const [l, h] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((100 * h) / all).toFixed(1).padStart(5)}%  ${l}`);
+  for (const [l, h] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${((100 * h) / all).toFixed(1).padStart(5)}%  ${l}`);
 };
 show('self time', self);
 show('total time', total);

@@ -68,7 +68,9 @@ function parseOptions(argv: string[]): Options {
     },
   });
   if (values.help) {
-    console.log('usage: npm run bench -- [--only <text>[,<text>]] [--duration <s>=10] [--connections <n>=50] [--warmup <s>=2] [--cpu-prof <folder>]');
+    console.log(
+      'usage: npm run bench -- [--only <text>[,<text>]] [--duration <s>=10] [--connections <n>=50] [--warmup <s>=2] [--cpu-prof <folder>]',
+    );
     process.exit(0);
   }
   const num = (name: string, raw: string, min: number) => {
@@ -77,7 +79,10 @@ function parseOptions(argv: string[]): Options {
     return n;
   };
   return {
-    only: (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
+    only: (values.only ?? [])
+      .flatMap((s) => s.split(','))
+      .map((s) => s.trim())
+      .filter(Boolean),
     duration: num('duration', values.duration!, 1),
     connections: num('connections', values.connections!, 1),
     warmup: num('warmup', values.warmup!, 0),
@@ -118,15 +123,35 @@ function stopServer(child: ChildProcess): Promise<void> {
   });
 }
 
-async function load(url: string, target: Pick<BenchTarget, 'method' | 'headers' | 'body' | 'paths'>, duration: number, connections: number) {
+async function load(
+  url: string,
+  target: Pick<BenchTarget, 'method' | 'headers' | 'body' | 'paths'>,
+  duration: number,
+  connections: number,
+) {
   const requests = target.paths?.map((p) => ({ path: p }));
-  return autocannon({ url, method: target.method ?? 'GET', headers: target.headers, body: target.body, duration, connections, pipelining: 1, ...(requests ? { requests } : {}) });
+  return autocannon({
+    url,
+    method: target.method ?? 'GET',
+    headers: target.headers,
+    body: target.body,
+    duration,
+    connections,
+    pipelining: 1,
+    ...(requests ? { requests } : {}),
+  });
 }
 
 /** Starts a target's unmeasured background load (a fresh path per request); returns the function that stops it. */
 function startBackground(url: string, bg: NonNullable<BenchTarget['background']>): () => void {
   const instance = autocannon(
-    { url: new URL(url).origin, connections: bg.connections, duration: 24 * 3600, pipelining: 1, requests: [{ setupRequest: (req) => ({ ...req, path: bg.path() }) }] },
+    {
+      url: new URL(url).origin,
+      connections: bg.connections,
+      duration: 24 * 3600,
+      pipelining: 1,
+      requests: [{ setupRequest: (req) => ({ ...req, path: bg.path() }) }],
+    },
     () => undefined,
   );
   return () => instance.stop();
@@ -151,7 +176,9 @@ async function measureRun(server: Server, url: string, target: Shape, opts: Opti
   const r = await load(url, target, opts.duration, opts.connections);
   const after = await cpuOf(server);
   const cpu = after.cpu - before.cpu;
-  const wrong = target.expectStatus ? r.requests.total - (r.statusCodeStats?.[`${target.expectStatus}`]?.count ?? 0) : r.non2xx;
+  const wrong = target.expectStatus
+    ? r.requests.total - (r.statusCodeStats?.[`${target.expectStatus}`]?.count ?? 0)
+    : r.non2xx;
   return {
     reqPerSec: r.requests.average,
     p50: r.latency.p50,
@@ -210,8 +237,13 @@ async function main() {
   const targets = opts.only.length
     ? TARGETS.filter((t) => opts.only.some((o) => t.name.includes(o) || t.path.includes(o)))
     : TARGETS;
-  if (!targets.length) throw new Error(`no target matches --only ${opts.only.join(',')}; targets: ${TARGETS.map((t) => t.name).join(', ')}`);
-  console.error(`bench: ${targets.length} target(s), ${opts.duration} s each, ${opts.connections} connections, no pipelining; node ${process.version}, ${os.cpus().length} CPUs`);
+  if (!targets.length)
+    throw new Error(
+      `no target matches --only ${opts.only.join(',')}; targets: ${TARGETS.map((t) => t.name).join(', ')}`,
+    );
+  console.error(
+    `bench: ${targets.length} target(s), ${opts.duration} s each, ${opts.connections} connections, no pipelining; node ${process.version}, ${os.cpus().length} CPUs`,
+  );
 
   const rows: Row[] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-bench-'));
@@ -227,7 +259,11 @@ async function main() {
     const ctx: BenchContext = {
       baseUrl,
       async login() {
-        const res = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+        const res = await fetch(`${baseUrl}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(ADMIN),
+        });
         if (res.status !== 200) throw new Error(`bench login failed: ${res.status} ${await res.text()}`);
         return ((await res.json()) as { data: { accessToken: string; refreshToken: string } }).data;
       },
@@ -247,7 +283,10 @@ async function main() {
   }
 
   console.log(renderTable(rows));
-  if (opts.cpuProf) console.error(`bench: CPU profile of the app in ${opts.cpuProf} (summarise: npx tsx bench/profile-summary.ts <file>)`);
+  if (opts.cpuProf)
+    console.error(
+      `bench: CPU profile of the app in ${opts.cpuProf} (summarise: npx tsx bench/profile-summary.ts <file>)`,
+    );
 }
 
 main().catch((err) => {

@@ -24,7 +24,10 @@ export interface CpuMessage {
 async function startBaseline(): Promise<number> {
   const body = JSON.stringify({ hello: 'world' });
   const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    });
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -64,8 +67,14 @@ async function main() {
   const [kind, dir, username, password] = process.argv.slice(2) as [ServerKind, ...string[]];
   if (!process.send) throw new Error('bench/server.ts is started by bench/run.ts (needs an IPC channel)');
   if (kind !== 'baseline' && kind !== 'fastify' && kind !== 'app') throw new Error(`unknown server kind "${kind}"`);
-  if (kind === 'app' && !(dir && username && password)) throw new Error('usage: server.ts app <data folder> <admin username> <admin password>');
-  const port = kind === 'baseline' ? await startBaseline() : kind === 'fastify' ? await startFastify() : await startApp(dir, username, password);
+  if (kind === 'app' && !(dir && username && password))
+    throw new Error('usage: server.ts app <data folder> <admin username> <admin password>');
+  const port =
+    kind === 'baseline'
+      ? await startBaseline()
+      : kind === 'fastify'
+        ? await startFastify()
+        : await startApp(dir, username, password);
   process.send({ ready: true, port } satisfies ReadyMessage);
   process.on('message', (m) => {
     if (m === 'cpu') {

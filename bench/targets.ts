@@ -41,7 +41,9 @@ const CACHED = 1.6;
 const COMPUTED = 2.5;
 const ADMIN_READ = 3;
 
-const withBearer = async (ctx: BenchContext) => ({ headers: { authorization: `Bearer ${(await ctx.login()).accessToken}` } });
+const withBearer = async (ctx: BenchContext) => ({
+  headers: { authorization: `Bearer ${(await ctx.login()).accessToken}` },
+});
 
 export const TARGETS: BenchTarget[] = [
   // The framework floor: every global hook (helmet, CORS, metrics) and no database.
@@ -66,8 +68,16 @@ export const TARGETS: BenchTarget[] = [
   { name: 'random/avatar-png', path: '/api/random-avatar/image?seed=bench&format=png', budget: COMPUTED },
   // Toolbox: images and colour tools are deterministic, so a repeated URL is rendered once and then served from the
   // route memo (ETag); random-color is drawn afresh each time (10 colours, each with a nearest-name search).
-  { name: 'toolbox/qrcode-png', path: '/api/qrcode/image?text=https%3A%2F%2Fexample.com%2Ftianji&size=300', budget: COMPUTED },
-  { name: 'toolbox/qrcode-json', path: '/api/qrcode?text=https%3A%2F%2Fexample.com%2Ftianji&size=300', budget: COMPUTED },
+  {
+    name: 'toolbox/qrcode-png',
+    path: '/api/qrcode/image?text=https%3A%2F%2Fexample.com%2Ftianji&size=300',
+    budget: COMPUTED,
+  },
+  {
+    name: 'toolbox/qrcode-json',
+    path: '/api/qrcode?text=https%3A%2F%2Fexample.com%2Ftianji&size=300',
+    budget: COMPUTED,
+  },
   { name: 'toolbox/barcode-png', path: '/api/barcode/image?text=400638133393&type=ean13', budget: COMPUTED },
   { name: 'toolbox/palette', path: '/api/palette?color=%233b82f6&name=brand', budget: COMPUTED },
   { name: 'toolbox/color-convert', path: '/api/color-convert?color=%233b82f6', budget: COMPUTED },
@@ -87,13 +97,15 @@ export const TARGETS: BenchTarget[] = [
   {
     name: 'images/largest',
     path: '/api/random-image/image?width=2048&height=2048&seed=bench-0&format=png',
-    paths: Array.from({ length: 200 }, (_, k) =>
-      [
-        `/api/random-image/image?width=2048&height=2048&seed=bench-${k}&format=png`,
-        `/api/random-avatar/image?size=1024&seed=bench-${k}&format=png`,
-        `/api/qrcode/image?size=2048&text=${encodeURIComponent(`https://example.com/tianji/${k}/${'x'.repeat(200)}`)}`,
-        `/api/barcode/image?type=code128&scale=8&height=50&text=${encodeURIComponent(`TIANJI-${k}-`.padEnd(80, 'X'))}`,
-      ][k % 4],
+    paths: Array.from(
+      { length: 200 },
+      (_, k) =>
+        [
+          `/api/random-image/image?width=2048&height=2048&seed=bench-${k}&format=png`,
+          `/api/random-avatar/image?size=1024&seed=bench-${k}&format=png`,
+          `/api/qrcode/image?size=2048&text=${encodeURIComponent(`https://example.com/tianji/${k}/${'x'.repeat(200)}`)}`,
+          `/api/barcode/image?type=code128&scale=8&height=50&text=${encodeURIComponent(`TIANJI-${k}-`.padEnd(80, 'X'))}`,
+        ][k % 4],
     ),
   },
   // Password strength: zxcvbn on worker threads, alone and while crafted slow passwords are hammered.

@@ -35,7 +35,10 @@ function listFiles(dir, out) {
 
 function fingerprint() {
   const hash = createHash('sha256');
-  const files = [...ROOT_INPUTS.map((f) => path.join(root, f)), ...WORKSPACES.flatMap((w) => listFiles(path.join(root, w), []))];
+  const files = [
+    ...ROOT_INPUTS.map((f) => path.join(root, f)),
+    ...WORKSPACES.flatMap((w) => listFiles(path.join(root, w), [])),
+  ];
   for (const file of files) {
     if (!fs.existsSync(file)) continue;
     hash.update(path.relative(root, file)).update('\0').update(fs.readFileSync(file)).update('\0');
@@ -51,7 +54,9 @@ const missing = OUTPUTS.filter((o) => !fs.existsSync(path.join(root, o)));
 if (!force && stored === current && missing.length === 0) {
   console.log('build: up to date (no build input changed)');
 } else {
-  console.log(`build: ${force ? 'forced' : missing.length ? `missing ${missing.join(', ')}` : 'sources changed'}; running npm run build`);
+  console.log(
+    `build: ${force ? 'forced' : missing.length ? `missing ${missing.join(', ')}` : 'sources changed'}; running npm run build`,
+  );
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = spawnSync(npm, ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);

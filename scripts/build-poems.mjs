@@ -17,7 +17,11 @@ const OpenCC = require('opencc-js');
 const toSimplified = OpenCC.Converter({ from: 't', to: 'cn' });
 const dist = path.join(modules, 'chinese-poetry', 'dist');
 const read = (p) => JSON.parse(fs.readFileSync(path.join(dist, p), 'utf8'));
-const list = (dir, re) => fs.readdirSync(path.join(dist, dir)).filter((f) => re.test(f)).map((f) => path.join(dir, f));
+const list = (dir, re) =>
+  fs
+    .readdirSync(path.join(dist, dir))
+    .filter((f) => re.test(f))
+    .map((f) => path.join(dir, f));
 
 const TARGET = { tang: 3000, song: 1500, ci: 1500 };
 const MAX_LINES = 24;
@@ -28,7 +32,11 @@ function rankMap(files, keyOf) {
   return m;
 }
 
-const usable = (p) => p.paragraphs?.length > 0 && p.paragraphs.length <= MAX_LINES && !/^(句|失题|断句)/.test(p.title ?? p.rhythmic ?? '') && p.paragraphs.every((l) => l && !/[□]/.test(l));
+const usable = (p) =>
+  p.paragraphs?.length > 0 &&
+  p.paragraphs.length <= MAX_LINES &&
+  !/^(句|失题|断句)/.test(p.title ?? p.rhythmic ?? '') &&
+  p.paragraphs.every((l) => l && !/[□]/.test(l));
 
 const poemRank = rankMap(list('rank/poet', /^poet\.(tang|song)\.rank\.\d+\.json$/), (r) => `${r.author}|${r.title}`);
 const ciRank = rankMap(list('rank/ci', /^ci\.song\.rank\.\d+\.json$/), (r) => `${r.author}|${r.rhythmic}`);
@@ -63,9 +71,30 @@ function top(files, rank, keyOf, n, dynasty, titleOf) {
   }
 }
 
-top(list('quantangshi', /^poet\.tang\.\d+\.json$/), poemRank, (p) => `${p.author}|${p.title}`, TARGET.tang - out.length, '唐', (p) => p.title);
-top(list('quantangshi', /^poet\.song\.\d+\.json$/), poemRank, (p) => `${p.author}|${p.title}`, TARGET.song, '宋', (p) => p.title);
-top(list('songci', /^ci\.song\.\d+\.json$/), ciRank, (p) => `${p.author}|${p.rhythmic}`, TARGET.ci, '宋', (p) => p.rhythmic);
+top(
+  list('quantangshi', /^poet\.tang\.\d+\.json$/),
+  poemRank,
+  (p) => `${p.author}|${p.title}`,
+  TARGET.tang - out.length,
+  '唐',
+  (p) => p.title,
+);
+top(
+  list('quantangshi', /^poet\.song\.\d+\.json$/),
+  poemRank,
+  (p) => `${p.author}|${p.title}`,
+  TARGET.song,
+  '宋',
+  (p) => p.title,
+);
+top(
+  list('songci', /^ci\.song\.\d+\.json$/),
+  ciRank,
+  (p) => `${p.author}|${p.rhythmic}`,
+  TARGET.ci,
+  '宋',
+  (p) => p.rhythmic,
+);
 
 const ids = new Set();
 for (const e of out) {

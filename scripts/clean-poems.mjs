@@ -14,7 +14,22 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const FIVE_DYNASTIES = new Set(['李煜', '李璟', '冯延巳', '和凝', '李珣', '李中', '孙光宪', '欧阳炯', '顾夐', '鹿虔扆', '毛文锡', '牛希济', '花蕊夫人', '徐铉']);
+const FIVE_DYNASTIES = new Set([
+  '李煜',
+  '李璟',
+  '冯延巳',
+  '和凝',
+  '李珣',
+  '李中',
+  '孙光宪',
+  '欧阳炯',
+  '顾夐',
+  '鹿虔扆',
+  '毛文锡',
+  '牛希济',
+  '花蕊夫人',
+  '徐铉',
+]);
 const NUMERAL = /^[一二三四五六七八九十○〇零百0-9]+$/u;
 const APPARATUS = /[（）()「」『』〖〗[\]［］□{}]/u;
 const HAN = /\p{Script=Han}/u;
@@ -36,7 +51,12 @@ export function cleanPoems(list) {
     const author = cleanAuthor(p.author.trim());
     const lines = p.lines.map((l) => unbracket(l).trim()).filter((l) => l !== '');
     if (!title || lines.length === 0 || !lines.every((l) => HAN.test(l))) continue;
-    if (lines.some((l) => APPARATUS.test(l)) || /[□{}[\]\s\d]/u.test(author) || APPARATUS.test(title.replace(/[（）()]/gu, ''))) continue;
+    if (
+      lines.some((l) => APPARATUS.test(l)) ||
+      /[□{}[\]\s\d]/u.test(author) ||
+      APPARATUS.test(title.replace(/[（）()]/gu, ''))
+    )
+      continue;
     const key = normalise(lines.join(''));
     if (seen.has(key)) continue;
     seen.add(key);

@@ -25,5 +25,11 @@ export default defineConfig({
   },
   build: { outDir: 'dist', emptyOutDir: true, reportCompressedSize: false, chunkSizeWarningLimit: 800 },
   // `npm run dev -w @tianji/admin` next to a running server (npm run dev) on port 3000.
-  server: { proxy: { '/api': 'http://127.0.0.1:3000', '/openapi.json': 'http://127.0.0.1:3000', '/docs': 'http://127.0.0.1:3000' } },
+  server: {
+    proxy: {
+      '/api': 'http://127.0.0.1:3000',
+      '/openapi.json': 'http://127.0.0.1:3000',
+      '/docs': 'http://127.0.0.1:3000',
+    },
+  },
 });

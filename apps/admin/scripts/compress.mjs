@@ -15,7 +15,10 @@ for (const entry of fs.readdirSync(dist, { recursive: true, withFileTypes: true 
   const body = fs.readFileSync(file);
   if (body.length < 1024) continue;
   fs.writeFileSync(`${file}.gz`, zlib.gzipSync(body, { level: 9 }));
-  fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  fs.writeFileSync(
+    `${file}.br`,
+    zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
   count++;
 }
 console.log(`compressed ${count} files in ${path.relative(process.cwd(), dist) || dist}`);

@@ -13,7 +13,9 @@ export const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 
 export function initialJs(dist = DIST) {
   const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
-  const files = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\/admin\/([^"]+\.js)"/g)].map((m) => m[1]);
+  const files = [
+    ...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\/admin\/([^"]+\.js)"/g),
+  ].map((m) => m[1]);
   const sizes = files.map((f) => {
     const body = fs.readFileSync(path.join(dist, f));
     return { file: f, bytes: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length };
@@ -23,6 +25,9 @@ export function initialJs(dist = DIST) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const r = initialJs();
-  for (const f of r.files) console.log(`${f.file.padEnd(48)} ${(f.bytes / 1024).toFixed(1).padStart(8)} KiB  gzip ${(f.gzip / 1024).toFixed(1).padStart(7)} KiB`);
+  for (const f of r.files)
+    console.log(
+      `${f.file.padEnd(48)} ${(f.bytes / 1024).toFixed(1).padStart(8)} KiB  gzip ${(f.gzip / 1024).toFixed(1).padStart(7)} KiB`,
+    );
   console.log(`initial JavaScript: ${(r.bytes / 1024).toFixed(1)} KiB, gzipped ${(r.gzip / 1024).toFixed(1)} KiB`);
 }

@@ -1,6 +1,14 @@
 import { computed, shallowRef } from 'vue';
 import { ElMessage } from 'element-plus';
-import { ApiError, SessionEndedError, createSession, localStorageAdapter, type PermissionName, type RouteKey, type SignOutDetail } from '@tianji/client';
+import {
+  ApiError,
+  SessionEndedError,
+  createSession,
+  localStorageAdapter,
+  type PermissionName,
+  type RouteKey,
+  type SignOutDetail,
+} from '@tianji/client';
 import { i18n } from './i18n';
 
 /**
@@ -63,4 +71,5 @@ export async function call<T>(p: Promise<Result<T>>): Promise<T> {
 }
 
 /** Errors already shown to the user (or leading to the sign-in page), and cancelled confirmations, need no report. */
-export const isHandled = (e: unknown) => e instanceof ApiError || e instanceof SessionEndedError || e === 'cancel' || e === 'close';
+export const isHandled = (e: unknown) =>
+  e instanceof ApiError || e instanceof SessionEndedError || e === 'cancel' || e === 'close';

@@ -18,7 +18,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SHOTS = path.join(ROOT, 'test-results/admin-csp');
 const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium && process.env.TIANJI_E2E === '1') throw new Error(`TIANJI_E2E=1 but ${CHROMIUM} is missing: apt-get install -y chromium`);
+if (!hasChromium && process.env.TIANJI_E2E === '1')
+  throw new Error(`TIANJI_E2E=1 but ${CHROMIUM} is missing: apt-get install -y chromium`);
 
 /** Every CSP violation a page reports: the console message Chromium prints and the DOM event, both kept. */
 async function watchCsp(page: Page): Promise<string[]> {
@@ -29,7 +30,9 @@ async function watchCsp(page: Page): Promise<string[]> {
   await page.exposeFunction('__cspViolation', (s: string) => seen.push(`event: ${s}`));
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) =>
-      (window as unknown as { __cspViolation: (s: string) => void }).__cspViolation(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`),
+      (window as unknown as { __cspViolation: (s: string) => void }).__cspViolation(
+        `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`,
+      ),
     );
   });
   return seen;
@@ -44,13 +47,21 @@ describe.skipIf(!hasChromium)('admin app under a CSP without inline scripts', { 
 
   beforeAll(async () => {
     if (!fs.existsSync(path.join(ROOT, 'apps/admin/dist/index.html'))) {
-      execFileSync('npm', ['run', 'build', '-w', '@tianji/admin'], { cwd: ROOT, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });
+      execFileSync('npm', ['run', 'build', '-w', '@tianji/admin'], {
+        cwd: ROOT,
+        stdio: 'pipe',
+        env: { ...process.env, NODE_ENV: 'production' },
+      });
     }
     fs.mkdirSync(SHOTS, { recursive: true });
     t = await getTestInstance('sqlite');
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
   }, 300_000);
 
   afterAll(async () => {
@@ -73,14 +84,19 @@ describe.skipIf(!hasChromium)('admin app under a CSP without inline scripts', { 
     const violations = await watchCsp(page);
     await page.goto(`${base}/admin/login`);
     await page.locator('[data-testid="login-submit"]').waitFor();
-    await page.screenshot({ path: path.join(SHOTS, `login-${name}-${viewport.width}x${viewport.height}.png`), fullPage: true });
+    await page.screenshot({
+      path: path.join(SHOTS, `login-${name}-${viewport.width}x${viewport.height}.png`),
+      fullPage: true,
+    });
     expect(await page.locator('input[name="username"]').isVisible()).toBe(true);
     expect(violations).toEqual([]);
     await page.context().close();
   });
 
   it('signing in and opening every main page reports no CSP violation', async () => {
-    const page = await (await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'zh-CN' })).newPage();
+    const page = await (
+      await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'zh-CN' })
+    ).newPage();
     page.context().setDefaultTimeout(15_000);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -91,9 +107,14 @@ describe.skipIf(!hasChromium)('admin app under a CSP without inline scripts', { 
     await page.fill('input[name="password"]', ADMIN.password);
     await page.click('[data-testid="login-submit"]');
     await page.locator('.side-menu').waitFor();
-    const me = await t.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${(await login(t.app)).accessToken}` } });
+    const me = await t.app.inject({
+      url: '/api/auth/me',
+      headers: { authorization: `Bearer ${(await login(t.app)).accessToken}` },
+    });
     const routes = leaves(me.json().data.menus as MenuLike[]).map(routeOfMenu);
-    expect(routes).toEqual(expect.arrayContaining(['/system/users', '/system/roles', '/system/menus', '/system/audit-logs']));
+    expect(routes).toEqual(
+      expect.arrayContaining(['/system/users', '/system/roles', '/system/menus', '/system/audit-logs']),
+    );
     for (const route of routes) {
       await page.goto(`${base}/admin${route}`);
       await page.locator('.side-menu').waitFor();

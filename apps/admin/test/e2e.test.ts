@@ -12,7 +12,13 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, getTestInstance, login, type TestInstance } from '../../../packages/server/test/helpers.js';
-import { adminCall, createRole, createUser, PASSWORD, userWithGrants } from '../../../packages/server/test/admin-fixtures.js';
+import {
+  adminCall,
+  createRole,
+  createUser,
+  PASSWORD,
+  userWithGrants,
+} from '../../../packages/server/test/admin-fixtures.js';
 import { initialJs } from '../scripts/initial-js-size.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -23,7 +29,8 @@ const TTL_S = 4;
 
 const hasChromium = fs.existsSync(CHROMIUM);
 if (!hasChromium) {
-  if (process.env.TIANJI_E2E === '1') throw new Error(`TIANJI_E2E=1 but ${CHROMIUM} is missing: apt-get install -y chromium`);
+  if (process.env.TIANJI_E2E === '1')
+    throw new Error(`TIANJI_E2E=1 but ${CHROMIUM} is missing: apt-get install -y chromium`);
   console.warn(`[tianji e2e] ${CHROMIUM} not found: browser tests skipped (apt-get install -y chromium)`);
 }
 
@@ -39,10 +46,20 @@ function newest(dirs: string[]): number {
 /** Builds the app unless dist is newer than every source it is built from. */
 function ensureBuilt() {
   const index = path.join(DIST, 'index.html');
-  const sources = [path.join(ROOT, 'apps/admin/src'), path.join(ROOT, 'packages/client/src'), path.join(ROOT, 'apps/admin/index.html')];
-  const stale = !fs.existsSync(index) || newest(sources.filter((s) => fs.statSync(s).isDirectory())) > fs.statSync(index).mtimeMs;
+  const sources = [
+    path.join(ROOT, 'apps/admin/src'),
+    path.join(ROOT, 'packages/client/src'),
+    path.join(ROOT, 'apps/admin/index.html'),
+  ];
+  const stale =
+    !fs.existsSync(index) || newest(sources.filter((s) => fs.statSync(s).isDirectory())) > fs.statSync(index).mtimeMs;
   // NODE_ENV is 'test' inside vitest: the build must not inherit it (Vue and vue-i18n would ship their dev builds).
-  if (stale) execFileSync('npm', ['run', 'build', '-w', '@tianji/admin'], { cwd: ROOT, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });
+  if (stale)
+    execFileSync('npm', ['run', 'build', '-w', '@tianji/admin'], {
+      cwd: ROOT,
+      stdio: 'pipe',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -62,7 +79,11 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     t = await getTestInstance('sqlite', { ACCESS_TOKEN_TTL: `${TTL_S}s` });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
   }, 300_000);
 
   afterAll(async () => {
@@ -75,7 +96,9 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     onTestFailed(async () => {
       const pages = contexts.flatMap((c) => c.pages());
       const name = task.name.replace(/[^\w一-龥]+/g, '-').slice(0, 60);
-      await Promise.all(pages.map((p, i) => p.screenshot({ path: path.join(SHOTS, `FAILED-${name}-${i}.png`) }).catch(() => undefined)));
+      await Promise.all(
+        pages.map((p, i) => p.screenshot({ path: path.join(SHOTS, `FAILED-${name}-${i}.png`) }).catch(() => undefined)),
+      );
     });
   });
 
@@ -100,11 +123,13 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     await page.locator('.side-menu').waitFor();
   }
 
-  const menuCodes = (page: Page) => page.locator('.side-menu [data-menu]').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu')));
+  const menuCodes = (page: Page) =>
+    page.locator('.side-menu [data-menu]').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu')));
   const openMenu = async (page: Page, parent: string, leaf: string) => {
     await page.bringToFront(); // a page in the background renders no frames, so nothing in it counts as "stable"
     const sub = page.locator(`.side-menu [data-menu="${parent}"]`);
-    if (!(await sub.evaluate((el) => el.classList.contains('is-opened')))) await sub.locator('.el-sub-menu__title').click();
+    if (!(await sub.evaluate((el) => el.classList.contains('is-opened'))))
+      await sub.locator('.el-sub-menu__title').click();
     await page.locator(`.side-menu [data-menu="${leaf}"]`).click();
   };
   const dialog = (page: Page, title: string) => page.getByRole('dialog', { name: title });
@@ -133,13 +158,22 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
 
   it('an operator forces a user out and that user’s open tab shows why, without any click', async () => {
     const { accessToken } = await login(t.app);
-    const created = await t.app.inject({ method: 'POST', url: '/api/users', headers: bearer(accessToken), payload: { username: `forced-${suffix}`, password: 'forced-password-1' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: bearer(accessToken),
+      payload: { username: `forced-${suffix}`, password: 'forced-password-1' },
+    });
     const page = await (await newContext()).newPage();
     // The tab holds its event stream open (its headers arrive at once); the operator acts elsewhere.
     const streaming = page.waitForResponse((r) => r.url().endsWith('/api/auth/events'), { timeout: 30_000 });
     await signIn(page, `forced-${suffix}`, 'forced-password-1');
     await streaming;
-    const out = await t.app.inject({ method: 'POST', url: `/api/users/${created.json().data.id}/force-logout`, headers: bearer(accessToken) });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: `/api/users/${created.json().data.id}/force-logout`,
+      headers: bearer(accessToken),
+    });
     expect(out.json().data.ended).toBe(1);
     await page.locator('.signed-out-reason', { hasText: '你已被管理员强制下线' }).waitFor();
     await page.waitForURL(/\/admin\/login/);
@@ -152,7 +186,18 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     await admin.waitForURL(/\/admin\/login/); // / → /admin/ → the sign-in page
     await shot(admin, '01-login');
     await signIn(admin, ADMIN.username, ADMIN.password);
-    expect(await menuCodes(admin)).toEqual(expect.arrayContaining(['home', 'system', 'system:user', 'system:role', 'system:menu', 'system:audit', 'content', 'monitor']));
+    expect(await menuCodes(admin)).toEqual(
+      expect.arrayContaining([
+        'home',
+        'system',
+        'system:user',
+        'system:role',
+        'system:menu',
+        'system:audit',
+        'content',
+        'monitor',
+      ]),
+    );
     await expect.poll(() => admin.locator('[data-testid="docs-link"]').getAttribute('href')).toBe('/docs');
     await shot(admin, '02-home');
   });
@@ -169,7 +214,8 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     const editor = dialog(admin, `授权：${roleName}`);
     await editor.locator('[data-grant="system:user:SEARCH"]').click();
     // every point's label and icon heads a column
-    for (const label of ['查询', '新增', '编辑', '删除', '批量删除', '新增子项', '重置', '重置密码', '授权', '导出']) await expect.poll(() => editor.locator('.point-head', { hasText: label }).count()).toBeGreaterThan(0);
+    for (const label of ['查询', '新增', '编辑', '删除', '批量删除', '新增子项', '重置', '重置密码', '授权', '导出'])
+      await expect.poll(() => editor.locator('.point-head', { hasText: label }).count()).toBeGreaterThan(0);
     expect(await editor.locator('.point-head svg').count()).toBe(10);
     await shot(admin, '03-grant-editor');
     await editor.locator('[data-testid="save-grants"]').click();
@@ -207,7 +253,10 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
 
   async function setGrant(point: string, on: boolean) {
     await openMenu(admin, 'system', 'system:role');
-    await admin.locator('[data-page="roles"] .el-table__row', { hasText: roleName }).locator('[data-action="GRANT"]').click();
+    await admin
+      .locator('[data-page="roles"] .el-table__row', { hasText: roleName })
+      .locator('[data-action="GRANT"]')
+      .click();
     const editor = dialog(admin, `授权：${roleName}`);
     const box = editor.locator(`[data-grant="system:user:${point}"]`);
     await box.waitFor();
@@ -229,7 +278,10 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     await setGrant('EDIT', false);
     await viewer.bringToFront();
     // The viewer's page still shows the button from before: the server decides.
-    await viewer.locator('[data-page="users"] .el-table__row', { hasText: user.username }).locator('[data-action="EDIT"]').click();
+    await viewer
+      .locator('[data-page="users"] .el-table__row', { hasText: user.username })
+      .locator('[data-action="EDIT"]')
+      .click();
     const form = dialog(viewer, '编辑用户');
     await form.locator('input[name="nickname"]').fill('看客');
     await form.locator('[data-testid="save-user"]').click();
@@ -254,9 +306,13 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
       if (r.url().endsWith('/api/auth/refresh')) refreshes++;
     });
     // Click both at once: Playwright's clicks on two pages would run one after the other, seconds apart.
-    const click = (tab: Page, menu: string) => tab.evaluate((m) => (document.querySelector(`.side-menu [data-menu="${m}"]`) as HTMLElement).click(), menu);
+    const click = (tab: Page, menu: string) =>
+      tab.evaluate((m) => (document.querySelector(`.side-menu [data-menu="${m}"]`) as HTMLElement).click(), menu);
     await Promise.all([click(tab1, 'system:user'), click(tab2, 'system:role')]);
-    await Promise.all([tab1.locator('[data-page="users"] .el-table__row').first().waitFor(), tab2.locator('[data-page="roles"] .el-table__row').first().waitFor()]);
+    await Promise.all([
+      tab1.locator('[data-page="users"] .el-table__row').first().waitFor(),
+      tab2.locator('[data-page="roles"] .el-table__row').first().waitFor(),
+    ]);
     expect(refreshes).toBe(1);
     expect(new URL(tab1.url()).pathname).toBe('/admin/system/users');
     expect(new URL(tab2.url()).pathname).toBe('/admin/system/roles');
@@ -328,7 +384,11 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
 
   it('a delegated operator sees what it may not do disabled, with the reason on hover', async () => {
     const api = await adminCall(t.app);
-    await userWithGrants(t.app, api, `op-${suffix}`, { 'system:user': 1 | 4 | 8 | 128 | 256, 'system:role': 1 | 256, 'system:audit': 1 });
+    await userWithGrants(t.app, api, `op-${suffix}`, {
+      'system:user': 1 | 4 | 8 | 128 | 256,
+      'system:role': 1 | 256,
+      'system:audit': 1,
+    });
     await createUser(api, `boss-${suffix}`, [await createRole(api, `boss_${suffix}`, { 'system:audit': 1 | 512 })]);
     await createRole(api, `weak_${suffix}`, { 'system:audit': 1 });
     const page = await (await newContext()).newPage();
@@ -338,24 +398,40 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     const reset = bossRow.locator('[data-action="RESET_PASSWORD"]');
     expect(await reset.isDisabled()).toBe(true);
     await reset.locator('xpath=..').hover();
-    await page.locator('.el-popper', { hasText: `用户「boss-${suffix}」拥有你没有的权限（「审计日志」的导出权限），你不能操作该用户` }).waitFor();
+    await page
+      .locator('.el-popper', {
+        hasText: `用户「boss-${suffix}」拥有你没有的权限（「审计日志」的导出权限），你不能操作该用户`,
+      })
+      .waitFor();
     await shot(page, '15-escalation-disabled');
     // Its own row: no changing its own roles.
     const ownRow = page.locator('[data-page="users"] .el-table__row', { hasText: `op-${suffix}` });
     expect(await ownRow.locator('[data-action="GRANT"]').isDisabled()).toBe(true);
     // Assigning roles to someone it covers: the role holding more than it is disabled.
-    await page.locator('[data-page="users"] .el-table__row', { hasText: `viewer-${suffix}` }).locator('[data-action="GRANT"]').click();
+    await page
+      .locator('[data-page="users"] .el-table__row', { hasText: `viewer-${suffix}` })
+      .locator('[data-action="GRANT"]')
+      .click();
     const assign = dialog(page, `分配角色 · viewer-${suffix}`);
-    await expect.poll(() => assign.locator('.el-checkbox', { hasText: `角色 boss_${suffix}` }).getAttribute('class')).toContain('is-disabled');
-    expect(await assign.locator('.el-checkbox', { hasText: `角色 weak_${suffix}` }).getAttribute('class')).not.toContain('is-disabled');
+    await expect
+      .poll(() => assign.locator('.el-checkbox', { hasText: `角色 boss_${suffix}` }).getAttribute('class'))
+      .toContain('is-disabled');
+    expect(
+      await assign.locator('.el-checkbox', { hasText: `角色 weak_${suffix}` }).getAttribute('class'),
+    ).not.toContain('is-disabled');
     await page.keyboard.press('Escape');
     // The grant editor: points it lacks cannot be ticked.
     await openMenu(page, 'system', 'system:role');
-    await page.locator('[data-page="roles"] .el-table__row', { hasText: `weak_${suffix}` }).locator('[data-action="GRANT"]').click();
+    await page
+      .locator('[data-page="roles"] .el-table__row', { hasText: `weak_${suffix}` })
+      .locator('[data-action="GRANT"]')
+      .click();
     const editor = dialog(page, `授权：角色 weak_${suffix}`);
     await editor.locator('[data-grant="system:audit:EXPORT"]').waitFor();
     expect(await editor.locator('[data-grant="system:audit:EXPORT"]').getAttribute('class')).toContain('is-disabled');
-    expect(await editor.locator('[data-grant="system:audit:SEARCH"]').getAttribute('class')).not.toContain('is-disabled');
+    expect(await editor.locator('[data-grant="system:audit:SEARCH"]').getAttribute('class')).not.toContain(
+      'is-disabled',
+    );
     await shot(page, '16-escalation-grant-editor');
     await page.setViewportSize({ width: 390, height: 844 });
     await shot(page, '17-escalation-grant-editor-phone');

@@ -8,7 +8,11 @@ import { fileURLToPath } from 'node:url';
 
 const src = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 if (existsSync(src)) {
-  const r = spawnSync(process.execPath, ['--conditions=development', '--import', import.meta.resolve('tsx'), src, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const r = spawnSync(
+    process.execPath,
+    ['--conditions=development', '--import', import.meta.resolve('tsx'), src, ...process.argv.slice(2)],
+    { stdio: 'inherit' },
+  );
   process.exitCode = r.status ?? 1;
 } else {
   createRequire(import.meta.url)(fileURLToPath(new URL('../dist/tianji.cjs', import.meta.url)));

@@ -47,7 +47,7 @@ export function writeProfiles(file: ProfilesFile): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   fs.chmodSync(dir, 0o700);
   const tmp = `${profilesPath()}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(file, null, 2) + '\n', { mode: 0o600 });
+  fs.writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
   fs.renameSync(tmp, profilesPath());
 }
 

@@ -34,7 +34,10 @@ export function openContext(opts: GlobalOptions, server?: string): Context {
     fetch: async (req) => {
       const res = await fetch(req);
       if (res.status === 401) {
-        const body = (await res.clone().json().catch(() => ({}))) as LastRejection;
+        const body = (await res
+          .clone()
+          .json()
+          .catch(() => ({}))) as LastRejection;
         rejection.code = body.code;
         rejection.message = body.message;
       }
@@ -45,7 +48,9 @@ export function openContext(opts: GlobalOptions, server?: string): Context {
 }
 
 /** Unwraps an openapi-fetch answer: the `data` of the envelope, or the server's error as an ApiError. */
-export async function unwrap<T>(call: Promise<{ data?: { data: T }; error?: unknown; response: Response }>): Promise<T> {
+export async function unwrap<T>(
+  call: Promise<{ data?: { data: T }; error?: unknown; response: Response }>,
+): Promise<T> {
   const { data, error, response } = await call;
   if (!response.ok) throw ApiError.fromBody(response, error);
   return data?.data as T;

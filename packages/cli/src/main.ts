@@ -21,7 +21,8 @@ export function buildProgram(): Command {
     .option('--json', '输出 JSON（给脚本用）')
     .showHelpAfterError('（用 --help 查看用法）')
     .exitOverride();
-  for (const group of [auth, users, roles, menus, content, audit, sessions, loginLog, profiles]) group.register(program);
+  for (const group of [auth, users, roles, menus, content, audit, sessions, loginLog, profiles])
+    group.register(program);
   return program;
 }
 
@@ -37,7 +38,9 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) {
       // Help and version are not failures; every other parse error is a usage error (commander printed it).
-      return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? EXIT.OK : EXIT.USAGE;
+      return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help'
+        ? EXIT.OK
+        : EXIT.USAGE;
     }
     const failure = e instanceof CliError ? e : describeFailure(e);
     process.stderr.write(`tianji: ${failure.message}\n`);

@@ -42,7 +42,11 @@ export function formatDate(value: unknown): string {
 /** JSON with bigints as exact digits (the super-admin mask 9223372036854775807 must not become 9223372036854776000). */
 export function toJson(value: unknown): string {
   const marks: string[] = [];
-  const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `\u0000big${marks.push(v.toString()) - 1}` : v), 2);
+  const text = JSON.stringify(
+    value,
+    (_k, v: unknown) => (typeof v === 'bigint' ? `\u0000big${marks.push(v.toString()) - 1}` : v),
+    2,
+  );
   return text.replace(/"\\u0000big(\d+)"/g, (_m, i: string) => marks[Number(i)]!);
 }
 
@@ -56,7 +60,23 @@ export function table<T>(rows: readonly T[], columns: ReadonlyArray<Column<T>>):
   if (rows.length === 0) return '（无记录）';
   const t = new Table({
     head: columns.map((c) => c.header),
-    chars: { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ' },
+    chars: {
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '  ',
+    },
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
   });
   for (const r of rows) t.push(columns.map((c) => cell(c.value(r))));
@@ -65,8 +85,16 @@ export function table<T>(rows: readonly T[], columns: ReadonlyArray<Column<T>>):
 
 /** A table of records whose shape this CLI does not know in advance (newer routes): every scalar field, dates formatted. */
 export function genericTable(rows: ReadonlyArray<Record<string, unknown>>): string {
-  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((k) => rows.some((r) => r[k] === null || typeof r[k] !== 'object'));
-  return table(rows, keys.map((k) => ({ header: k, value: (r: Record<string, unknown>) => (/At$|time$/i.test(k) ? formatDate(r[k]) : r[k]) })));
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((k) =>
+    rows.some((r) => r[k] === null || typeof r[k] !== 'object'),
+  );
+  return table(
+    rows,
+    keys.map((k) => ({
+      header: k,
+      value: (r: Record<string, unknown>) => (/At$|time$/i.test(k) ? formatDate(r[k]) : r[k]),
+    })),
+  );
 }
 
 /** Label/value lines for one record. */
@@ -77,14 +105,18 @@ export function fields(pairs: ReadonlyArray<[string, unknown]>): string {
 
 function cell(v: unknown): string {
   if (v == null) return '';
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean')
+    return String(v);
   return JSON.stringify(v);
 }
 
 /** Terminal columns: CJK characters take two. */
 function displayWidth(s: string): number {
   let w = 0;
-  for (const ch of s) w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1;
+  for (const ch of s)
+    w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch)
+      ? 2
+      : 1;
   return w;
 }
 
@@ -95,7 +127,7 @@ export interface Output {
 }
 
 export function emit(out: Output, asJson: boolean): void {
-  process.stdout.write((asJson ? toJson(out.json) : out.text) + '\n');
+  process.stdout.write(`${asJson ? toJson(out.json) : out.text}\n`);
 }
 
 /** The reason the server gave with its last 401, for "signed out" messages. */
@@ -108,15 +140,18 @@ export interface LastRejection {
 export function describeFailure(e: unknown, rejection: LastRejection = {}): CliError {
   if (e instanceof CliError) return e;
   if (e instanceof SessionEndedError) {
-    if (e.reason === 'no-session' && !rejection.code) return new CliError(EXIT.SIGNED_OUT, '未登录：请先运行 tianji login（not signed in）');
+    if (e.reason === 'no-session' && !rejection.code)
+      return new CliError(EXIT.SIGNED_OUT, '未登录：请先运行 tianji login（not signed in）');
     const why = rejection.message ? `${rejection.message}${rejection.code ? ` (${rejection.code})` : ''}` : e.reason;
     return new CliError(EXIT.SIGNED_OUT, `会话已结束：${why}；请重新运行 tianji login（session ended）`);
   }
   if (e instanceof ApiError) {
     const text = `${e.message} (${e.code})`;
-    if (e.status === 403) return new CliError(EXIT.FORBIDDEN, e.message.startsWith('无权限') ? text : `无权限：${text}`);
+    if (e.status === 403)
+      return new CliError(EXIT.FORBIDDEN, e.message.startsWith('无权限') ? text : `无权限：${text}`);
     if (e.status === 401) return new CliError(EXIT.SIGNED_OUT, `会话已结束：${text}；请重新运行 tianji login`);
-    if (e.status === 404 && (e.code === 'HTTP_404' || /^no route/i.test(e.message))) return new CliError(EXIT.SERVER, `服务器没有这个接口（HTTP 404）：需要更新的 tianji 服务器`);
+    if (e.status === 404 && (e.code === 'HTTP_404' || /^no route/i.test(e.message)))
+      return new CliError(EXIT.SERVER, `服务器没有这个接口（HTTP 404）：需要更新的 tianji 服务器`);
     return new CliError(EXIT.SERVER, `服务器错误（HTTP ${e.status}）：${text}`);
   }
   if (e instanceof TypeError && /fetch failed/i.test(e.message)) {

@@ -30,7 +30,11 @@ export interface CliHarness {
   close(): Promise<void>;
 }
 
-export async function startHarness(dialect: Dialect = 'sqlite', env: Record<string, string> = {}, onRoute?: BuildOptions['onRoute']): Promise<CliHarness> {
+export async function startHarness(
+  dialect: Dialect = 'sqlite',
+  env: Record<string, string> = {},
+  onRoute?: BuildOptions['onRoute'],
+): Promise<CliHarness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-cli-'));
   const bundle = path.join(dir, 'tianji.cjs');
   await build({

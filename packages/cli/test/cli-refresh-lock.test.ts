@@ -33,7 +33,10 @@ describe.each(dialects)('tianji: concurrent refresh across processes [%s]', (dia
 
   beforeAll(async () => {
     home = h.home();
-    const login = await h.run(['login', '--server', h.server, '--username', ADMIN.username, '--password-stdin'], { stdin: ADMIN.password, home });
+    const login = await h.run(['login', '--server', h.server, '--username', ADMIN.username, '--password-stdin'], {
+      stdin: ADMIN.password,
+      home,
+    });
     expect(login.code, login.stderr).toBe(0);
   });
   beforeEach(() => {
@@ -48,7 +51,10 @@ describe.each(dialects)('tianji: concurrent refresh across processes [%s]', (dia
 
   it('two processes with an expired access token both succeed and the server sees exactly one refresh', async () => {
     expireStoredAccess();
-    const [a, b] = await Promise.all([h.run(['whoami', '--json'], { home }), h.run(['users', 'list', '--json'], { home })]);
+    const [a, b] = await Promise.all([
+      h.run(['whoami', '--json'], { home }),
+      h.run(['users', 'list', '--json'], { home }),
+    ]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     expect(JSON.parse(a.stdout).username).toBe(ADMIN.username);

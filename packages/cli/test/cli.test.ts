@@ -16,7 +16,10 @@ describe('tianji command line', () => {
   const dialect = 'sqlite' as const;
   let h: CliHarness;
   const signIn = (username: string, password: string, home?: string) =>
-    h.run(['login', '--server', h.server, '--username', username, '--password-stdin'], { stdin: `${password}\n`, home });
+    h.run(['login', '--server', h.server, '--username', username, '--password-stdin'], {
+      stdin: `${password}\n`,
+      home,
+    });
   /** Straight to the API as the administrator, for setup the CLI has no command for. */
   async function api(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) {
     const { accessToken } = await login(h.t.app);
@@ -58,7 +61,9 @@ describe('tianji command line', () => {
   });
 
   it('users create, get, disable (sign-in refused), enable, reset-password, roles', async () => {
-    const created = await h.run(['users', 'create', 'carol', '--nickname', '小卡', '--password-stdin', '--json'], { stdin: 'carol-password-1\n' });
+    const created = await h.run(['users', 'create', 'carol', '--nickname', '小卡', '--password-stdin', '--json'], {
+      stdin: 'carol-password-1\n',
+    });
     expect(created.code, created.stderr).toBe(0);
     const carol = JSON.parse(created.stdout) as { id: string; username: string; status: string };
     expect(carol).toMatchObject({ username: 'carol', status: 'enabled' });
@@ -77,7 +82,9 @@ describe('tianji command line', () => {
     expect(refused.code).not.toBe(0);
     expect((await h.run(['users', 'enable', 'carol'])).stdout).toMatch(/状态\s+启用/);
 
-    const reset = await h.run(['users', 'reset-password', 'carol', '--password-stdin'], { stdin: 'carol-password-2\n' });
+    const reset = await h.run(['users', 'reset-password', 'carol', '--password-stdin'], {
+      stdin: 'carol-password-2\n',
+    });
     expect(reset.code, reset.stderr).toBe(0);
     expect((await signIn('carol', 'carol-password-1', h.home())).code).toBe(4);
     expect((await signIn('carol', 'carol-password-2', h.home())).code).toBe(0);
@@ -101,15 +108,21 @@ describe('tianji command line', () => {
 
     const dave = h.home();
     expect((await signIn('dave', 'dave-password-1', dave)).code).toBe(0);
-    expect((await h.run(['menus', 'tree'], { home: dave })).stdout).toMatch(/用户管理\s+system:user\s+\S+\s+\[仅可见\]/);
+    expect((await h.run(['menus', 'tree'], { home: dave })).stdout).toMatch(
+      /用户管理\s+system:user\s+\S+\s+\[仅可见\]/,
+    );
     const denied = await h.run(['users', 'list'], { home: dave });
     expect(denied.code).toBe(3);
     expect(denied.stderr).toContain('无权限');
 
     expect((await h.run(['roles', 'grant', 'viewer', 'system:user', 'SEARCH,EXPORT'])).code).toBe(0);
-    const detail = (await api('GET', `/api/roles/${role.id}`)).json().data as { grants: Array<{ menuCode: string; bits: number }> };
+    const detail = (await api('GET', `/api/roles/${role.id}`)).json().data as {
+      grants: Array<{ menuCode: string; bits: number }>;
+    };
     expect(detail.grants).toEqual([expect.objectContaining({ menuCode: 'system:user', bits: 1 | 512 })]);
-    expect((await h.run(['menus', 'tree'], { home: dave })).stdout).toMatch(/用户管理\s+system:user\s+\S+\s+\[SEARCH,EXPORT\]/);
+    expect((await h.run(['menus', 'tree'], { home: dave })).stdout).toMatch(
+      /用户管理\s+system:user\s+\S+\s+\[SEARCH,EXPORT\]/,
+    );
     expect((await h.run(['users', 'list'], { home: dave })).code).toBe(0);
     // Above one's own masks: the server's escalation reason, exit 3.
     const escalate = await h.run(['users', 'roles', 'dave', 'super_admin'], { home: dave });
@@ -132,14 +145,19 @@ describe('tianji command line', () => {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const exported = await h.run(['content', 'export', 'xiehouyu', file]);
     expect(exported.code, exported.stderr).toBe(0);
-    const before = JSON.parse((await api('GET', '/api/admin/content/xiehouyu/export?format=json')).body) as Array<{ id: string; riddle: string }>;
+    const before = JSON.parse((await api('GET', '/api/admin/content/xiehouyu/export?format=json')).body) as Array<{
+      id: string;
+      riddle: string;
+    }>;
     expect(before.length).toBeGreaterThan(0);
     await api('POST', '/api/admin/content/xiehouyu/batch-delete', { ids: before.map((i) => i.id) });
 
     const imported = await h.run(['content', 'import', 'xiehouyu', file, '--json']);
     expect(imported.code, imported.stderr).toBe(0);
     expect(JSON.parse(imported.stdout)).toEqual({ library: 'xiehouyu', imported: before.length });
-    const after = JSON.parse((await api('GET', '/api/admin/content/xiehouyu/export?format=json')).body) as Array<{ riddle: string }>;
+    const after = JSON.parse((await api('GET', '/api/admin/content/xiehouyu/export?format=json')).body) as Array<{
+      riddle: string;
+    }>;
     expect(after.map((i) => i.riddle).sort()).toEqual(before.map((i) => i.riddle).sort());
     // Importing the same rows again is refused as duplicates: nothing imported, a server error exit.
     expect((await h.run(['content', 'import', 'xiehouyu', file])).code).toBe(5);
@@ -170,9 +188,14 @@ describe('tianji command line', () => {
   it('profiles: a second server under --profile, listed with the current one marked', async () => {
     const home = h.home();
     expect((await signIn(ADMIN.username, ADMIN.password, home)).code).toBe(0);
-    const second = await h.run(['login', '--profile', 'staging', '--server', h.server, '--username', 'carol', '--password-stdin'], { stdin: 'carol-password-2', home });
+    const second = await h.run(
+      ['login', '--profile', 'staging', '--server', h.server, '--username', 'carol', '--password-stdin'],
+      { stdin: 'carol-password-2', home },
+    );
     expect(second.code, second.stderr).toBe(0);
-    expect(JSON.parse((await h.run(['whoami', '--json', '--profile', 'staging'], { home })).stdout).username).toBe('carol');
+    expect(JSON.parse((await h.run(['whoami', '--json', '--profile', 'staging'], { home })).stdout).username).toBe(
+      'carol',
+    );
     expect(JSON.parse((await h.run(['whoami', '--json'], { home })).stdout).username).toBe('admin');
     const list = await h.run(['profiles', 'list', '--json'], { home });
     expect(JSON.parse(list.stdout)).toEqual([
@@ -188,7 +211,9 @@ describe('tianji command line', () => {
     const out = await h.run(['logout'], { home });
     expect(out.code, out.stderr).toBe(0);
     expect(fs.existsSync(path.join(home, 'tianji', 'credentials', 'default'))).toBe(false);
-    expect((await h.t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: token } })).statusCode).toBe(401);
+    expect(
+      (await h.t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: token } })).statusCode,
+    ).toBe(401);
     expect((await h.run(['whoami'], { home })).code).toBe(4);
   });
 

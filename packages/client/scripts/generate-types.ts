@@ -52,7 +52,9 @@ export function adminOnly(doc: OpenAPI3): OpenAPI3 {
     paths[p] = Object.fromEntries(
       Object.entries(item).map(([method, op]) => {
         if (!op || typeof op !== 'object' || !('responses' in op)) return [method, op];
-        const responses = Object.fromEntries(Object.entries(op.responses as object).filter(([status]) => !/^[45]/.test(status)));
+        const responses = Object.fromEntries(
+          Object.entries(op.responses as object).filter(([status]) => !/^[45]/.test(status)),
+        );
         return [method, { ...op, responses }];
       }),
     );

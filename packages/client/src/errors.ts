@@ -25,7 +25,12 @@ export class ApiError extends Error {
   static fromBody(res: Response, body: unknown): ApiError {
     const b = (body && typeof body === 'object' ? body : {}) as { code?: unknown; message?: unknown };
     const code = typeof b.code === 'string' ? b.code : `HTTP_${res.status}`;
-    const message = typeof b.message === 'string' ? b.message : typeof body === 'string' && body ? body : res.statusText || `HTTP ${res.status}`;
+    const message =
+      typeof b.message === 'string'
+        ? b.message
+        : typeof body === 'string' && body
+          ? body
+          : res.statusText || `HTTP ${res.status}`;
     return new ApiError(res.status, code, message, body);
   }
 }
@@ -52,7 +57,9 @@ export class SessionEndedError extends Error {
     /** The server's reason, when it gave one. */
     readonly detail?: SignOutDetail,
   ) {
-    super(detail ? `signed out (${reason}: ${detail.code}): ${detail.message}` : `signed out (${reason}): sign in again`);
+    super(
+      detail ? `signed out (${reason}: ${detail.code}): ${detail.message}` : `signed out (${reason}): sign in again`,
+    );
     this.name = 'SessionEndedError';
   }
 }

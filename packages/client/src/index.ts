@@ -10,8 +10,32 @@
  */
 export { createSession, TianjiSession, type Me, type MenuNode, type SessionOptions } from './session.js';
 export { memoryStorage, localStorageAdapter, type TokenStorage, type WebStorageLike } from './storage.js';
-export { crossContextCoordinator, localCoordinator, type Coordinator, type CoordinatorMessage, type ContextApis, type LockManagerLike } from './coordinator.js';
+export {
+  crossContextCoordinator,
+  localCoordinator,
+  type Coordinator,
+  type CoordinatorMessage,
+  type ContextApis,
+  type LockManagerLike,
+} from './coordinator.js';
 export { ApiError, SessionEndedError, type SignOutDetail, type SignOutReason } from './errors.js';
-export { PERMISSION_POINTS, PERMISSION, ALL_ONES, toMask, bitsOf, hasBits, pointsIn, type PermissionName, type PermissionPoint } from './mask.js';
+export {
+  PERMISSION_POINTS,
+  PERMISSION,
+  ALL_ONES,
+  toMask,
+  bitsOf,
+  hasBits,
+  pointsIn,
+  type PermissionName,
+  type PermissionPoint,
+} from './mask.js';
 export { decodeClaims, lifetimeMs } from './jwt.js';
-export { ROUTE_PERMISSIONS, MENU_CATALOGUE, type CatalogueMenu, type RouteKey, type paths, type components } from './generated/admin-api.js';
+export {
+  ROUTE_PERMISSIONS,
+  MENU_CATALOGUE,
+  type CatalogueMenu,
+  type RouteKey,
+  type paths,
+  type components,
+} from './generated/admin-api.js';

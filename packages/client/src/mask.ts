@@ -15,7 +15,10 @@ export type PermissionName = (typeof PERMISSION_POINTS)[number]['value'];
 export type PermissionPoint = (typeof PERMISSION_POINTS)[number];
 
 /** Bit value by name: `PERMISSION.EDIT === 4`. */
-export const PERMISSION = Object.fromEntries(PERMISSION_POINTS.map((p) => [p.value, p.bits])) as Record<PermissionName, number>;
+export const PERMISSION = Object.fromEntries(PERMISSION_POINTS.map((p) => [p.value, p.bits])) as Record<
+  PermissionName,
+  number
+>;
 
 /** 2^63-1, the outward form of the super administrator's mask. */
 export const ALL_ONES = (1n << 63n) - 1n;

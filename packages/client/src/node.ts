@@ -49,7 +49,13 @@ function fileCoordinator(file: string): Coordinator {
       return;
     }
     const { accessToken, expiresAt } = held;
-    if (typeof accessToken !== 'string' || typeof expiresAt !== 'number' || accessToken === known || expiresAt <= Date.now()) return;
+    if (
+      typeof accessToken !== 'string' ||
+      typeof expiresAt !== 'number' ||
+      accessToken === known ||
+      expiresAt <= Date.now()
+    )
+      return;
     known = accessToken;
     listeners.forEach((l) => l({ type: 'tokens', accessToken, expiresAt, refreshToken }));
   }

@@ -11,7 +11,13 @@ afterEach(() => {
 });
 
 function session(server: FakeServer, extra: Partial<SessionOptions> = {}) {
-  const s = createSession({ baseUrl: 'http://tianji.test', fetch: server.fetch, now: () => server.clock.now, storage: memoryStorage(), ...extra });
+  const s = createSession({
+    baseUrl: 'http://tianji.test',
+    fetch: server.fetch,
+    now: () => server.clock.now,
+    storage: memoryStorage(),
+    ...extra,
+  });
   open.push(s);
   return s;
 }
@@ -140,7 +146,10 @@ function sharedLocks(): LockManagerLike {
   return {
     request: (name, cb) => {
       const run = (tails.get(name) ?? Promise.resolve()).then(cb, cb);
-      tails.set(name, run.catch(() => undefined));
+      tails.set(
+        name,
+        run.catch(() => undefined),
+      );
       return run;
     },
   };
@@ -152,11 +161,19 @@ function webStorage(): WebStorageLike {
 }
 
 describe('TianjiSession across tabs sharing localStorage', () => {
-  const tabs = (server: FakeServer, n: number, apis: { locks?: LockManagerLike; BroadcastChannel?: typeof BroadcastChannel }) => {
+  const tabs = (
+    server: FakeServer,
+    n: number,
+    apis: { locks?: LockManagerLike; BroadcastChannel?: typeof BroadcastChannel },
+  ) => {
     const store = webStorage();
     const key = `k${Math.random()}`;
     return Array.from({ length: n }, () =>
-      session(server, { storage: localStorageAdapter(key, store), coordinator: crossContextCoordinator(key, apis), handoverWaitMs: 500 }),
+      session(server, {
+        storage: localStorageAdapter(key, store),
+        coordinator: crossContextCoordinator(key, apis),
+        handoverWaitMs: 500,
+      }),
     );
   };
 

@@ -71,7 +71,10 @@ export class TianjiSession {
   constructor(private readonly opts: SessionOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.storage = opts.storage ?? memoryStorage();
-    this.coord = opts.coordinator ?? this.storage.coordinator ?? (this.storage.sharedKey ? crossContextCoordinator(this.storage.sharedKey) : localCoordinator());
+    this.coord =
+      opts.coordinator ??
+      this.storage.coordinator ??
+      (this.storage.sharedKey ? crossContextCoordinator(this.storage.sharedKey) : localCoordinator());
     this.coord.onMessage((m) => this.onPeerMessage(m));
     const f = opts.fetch ?? ((req: Request) => globalThis.fetch(req));
     this.transport = (req) => f(req);
@@ -147,7 +150,9 @@ export class TianjiSession {
   /** Changes one's own password. Every other device is signed out; this session continues with the fresh pair. */
   async changePassword(oldPassword: string, newPassword: string): Promise<void> {
     const change = (async () => {
-      const { data, error, response } = await this.api.PUT('/api/auth/password', { body: { oldPassword, newPassword } });
+      const { data, error, response } = await this.api.PUT('/api/auth/password', {
+        body: { oldPassword, newPassword },
+      });
       if (!data) throw ApiError.fromBody(response, error);
       await this.withRefreshLock(() => this.adopt(data.data, true));
     })();
@@ -167,7 +172,10 @@ export class TianjiSession {
 
   /** True when the route's own declaration (its `x-permission`) passes for this user, e.g. `canCall('DELETE /api/users/{id}')`. */
   canCall(route: RouteKey): boolean {
-    const decl = ROUTE_PERMISSIONS[route] as 'public' | 'authenticated' | { menu?: string; bits: readonly PermissionName[] };
+    const decl = ROUTE_PERMISSIONS[route] as
+      | 'public'
+      | 'authenticated'
+      | { menu?: string; bits: readonly PermissionName[] };
     if (decl === 'public') return true;
     if (!this.current) return false;
     if (decl === 'authenticated') return true;
@@ -185,7 +193,8 @@ export class TianjiSession {
    * once and retries once. Throws SessionEndedError when the session cannot continue.
    */
   async fetch(input: Request | string, init?: RequestInit): Promise<Response> {
-    const req = typeof input === 'string' ? new Request(/^https?:/.test(input) ? input : this.baseUrl + input, init) : input;
+    const req =
+      typeof input === 'string' ? new Request(/^https?:/.test(input) ? input : this.baseUrl + input, init) : input;
     const retry = req.clone();
     const token = await this.accessToken();
     let res = await this.send(req, token);
@@ -297,7 +306,13 @@ export class TianjiSession {
     this.access = { token: pair.accessToken, expiresAt: this.now() + lifetime, lifetime };
     this.refreshToken = pair.refreshToken;
     await this.storage.save(pair.refreshToken);
-    if (broadcast) this.coord.post({ type: 'tokens', accessToken: pair.accessToken, expiresAt: this.access.expiresAt, refreshToken: pair.refreshToken });
+    if (broadcast)
+      this.coord.post({
+        type: 'tokens',
+        accessToken: pair.accessToken,
+        expiresAt: this.access.expiresAt,
+        refreshToken: pair.refreshToken,
+      });
     this.emit();
   }
 
@@ -305,7 +320,12 @@ export class TianjiSession {
    * Forgets the session. `fromPeer`: another tab ended it and already cleared the shared storage — clearing it
    * again could wipe a token that tab has stored since (a new sign-in).
    */
-  private async end(reason: SignOutReason, broadcast: boolean, fromPeer = false, detail?: SignOutDetail): Promise<void> {
+  private async end(
+    reason: SignOutReason,
+    broadcast: boolean,
+    fromPeer = false,
+    detail?: SignOutDetail,
+  ): Promise<void> {
     const had = this.signedIn || this.current !== null;
     this.events?.abort();
     this.events = null;
@@ -373,7 +393,11 @@ export class TianjiSession {
   }
 
   private jsonRequest(method: string, path: string, body: unknown): Request {
-    return new Request(this.baseUrl + path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return new Request(this.baseUrl + path, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   }
 
   private emit(): void {
@@ -400,7 +424,8 @@ async function readSessionEnded(body: ReadableStream<Uint8Array>): Promise<SignO
     while ((cut = buffer.indexOf('\n\n')) >= 0) {
       const lines = buffer.slice(0, cut).split('\n');
       buffer = buffer.slice(cut + 2);
-      const field = (name: string) => lines.filter((l) => l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).replace(/^ /, ''));
+      const field = (name: string) =>
+        lines.filter((l) => l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).replace(/^ /, ''));
       if (field('event')[0] !== 'session-ended') continue;
       const data = JSON.parse(field('data').join('\n')) as { reason: string; message: string };
       await reader.cancel().catch(() => undefined);

@@ -18,7 +18,11 @@ describe('refresh-token storage adapters', () => {
 
   it('localStorage keeps it under its key and marks it shared across tabs', () => {
     const m = new Map<string, string>();
-    const s = localStorageAdapter('k', { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v), removeItem: (k) => void m.delete(k) });
+    const s = localStorageAdapter('k', {
+      getItem: (k) => m.get(k) ?? null,
+      setItem: (k, v) => void m.set(k, v),
+      removeItem: (k) => void m.delete(k),
+    });
     s.save('t1');
     expect(m.get('k')).toBe('t1');
     expect(s.load()).toBe('t1');

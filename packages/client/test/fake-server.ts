@@ -24,7 +24,11 @@ export function fakeServer(ttlSeconds = 60): FakeServer {
   let seq = 0;
   let generation = 0;
   const validRefresh = new Set<string>();
-  const json = (status: number, body: unknown) => new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const json = (status: number, body: unknown) =>
+    new Response(body === undefined ? null : JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json' },
+    });
   const unauthorized = (message: string) => json(401, { code: 'UNAUTHORIZED', message });
 
   const s: FakeServer = {
@@ -43,17 +47,25 @@ export function fakeServer(ttlSeconds = 60): FakeServer {
         const iat = Math.floor(s.clock.now / 1000);
         const refreshToken = `r.${b64url({ n: ++seq })}.s`;
         validRefresh.add(refreshToken);
-        return { accessToken: `h.${b64url({ sub: 'u1', iat, exp: iat + ttlSeconds, gen: generation, n: seq })}.s`, refreshToken };
+        return {
+          accessToken: `h.${b64url({ sub: 'u1', iat, exp: iat + ttlSeconds, gen: generation, n: seq })}.s`,
+          refreshToken,
+        };
       };
       const accessOk = () => {
         const m = /^Bearer (.+)$/.exec(req.headers.get('authorization') ?? '');
         if (!m) return false;
-        const claims = JSON.parse(Buffer.from(m[1].split('.')[1], 'base64url').toString()) as { exp: number; gen: number };
+        const claims = JSON.parse(Buffer.from(m[1].split('.')[1], 'base64url').toString()) as {
+          exp: number;
+          gen: number;
+        };
         return claims.exp * 1000 > s.clock.now && claims.gen === generation && validRefresh.size > 0;
       };
       switch (`${req.method} ${url.pathname}`) {
         case 'POST /api/auth/login':
-          return json(200, { data: { ...pair(), user: { id: 'u1', username: 'alice', nickname: '', roles: [], permissions: 5 } } });
+          return json(200, {
+            data: { ...pair(), user: { id: 'u1', username: 'alice', nickname: '', roles: [], permissions: 5 } },
+          });
         case 'POST /api/auth/refresh': {
           s.refreshes++;
           if (s.refreshDown) return json(503, { code: 'UNAVAILABLE', message: 'down' });
@@ -69,7 +81,10 @@ export function fakeServer(ttlSeconds = 60): FakeServer {
         s.rejected++;
         return unauthorized('access token expired');
       }
-      if (url.pathname === '/api/auth/me') return json(200, { data: { id: 'u1', username: 'alice', nickname: '', roles: [], permissions: 5, menus: s.menus } });
+      if (url.pathname === '/api/auth/me')
+        return json(200, {
+          data: { id: 'u1', username: 'alice', nickname: '', roles: [], permissions: 5, menus: s.menus },
+        });
       if (url.pathname === '/api/roles') return json(403, { code: 'FORBIDDEN', message: '无权限' });
       return json(200, { data: { items: [], total: 0, page: 1, pageSize: 20 } });
     },

@@ -7,7 +7,9 @@ describe('typed admin calls', () => {
     const fresh = await generateAdminTypes();
     const committed = fs.existsSync(OUTPUT) ? fs.readFileSync(OUTPUT, 'utf8') : '';
     if (committed !== fresh) {
-      expect.fail('packages/client/src/generated/admin-api.ts is stale: the admin routes changed. Run `npm run generate -w @tianji/client`.');
+      expect.fail(
+        'packages/client/src/generated/admin-api.ts is stale: the admin routes changed. Run `npm run generate -w @tianji/client`.',
+      );
     }
   });
 });

@@ -9,7 +9,15 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN, getTestInstance, type TestInstance } from '../../server/test/helpers.js';
-import { ApiError, SessionEndedError, createSession, fileStorage, memoryStorage, type TianjiSession, type TokenStorage } from '../src/node.js';
+import {
+  ApiError,
+  SessionEndedError,
+  createSession,
+  fileStorage,
+  memoryStorage,
+  type TianjiSession,
+  type TokenStorage,
+} from '../src/node.js';
 
 const TTL_MS = 2000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -57,7 +65,10 @@ describe.each(CLIENTS)('session behaviour: $name', ({ storage: makeStorage }) =>
 
   const users = (s: TianjiSession) => s.api.GET('/api/users', { params: { query: { page: 1, pageSize: 20 } } });
   const raw = (p: string, init: RequestInit & { token?: string } = {}) =>
-    fetch(baseUrl + p, { ...init, headers: { 'content-type': 'application/json', ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) } });
+    fetch(baseUrl + p, {
+      ...init,
+      headers: { 'content-type': 'application/json', ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) },
+    });
 
   async function createUser(username: string, password: string, roleIds: string[] = []) {
     const admin = createSession({ baseUrl });
@@ -71,7 +82,19 @@ describe.each(CLIENTS)('session behaviour: $name', ({ storage: makeStorage }) =>
     const { session } = client();
     const me = await session.login(ADMIN.username, ADMIN.password);
     expect(me.username).toBe(ADMIN.username);
-    expect(session.can('system:user', 'SEARCH', 'ADD', 'EDIT', 'DELETE', 'BATCH_DELETE', 'RESET_PASSWORD', 'GRANT', 'EXPORT')).toBe(true);
+    expect(
+      session.can(
+        'system:user',
+        'SEARCH',
+        'ADD',
+        'EDIT',
+        'DELETE',
+        'BATCH_DELETE',
+        'RESET_PASSWORD',
+        'GRANT',
+        'EXPORT',
+      ),
+    ).toBe(true);
     expect(session.canCall('DELETE /api/menus/{id}')).toBe(true);
     expect(session.visibleMenus().map((m) => m.code)).toEqual(expect.arrayContaining(['system', 'content', 'monitor']));
     expect((await users(session)).response.status).toBe(200);
@@ -106,14 +129,19 @@ describe.each(CLIENTS)('session behaviour: $name', ({ storage: makeStorage }) =>
     await session.login(ADMIN.username, ADMIN.password);
     // Someone else uses the stored refresh token first: the server voids it (and, on replay, its whole family).
     const stolen = await storage.load();
-    expect((await raw('/api/auth/refresh', { method: 'POST', body: JSON.stringify({ refreshToken: stolen }) })).status).toBe(200);
+    expect(
+      (await raw('/api/auth/refresh', { method: 'POST', body: JSON.stringify({ refreshToken: stolen }) })).status,
+    ).toBe(200);
     clock.offset = TTL_MS * 2; // due for a refresh
     const calls = await Promise.allSettled([users(session), users(session)]);
     expect(calls.map((c) => c.status)).toEqual(['rejected', 'rejected']);
     expect((calls[0] as PromiseRejectedResult).reason).toBeInstanceOf(SessionEndedError);
     expect(onSignedOut).toHaveBeenCalledTimes(1);
     // The server says why: the token was just used by someone else (within the grace window of its rotation).
-    expect(onSignedOut).toHaveBeenCalledWith('refresh-failed', { code: 'REFRESH_SUPERSEDED', message: expect.stringMatching(/并发/) });
+    expect(onSignedOut).toHaveBeenCalledWith('refresh-failed', {
+      code: 'REFRESH_SUPERSEDED',
+      message: expect.stringMatching(/并发/),
+    });
     expect(session.signedIn).toBe(false);
     expect(await storage.load()).toBeNull();
   });
@@ -126,7 +154,9 @@ describe.each(CLIENTS)('session behaviour: $name', ({ storage: makeStorage }) =>
     await session.logout();
     expect(onSignedOut).toHaveBeenCalledWith('logout');
     expect(await storage.load()).toBeNull();
-    expect((await raw('/api/auth/refresh', { method: 'POST', body: JSON.stringify({ refreshToken }) })).status).toBe(401);
+    expect((await raw('/api/auth/refresh', { method: 'POST', body: JSON.stringify({ refreshToken }) })).status).toBe(
+      401,
+    );
     expect((await raw('/api/auth/me', { token: accessToken })).status).toBe(200);
     await expect(users(session)).rejects.toBeInstanceOf(SessionEndedError);
   });
@@ -142,10 +172,16 @@ describe.each(CLIENTS)('session behaviour: $name', ({ storage: makeStorage }) =>
     expect((await there.session.me()).username).toBe(username); // the device that changed it carries on
 
     await expect(users(here.session)).rejects.toBeInstanceOf(SessionEndedError);
-    expect(here.onSignedOut).toHaveBeenCalledWith('refresh-failed', { code: 'PASSWORD_CHANGED', message: expect.stringMatching(/^密码已修改/) });
+    expect(here.onSignedOut).toHaveBeenCalledWith('refresh-failed', {
+      code: 'PASSWORD_CHANGED',
+      message: expect.stringMatching(/^密码已修改/),
+    });
     expect(here.session.signedIn).toBe(false);
     expect(there.onSignedOut).not.toHaveBeenCalled();
-    await expect(here.session.login(username, 'first-password-1')).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    await expect(here.session.login(username, 'first-password-1')).rejects.toMatchObject({
+      status: 401,
+      code: 'UNAUTHORIZED',
+    });
     expect((await here.session.login(username, 'second-password-2')).username).toBe(username);
   });
 
@@ -155,7 +191,9 @@ describe.each(CLIENTS)('session behaviour: $name', ({ storage: makeStorage }) =>
     const { session, onSignedOut, storage } = client();
     await session.login(username, 'event-password-1');
     session.watchEvents();
-    const { data } = await admin.api.GET('/api/users', { params: { query: { page: 1, pageSize: 20, keyword: username } } });
+    const { data } = await admin.api.GET('/api/users', {
+      params: { query: { page: 1, pageSize: 20, keyword: username } },
+    });
     const id = data!.data.items[0].id;
     // The stream may still be connecting: force out until the notice arrives (each call ends the sessions live then).
     await vi.waitFor(async () => {
@@ -163,7 +201,10 @@ describe.each(CLIENTS)('session behaviour: $name', ({ storage: makeStorage }) =>
       expect(onSignedOut).toHaveBeenCalled();
     });
     expect(onSignedOut).toHaveBeenCalledTimes(1);
-    expect(onSignedOut).toHaveBeenCalledWith('session-ended', { code: 'FORCED_LOGOUT', message: '你已被管理员强制下线，请重新登录' });
+    expect(onSignedOut).toHaveBeenCalledWith('session-ended', {
+      code: 'FORCED_LOGOUT',
+      message: '你已被管理员强制下线，请重新登录',
+    });
     expect(session.signedIn).toBe(false);
     expect(await storage.load()).toBeNull();
   });
@@ -188,13 +229,18 @@ describe.each(CLIENTS)('session behaviour: $name', ({ storage: makeStorage }) =>
       { menuId: idOf('system:user'), bits: 1 },
       { menuId: idOf('system:role'), bits: 0 },
     ];
-    expect((await admin.api.PUT('/api/roles/{id}/menus', { params: { path: { id: role.id } }, body: { grants } })).response.status).toBe(200);
+    expect(
+      (await admin.api.PUT('/api/roles/{id}/menus', { params: { path: { id: role.id } }, body: { grants } })).response
+        .status,
+    ).toBe(200);
     const username = `viewer-${Math.random().toString(36).slice(2, 8)}`;
     await createUser(username, 'viewer-password-1', [role.id]);
 
     const { session, onForbidden } = client();
     await session.login(username, 'viewer-password-1');
-    expect(session.visibleMenus().map((m) => [m.code, m.children.map((c) => c.code)])).toEqual([['system', ['system:user', 'system:role']]]);
+    expect(session.visibleMenus().map((m) => [m.code, m.children.map((c) => c.code)])).toEqual([
+      ['system', ['system:user', 'system:role']],
+    ]);
     expect(session.can('system:user', 'SEARCH')).toBe(true);
     expect(session.can('system:user', 'ADD')).toBe(false);
     expect(session.can('system:role')).toBe(true); // granted with bits 0: visible, no action

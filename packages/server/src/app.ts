@@ -57,11 +57,22 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const db = opts.db ?? openDatabase(config.databaseUrl);
   app.decorate('config', config);
   app.decorate('db', db);
-  app.decorate('tokens', new TokenService(resolveSecret(config.jwtSecret, config.dataDir, opts.persistSecret ?? false), config.accessTokenTtl, config.refreshTokenTtl));
+  app.decorate(
+    'tokens',
+    new TokenService(
+      resolveSecret(config.jwtSecret, config.dataDir, opts.persistSecret ?? false),
+      config.accessTokenTtl,
+      config.refreshTokenTtl,
+    ),
+  );
   if (config.redisUrl) {
     // No offline queue: while Redis is unreachable a command fails at once and its caller falls back (rate limit,
     // login throttle, content publish) instead of every request waiting for reconnection attempts.
-    const redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: false });
+    const redis = new Redis(config.redisUrl, {
+      lazyConnect: false,
+      maxRetriesPerRequest: 2,
+      enableOfflineQueue: false,
+    });
     redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
     app.decorate('redis', redis);
     // A moment for the first connection, so the first requests already share counts; without Redis the service
@@ -85,12 +96,17 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const seeded = await withStartupLock(db, async () => {
     await migrateToLatest(db);
     await warnUsernameCollisions(db.kysely, app.log);
-    const result = await seedDatabase(db.kysely, { adminUsername: config.adminUsername, adminPassword: config.adminPassword });
+    const result = await seedDatabase(db.kysely, {
+      adminUsername: config.adminUsername,
+      adminPassword: config.adminPassword,
+    });
     await content.init();
     return result;
   });
   if (seeded.generatedPassword) {
-    app.log.warn(`Created the first super administrator "${config.adminUsername}" with the generated password: ${seeded.generatedPassword} (shown once; change it after signing in)`);
+    app.log.warn(
+      `Created the first super administrator "${config.adminUsername}" with the generated password: ${seeded.generatedPassword} (shown once; change it after signing in)`,
+    );
   }
   app.decorate('content', content);
   app.addHook('onClose', () => content.close());

@@ -9,7 +9,9 @@ describe('JWT_SECRET on PostgreSQL', () => {
   });
 
   it('with a shared secret, or on SQLite, the service starts', () => {
-    expect(() => assertSharedSecret(loadConfig({ DATABASE_URL: 'postgresql://db/tianji', JWT_SECRET: 'x'.repeat(32) }))).not.toThrow();
+    expect(() =>
+      assertSharedSecret(loadConfig({ DATABASE_URL: 'postgresql://db/tianji', JWT_SECRET: 'x'.repeat(32) })),
+    ).not.toThrow();
     expect(() => assertSharedSecret(loadConfig({ DATA_DIR: '/tmp/tianji-config-test' }))).not.toThrow();
   });
 });

@@ -10,29 +10,115 @@ const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'HTTP port' }),
   HOST: Type.String({ default: '0.0.0.0', description: 'Interface to listen on' }),
   DATA_DIR: Type.String({ default: './data', description: 'Folder for the SQLite file and the generated JWT secret' }),
-  DATABASE_URL: Type.Optional(Type.String({ description: 'postgres://… selects PostgreSQL; sqlite:<path> or a file path selects SQLite (default <DATA_DIR>/tianji.db)' })),
-  REDIS_URL: Type.Optional(Type.String({ description: 'redis://… lets several instances share the public rate limit, content-change notifications and session-ended notices' })),
-  JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'HS256 secret, at least 32 characters; generated and kept in DATA_DIR when unset; required with PostgreSQL, the same on every instance' })),
-  ADMIN_USERNAME: Type.String({ default: 'admin', minLength: 3, maxLength: 32, description: 'Username of the first super administrator, created on an empty database' }),
-  ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 128, description: 'Password of that first super administrator; when unset one is generated and printed once in the log' })),
-  ACCESS_TOKEN_TTL: Type.String({ default: '15m', description: 'Access token lifetime: seconds or a number with s/m/h/d' }),
-  REFRESH_TOKEN_TTL: Type.String({ default: '7d', description: 'Refresh token lifetime: seconds or a number with s/m/h/d' }),
-  TRUST_PROXY: Type.String({ default: 'false', description: 'false, true, a hop count, or comma-separated addresses/CIDRs of trusted proxies' }),
-  CORS_ORIGINS: Type.String({ default: '', description: 'Comma-separated origins allowed to call the admin API from a browser' }),
-  RATE_LIMIT_MAX: Type.Integer({ minimum: 0, default: 300, description: 'Public API requests per client IP per window; 0 turns the limit off' }),
+  DATABASE_URL: Type.Optional(
+    Type.String({
+      description:
+        'postgres://… selects PostgreSQL; sqlite:<path> or a file path selects SQLite (default <DATA_DIR>/tianji.db)',
+    }),
+  ),
+  REDIS_URL: Type.Optional(
+    Type.String({
+      description:
+        'redis://… lets several instances share the public rate limit, content-change notifications and session-ended notices',
+    }),
+  ),
+  JWT_SECRET: Type.Optional(
+    Type.String({
+      minLength: 32,
+      description:
+        'HS256 secret, at least 32 characters; generated and kept in DATA_DIR when unset; required with PostgreSQL, the same on every instance',
+    }),
+  ),
+  ADMIN_USERNAME: Type.String({
+    default: 'admin',
+    minLength: 3,
+    maxLength: 32,
+    description: 'Username of the first super administrator, created on an empty database',
+  }),
+  ADMIN_PASSWORD: Type.Optional(
+    Type.String({
+      minLength: 8,
+      maxLength: 128,
+      description:
+        'Password of that first super administrator; when unset one is generated and printed once in the log',
+    }),
+  ),
+  ACCESS_TOKEN_TTL: Type.String({
+    default: '15m',
+    description: 'Access token lifetime: seconds or a number with s/m/h/d',
+  }),
+  REFRESH_TOKEN_TTL: Type.String({
+    default: '7d',
+    description: 'Refresh token lifetime: seconds or a number with s/m/h/d',
+  }),
+  TRUST_PROXY: Type.String({
+    default: 'false',
+    description: 'false, true, a hop count, or comma-separated addresses/CIDRs of trusted proxies',
+  }),
+  CORS_ORIGINS: Type.String({
+    default: '',
+    description: 'Comma-separated origins allowed to call the admin API from a browser',
+  }),
+  RATE_LIMIT_MAX: Type.Integer({
+    minimum: 0,
+    default: 300,
+    description: 'Public API requests per client IP per window; 0 turns the limit off',
+  }),
   RATE_LIMIT_WINDOW: Type.String({ default: '1m', description: 'Window of the public API rate limit' }),
-  REFRESH_REUSE_GRACE: Type.String({ default: '10s', description: 'A refresh token presented again this soon after its own rotation lost a concurrent race (401, the session stays); later it counts as theft and ends the session' }),
-  LOGIN_LOG_RETENTION: Type.String({ default: '180d', description: 'How long login log rows are kept (pruned in the background, hourly); expired sessions go after a day' }),
-  LOGIN_MAX_FAILURES: Type.Integer({ minimum: 1, default: 5, description: 'Failed sign-ins per (account, IP) before each further attempt waits 1, 2, 4, 8, then 15 minutes (429)' }),
-  LOGIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, default: 30, description: 'Failed sign-ins per IP, across accounts, before the same growing delays' }),
-  LOGIN_ACCOUNT_SLOWDOWN_AFTER: Type.Integer({ minimum: 1, default: 100, description: 'Failed sign-ins per account from all addresses after which every sign-in to it waits 2 s (slowed, never locked)' }),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info', description: 'pino log level (fatal, error, warn, info, debug, trace, silent)' }),
-  USAGE_FLUSH_INTERVAL: Type.String({ default: '60s', description: 'How often public API usage counts are written from memory to the database' }),
-  PUBLIC_BASE_URL: Type.Optional(Type.String({ description: 'Absolute base URL used in generated links (avatars, images); default from the request, for a trusted host only (TRUSTED_HOSTS)' })),
-  TRUSTED_HOSTS: Type.String({ default: 'localhost,127.0.0.1,::1', description: 'Without PUBLIC_BASE_URL: comma-separated host names whose Host header may appear in generated links; a request for any other host gets links relative to the site root' }),
+  REFRESH_REUSE_GRACE: Type.String({
+    default: '10s',
+    description:
+      'A refresh token presented again this soon after its own rotation lost a concurrent race (401, the session stays); later it counts as theft and ends the session',
+  }),
+  LOGIN_LOG_RETENTION: Type.String({
+    default: '180d',
+    description: 'How long login log rows are kept (pruned in the background, hourly); expired sessions go after a day',
+  }),
+  LOGIN_MAX_FAILURES: Type.Integer({
+    minimum: 1,
+    default: 5,
+    description:
+      'Failed sign-ins per (account, IP) before each further attempt waits 1, 2, 4, 8, then 15 minutes (429)',
+  }),
+  LOGIN_MAX_FAILURES_PER_IP: Type.Integer({
+    minimum: 1,
+    default: 30,
+    description: 'Failed sign-ins per IP, across accounts, before the same growing delays',
+  }),
+  LOGIN_ACCOUNT_SLOWDOWN_AFTER: Type.Integer({
+    minimum: 1,
+    default: 100,
+    description:
+      'Failed sign-ins per account from all addresses after which every sign-in to it waits 2 s (slowed, never locked)',
+  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info', description: 'pino log level (fatal, error, warn, info, debug, trace, silent)' },
+  ),
+  USAGE_FLUSH_INTERVAL: Type.String({
+    default: '60s',
+    description: 'How often public API usage counts are written from memory to the database',
+  }),
+  PUBLIC_BASE_URL: Type.Optional(
+    Type.String({
+      description:
+        'Absolute base URL used in generated links (avatars, images); default from the request, for a trusted host only (TRUSTED_HOSTS)',
+    }),
+  ),
+  TRUSTED_HOSTS: Type.String({
+    default: 'localhost,127.0.0.1,::1',
+    description:
+      'Without PUBLIC_BASE_URL: comma-separated host names whose Host header may appear in generated links; a request for any other host gets links relative to the site root',
+  }),
   MAXMIND_CITY_DB: Type.Optional(Type.String({ description: 'Path to your own GeoLite2/GeoIP2 City .mmdb' })),
   MAXMIND_ASN_DB: Type.Optional(Type.String({ description: 'Path to your own GeoLite2 ASN .mmdb' })),
-  PASSWORD_WORKERS: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: 'Worker threads for /api/password-strength (about 70 MB each, started on first use, stopped after 10 idle minutes); passwords over 16 characters get one more thread of their own' }),
+  PASSWORD_WORKERS: Type.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 2,
+    description:
+      'Worker threads for /api/password-strength (about 70 MB each, started on first use, stopped after 10 idle minutes); passwords over 16 characters get one more thread of their own',
+  }),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -69,7 +155,8 @@ const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 /** Parses `900`, `15m`, `7d` into seconds. */
 export function parseDuration(name: string, raw: string): number {
   const m = /^(\d+)\s*([smhd]?)$/.exec(raw.trim());
-  if (!m) throw new ConfigError(`${name} must be a number of seconds or a number followed by s, m, h or d (got "${raw}")`);
+  if (!m)
+    throw new ConfigError(`${name} must be a number of seconds or a number followed by s, m, h or d (got "${raw}")`);
   const seconds = Number(m[1]) * UNIT_SECONDS[m[2] || 's'];
   if (seconds <= 0) throw new ConfigError(`${name} must be greater than zero (got "${raw}")`);
   return seconds;
@@ -83,7 +170,10 @@ function parseTrustProxy(raw: string): Config['trustProxy'] {
     const hops = Number(v);
     return (_address: string, hop: number) => hop < hops;
   }
-  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Reads and validates the environment once. Throws ConfigError naming the variable at fault. */
@@ -117,13 +207,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     refreshReuseGraceMs: parseDuration('REFRESH_REUSE_GRACE', e.REFRESH_REUSE_GRACE) * 1000,
     loginLogRetentionMs: parseDuration('LOGIN_LOG_RETENTION', e.LOGIN_LOG_RETENTION) * 1000,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
-    corsOrigins: e.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
+    corsOrigins: e.CORS_ORIGINS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: parseDuration('RATE_LIMIT_WINDOW', e.RATE_LIMIT_WINDOW) * 1000 },
-    loginThrottle: { perAccountIp: e.LOGIN_MAX_FAILURES, perIp: e.LOGIN_MAX_FAILURES_PER_IP, accountSlowdownAfter: e.LOGIN_ACCOUNT_SLOWDOWN_AFTER },
+    loginThrottle: {
+      perAccountIp: e.LOGIN_MAX_FAILURES,
+      perIp: e.LOGIN_MAX_FAILURES_PER_IP,
+      accountSlowdownAfter: e.LOGIN_ACCOUNT_SLOWDOWN_AFTER,
+    },
     logLevel: e.LOG_LEVEL,
     usageFlushMs: parseDuration('USAGE_FLUSH_INTERVAL', e.USAGE_FLUSH_INTERVAL) * 1000,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
-    trustedHosts: e.TRUSTED_HOSTS.split(',').map((s) => s.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean),
+    trustedHosts: e.TRUSTED_HOSTS.split(',')
+      .map((s) =>
+        s
+          .trim()
+          .toLowerCase()
+          .replace(/^\[(.*)\]$/, '$1'),
+      )
+      .filter(Boolean),
     maxmind: { cityDb: e.MAXMIND_CITY_DB, asnDb: e.MAXMIND_ASN_DB },
     passwordWorkers: e.PASSWORD_WORKERS,
   };

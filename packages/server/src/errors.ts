@@ -56,7 +56,8 @@ export const SIGNED_OUT_MESSAGES = {
 } as const;
 export type SignedOutCode = keyof typeof SIGNED_OUT_MESSAGES;
 
-export const isSignedOutCode = (v: unknown): v is SignedOutCode => typeof v === 'string' && Object.hasOwn(SIGNED_OUT_MESSAGES, v);
+export const isSignedOutCode = (v: unknown): v is SignedOutCode =>
+  typeof v === 'string' && Object.hasOwn(SIGNED_OUT_MESSAGES, v);
 
 /** A 401 with its reason code; `detail` (English, for logs and developers) follows the Chinese message. */
 export const signedOut = (code: SignedOutCode, detail?: string) =>

@@ -28,13 +28,14 @@ export function logDestination(fd = 1): LogDestination {
     const file = pino.destination({ dest: fd, sync: false });
     return {
       write: (line) => void file.write(line),
-      flush: (ms) => new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        file.flush(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      }),
+      flush: (ms) =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ms);
+          file.flush(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        }),
     };
   }
   // libuv opens the descriptor in non-blocking mode: a stalled reader makes lines queue here, never a thread wait.
@@ -45,13 +46,14 @@ export function logDestination(fd = 1): LogDestination {
     write(line) {
       if (!socket.destroyed && socket.writableLength < MAX_BUFFERED_BYTES) socket.write(line);
     },
-    flush: (ms) => new Promise<void>((resolve) => {
-      if (socket.destroyed || socket.writableLength === 0) return resolve();
-      const timer = setTimeout(resolve, ms);
-      socket.once('drain', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    }),
+    flush: (ms) =>
+      new Promise<void>((resolve) => {
+        if (socket.destroyed || socket.writableLength === 0) return resolve();
+        const timer = setTimeout(resolve, ms);
+        socket.once('drain', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
   };
 }

@@ -24,7 +24,10 @@ describe('the admin web app at /admin', () => {
   it('serves the built app: / redirects, any page URL gets index.html, hashed assets are cached for good', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-dist-'));
     fs.mkdirSync(path.join(root, 'assets'));
-    fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>admin</title><script type="module" src="/admin/assets/app-1.js"></script>');
+    fs.writeFileSync(
+      path.join(root, 'index.html'),
+      '<!doctype html><title>admin</title><script type="module" src="/admin/assets/app-1.js"></script>',
+    );
     fs.writeFileSync(path.join(root, 'assets/app-1.js'), 'console.log(1)');
     const app = await serve(root);
 

@@ -40,7 +40,13 @@ describeEachDb('audit log', (dialect) => {
     const page = await list('pageSize=100');
     const creates = page.items.filter((e) => e.action === 'user.create');
     expect(creates.map((e) => e.detail.username)).toEqual(['audit_b', 'audit_a']);
-    expect(creates[1]).toMatchObject({ actorId: adminId, actorUsername: 'admin', targetType: 'user', ip: '127.0.0.1', detail: { nickname: '甲', status: 'enabled' } });
+    expect(creates[1]).toMatchObject({
+      actorId: adminId,
+      actorUsername: 'admin',
+      targetType: 'user',
+      ip: '127.0.0.1',
+      detail: { nickname: '甲', status: 'enabled' },
+    });
     expect(creates[1].createdAt >= started).toBe(true);
     const times = page.items.map((e) => e.createdAt);
     expect([...times].sort().reverse()).toEqual(times);

@@ -27,12 +27,25 @@ describeEachDb('operator recovery CLI', (dialect) => {
     const generated = /New password: (\S+)/.exec(res.out)?.[1];
     expect(generated).toMatch(/^[A-Za-z0-9_-]{16}$/);
     expect((await t.app.inject({ url: '/api/auth/me', headers: bearer(session.accessToken) })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: session.refreshToken } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/refresh',
+          payload: { refreshToken: session.refreshToken },
+        })
+      ).statusCode,
+    ).toBe(401);
     await login(t.app, 'admin', generated);
     expect((await cli('reset-password', 'admin', '--password', ADMIN.password)).out).not.toContain(ADMIN.password);
     admin = await adminCall(t.app);
     const audit = (await admin('GET', '/api/audit-logs?action=cli.reset-password')).json().data.items;
-    expect(audit[0]).toMatchObject({ actorId: null, actorUsername: '(cli)', ip: 'local', detail: { username: 'admin' } });
+    expect(audit[0]).toMatchObject({
+      actorId: null,
+      actorUsername: '(cli)',
+      ip: 'local',
+      detail: { username: 'admin' },
+    });
     expect(JSON.stringify(audit)).not.toContain(generated);
   });
 
@@ -60,7 +73,11 @@ describeEachDb('operator recovery CLI', (dialect) => {
   it('list-super-admins shows who holds the role and warns when none is enabled', async () => {
     const res = await cli('list-super-admins');
     expect(res.code).toBe(EXIT.OK);
-    expect(res.out.split('\n').map((l) => l.split('\t').slice(0, 2).join(' '))).toEqual(['admin enabled', 'locked_out enabled', 'rescuer enabled']);
+    expect(res.out.split('\n').map((l) => l.split('\t').slice(0, 2).join(' '))).toEqual([
+      'admin enabled',
+      'locked_out enabled',
+      'rescuer enabled',
+    ]);
     await t.db.kysely.updateTable('users').set({ status: 'disabled' }).execute();
     expect((await cli('list-super-admins')).out).toContain('No enabled super administrator');
     await t.db.kysely.updateTable('users').set({ status: 'enabled' }).execute();
@@ -75,7 +92,9 @@ describeEachDb('operator recovery CLI', (dialect) => {
     expect(unknown).toMatchObject({ code: EXIT.USAGE });
     expect(unknown.err).toContain('unknown command "drop-tables"');
     expect((await cli('reset-password')).err).toContain('exactly one <username>');
-    expect((await cli('reset-password', 'admin', '--password', 'short')).err).toContain('--password must be 8 to 128 characters');
+    expect((await cli('reset-password', 'admin', '--password', 'short')).err).toContain(
+      '--password must be 8 to 128 characters',
+    );
     expect((await cli('create-super-admin', 'no spaces allowed')).code).toBe(EXIT.USAGE);
     expect((await cli('reset-password', 'admin', '--colour')).code).toBe(EXIT.USAGE);
     const missing = await cli('reset-password', 'nobody');

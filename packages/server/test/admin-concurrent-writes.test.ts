@@ -31,7 +31,10 @@ describeEachDb('concurrent administrative writes', (dialect) => {
         admin('DELETE', `/api/users/${user}`),
       ]);
       const codes = results.map((r) => r.statusCode);
-      expect(codes.filter((c) => c >= 500), results.map((r) => r.body).join(' | ')).toEqual([]);
+      expect(
+        codes.filter((c) => c >= 500),
+        results.map((r) => r.body).join(' | '),
+      ).toEqual([]);
       // The role change and the delete of the same user race: whichever ran second sees the other's result.
       expect([200, 404]).toContain(codes[1]);
       expect([codes[0], codes[2], codes[3], codes[4], codes[5]]).toEqual([201, 201, 200, 200, 204]);

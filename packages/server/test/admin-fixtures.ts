@@ -11,7 +11,12 @@ export type Call = (method: InjectOptions['method'], url: string, payload?: unkn
 export const as =
   (app: FastifyInstance, token: string): Call =>
   (method, url, payload) =>
-    app.inject({ method, url, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as object }) });
+    app.inject({
+      method,
+      url,
+      headers: bearer(token),
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
 
 export async function adminCall(app: FastifyInstance): Promise<Call> {
   return as(app, (await login(app)).accessToken);
@@ -53,7 +58,12 @@ export async function setGrants(call: Call, id: string, grants: Record<string, n
   if (res.statusCode !== 200) throw new Error(`grant ${id}: ${res.statusCode} ${res.body}`);
 }
 
-export async function createUser(call: Call, username: string, roleIds: string[] = [], extra: Record<string, unknown> = {}): Promise<string> {
+export async function createUser(
+  call: Call,
+  username: string,
+  roleIds: string[] = [],
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const res = await call('POST', '/api/users', { username, password: PASSWORD, roleIds, ...extra });
   if (res.statusCode !== 201) throw new Error(`create user ${username}: ${res.statusCode} ${res.body}`);
   return res.json().data.id as string;

@@ -13,7 +13,11 @@ describeEachDb('menus administration', (dialect) => {
   let t: TestInstance;
   let admin: Call;
   const create = async (code: string, parent?: string, extra: Record<string, unknown> = {}) => {
-    const res = await admin('POST', parent ? `/api/menus/${parent}/children` : '/api/menus', { code, name: `菜单 ${code}`, ...extra });
+    const res = await admin('POST', parent ? `/api/menus/${parent}/children` : '/api/menus', {
+      code,
+      name: `菜单 ${code}`,
+      ...extra,
+    });
     if (res.statusCode !== 201) throw new Error(`${res.statusCode} ${res.body}`);
     return res.json().data as Node;
   };
@@ -27,14 +31,37 @@ describeEachDb('menus administration', (dialect) => {
     const res = await admin('GET', '/api/menus');
     expect(res.statusCode).toBe(200);
     const system = (res.json().data as Node[]).find((n) => n.code === 'system')!;
-    expect(system).toMatchObject({ parentId: null, name: '系统管理', path: '/system', icon: 'settings', sort: 10, builtIn: true });
-    expect(system.children.map((c) => c.code)).toEqual(['system:user', 'system:role', 'system:menu', 'system:audit', 'system:session', 'system:login-log']);
+    expect(system).toMatchObject({
+      parentId: null,
+      name: '系统管理',
+      path: '/system',
+      icon: 'settings',
+      sort: 10,
+      builtIn: true,
+    });
+    expect(system.children.map((c) => c.code)).toEqual([
+      'system:user',
+      'system:role',
+      'system:menu',
+      'system:audit',
+      'system:session',
+      'system:login-log',
+    ]);
     expect(system.children.every((c) => c.parentId === system.id)).toBe(true);
   });
 
   it('creates a root and children; the super administrator gets every permission on them at once', async () => {
     const root = await create('tools', undefined, { path: '/tools', icon: 'wrench', sort: 99 });
-    expect(root).toMatchObject({ parentId: null, code: 'tools', name: '菜单 tools', path: '/tools', icon: 'wrench', sort: 99, builtIn: false, children: [] });
+    expect(root).toMatchObject({
+      parentId: null,
+      code: 'tools',
+      name: '菜单 tools',
+      path: '/tools',
+      icon: 'wrench',
+      sort: 99,
+      builtIn: false,
+      children: [],
+    });
     const child = await create('tools:qr', root.id);
     expect(child.parentId).toBe(root.id);
     const got = (await admin('GET', `/api/menus/${root.id}`)).json().data as Node;
@@ -43,7 +70,9 @@ describeEachDb('menus administration', (dialect) => {
     expect(superRole.body).toContain(`{"menuId":"${root.id}","menuCode":"tools","bits":9223372036854775807}`);
     expect(superRole.body).toContain(`{"menuId":"${child.id}","menuCode":"tools:qr","bits":9223372036854775807}`);
     const me = await admin('GET', '/api/auth/me');
-    expect(me.body).toContain(`"code":"tools:qr","name":"菜单 tools:qr","path":"","icon":"","sort":0,"permissions":9223372036854775807`);
+    expect(me.body).toContain(
+      `"code":"tools:qr","name":"菜单 tools:qr","path":"","icon":"","sort":0,"permissions":9223372036854775807`,
+    );
   });
 
   it('refuses a taken code (409), a bad code (400 naming it) and an unknown parent (404)', async () => {
@@ -52,7 +81,10 @@ describeEachDb('menus administration', (dialect) => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toContain('参数 code');
     expect((await admin('POST', '/api/menus', { code: 'nameless' })).json().message).toContain('name');
-    expect((await admin('POST', '/api/menus/00000000-0000-4000-8000-000000000000/children', { code: 'orphan', name: 'x' })).statusCode).toBe(404);
+    expect(
+      (await admin('POST', '/api/menus/00000000-0000-4000-8000-000000000000/children', { code: 'orphan', name: 'x' }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('edits and moves a menu, but never under itself or its descendants', async () => {
@@ -77,8 +109,12 @@ describeEachDb('menus administration', (dialect) => {
     const del = await admin('DELETE', `/api/menus/${ids.get('system:audit')}`);
     expect(del.statusCode).toBe(409);
     expect(del.json().message).toContain('system:audit');
-    expect((await admin('PATCH', `/api/menus/${ids.get('system:user')}`, { code: 'system:people' })).statusCode).toBe(409);
-    expect((await admin('PATCH', `/api/menus/${ids.get('system:user')}`, { name: '用户' })).json().data.name).toBe('用户');
+    expect((await admin('PATCH', `/api/menus/${ids.get('system:user')}`, { code: 'system:people' })).statusCode).toBe(
+      409,
+    );
+    expect((await admin('PATCH', `/api/menus/${ids.get('system:user')}`, { name: '用户' })).json().data.name).toBe(
+      '用户',
+    );
   });
 
   it('refuses to delete a menu with children unless cascade=true; grants go with the menus', async () => {
@@ -89,11 +125,18 @@ describeEachDb('menus administration', (dialect) => {
     expect(res.json().code).toBe('CONFLICT');
     expect((await admin('DELETE', `/api/menus/${parent.id}?cascade=true`)).statusCode).toBe(204);
     expect((await admin('GET', `/api/menus/${kid.id}`)).statusCode).toBe(404);
-    const grants = await t.db.kysely.selectFrom('role_menus').select('menu_id').where('menu_id', 'in', [parent.id, kid.id]).execute();
+    const grants = await t.db.kysely
+      .selectFrom('role_menus')
+      .select('menu_id')
+      .where('menu_id', 'in', [parent.id, kid.id])
+      .execute();
     expect(grants).toEqual([]);
     const leaf = await create('del_leaf');
     expect((await admin('DELETE', `/api/menus/${leaf.id}`)).statusCode).toBe(204);
     const audit = (await admin('GET', '/api/audit-logs?action=menu.delete')).json().data.items;
-    expect(audit.map((r: { detail: { deleted: string[] } }) => r.detail.deleted)).toEqual([['del_leaf'], ['del_parent', 'del_kid']]);
+    expect(audit.map((r: { detail: { deleted: string[] } }) => r.detail.deleted)).toEqual([
+      ['del_leaf'],
+      ['del_parent', 'del_kid'],
+    ]);
   });
 });

@@ -3,7 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PERMISSION, type PermissionName } from '../src/admin/permissions/points.js';
 import { describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
-import { adminCall, as, createRole, createUser, FORBIDDEN_BODY, menuIds, PASSWORD, type Call } from './admin-fixtures.js';
+import {
+  adminCall,
+  as,
+  createRole,
+  createUser,
+  FORBIDDEN_BODY,
+  menuIds,
+  PASSWORD,
+  type Call,
+} from './admin-fixtures.js';
 
 type Request = { url: string; payload?: unknown };
 type Prepare = (admin: Call, app: FastifyInstance) => Promise<Request>;
@@ -18,7 +27,8 @@ const newSession = async (admin: Call, app: FastifyInstance) => {
   await login(app, username, PASSWORD);
   return (await admin('GET', `/api/sessions?userId=${id}`)).json().data.items[0].id as string;
 };
-const newMenu = async (admin: Call) => (await admin('POST', '/api/menus', { code: fresh(), name: '探针菜单' })).json().data.id as string;
+const newMenu = async (admin: Call) =>
+  (await admin('POST', '/api/menus', { code: fresh(), name: '探针菜单' })).json().data.id as string;
 
 /**
  * Every guarded route of users, roles, menus and the audit log, with a request that succeeds when allowed.
@@ -31,21 +41,36 @@ const ROUTES: Record<string, Prepare> = {
   'GET /api/users/{id}': async (a) => ({ url: `/api/users/${await newUser(a)}` }),
   'PATCH /api/users/{id}': async (a) => ({ url: `/api/users/${await newUser(a)}`, payload: { nickname: '改' } }),
   'DELETE /api/users/{id}': async (a) => ({ url: `/api/users/${await newUser(a)}` }),
-  'POST /api/users/batch-delete': async (a) => ({ url: '/api/users/batch-delete', payload: { ids: [await newUser(a)] } }),
-  'POST /api/users/{id}/reset-password': async (a) => ({ url: `/api/users/${await newUser(a)}/reset-password`, payload: { password: 'another-password' } }),
-  'PUT /api/users/{id}/roles': async (a) => ({ url: `/api/users/${await newUser(a)}/roles`, payload: { roleIds: [await newRole(a)] } }),
+  'POST /api/users/batch-delete': async (a) => ({
+    url: '/api/users/batch-delete',
+    payload: { ids: [await newUser(a)] },
+  }),
+  'POST /api/users/{id}/reset-password': async (a) => ({
+    url: `/api/users/${await newUser(a)}/reset-password`,
+    payload: { password: 'another-password' },
+  }),
+  'PUT /api/users/{id}/roles': async (a) => ({
+    url: `/api/users/${await newUser(a)}/roles`,
+    payload: { roleIds: [await newRole(a)] },
+  }),
   'GET /api/roles': async () => ({ url: '/api/roles' }),
   'POST /api/roles': async () => ({ url: '/api/roles', payload: { code: fresh(), name: '新角色' } }),
   'GET /api/roles/export': async () => ({ url: '/api/roles/export' }),
   'GET /api/roles/{id}': async (a) => ({ url: `/api/roles/${await newRole(a)}` }),
   'PATCH /api/roles/{id}': async (a) => ({ url: `/api/roles/${await newRole(a)}`, payload: { name: '改名' } }),
   'DELETE /api/roles/{id}': async (a) => ({ url: `/api/roles/${await newRole(a)}` }),
-  'POST /api/roles/batch-delete': async (a) => ({ url: '/api/roles/batch-delete', payload: { ids: [await newRole(a)] } }),
+  'POST /api/roles/batch-delete': async (a) => ({
+    url: '/api/roles/batch-delete',
+    payload: { ids: [await newRole(a)] },
+  }),
   'PUT /api/roles/{id}/menus': async (a) => ({ url: `/api/roles/${await newRole(a)}/menus`, payload: { grants: [] } }),
   'GET /api/menus': async () => ({ url: '/api/menus' }),
   'GET /api/menus/{id}': async (a) => ({ url: `/api/menus/${await newMenu(a)}` }),
   'POST /api/menus': async () => ({ url: '/api/menus', payload: { code: fresh(), name: '新菜单' } }),
-  'POST /api/menus/{id}/children': async (a) => ({ url: `/api/menus/${await newMenu(a)}/children`, payload: { code: fresh(), name: '子菜单' } }),
+  'POST /api/menus/{id}/children': async (a) => ({
+    url: `/api/menus/${await newMenu(a)}/children`,
+    payload: { code: fresh(), name: '子菜单' },
+  }),
   'PATCH /api/menus/{id}': async (a) => ({ url: `/api/menus/${await newMenu(a)}`, payload: { name: '改名' } }),
   'DELETE /api/menus/{id}': async (a) => ({ url: `/api/menus/${await newMenu(a)}` }),
   'GET /api/audit-logs': async () => ({ url: '/api/audit-logs' }),
@@ -54,7 +79,10 @@ const ROUTES: Record<string, Prepare> = {
   'GET /api/login-logs': async () => ({ url: '/api/login-logs' }),
   'GET /api/login-logs/export': async () => ({ url: '/api/login-logs/export' }),
   'DELETE /api/sessions/{id}': async (a, app) => ({ url: `/api/sessions/${await newSession(a, app)}` }),
-  'POST /api/sessions/batch-delete': async (a, app) => ({ url: '/api/sessions/batch-delete', payload: { ids: [await newSession(a, app)] } }),
+  'POST /api/sessions/batch-delete': async (a, app) => ({
+    url: '/api/sessions/batch-delete',
+    payload: { ids: [await newSession(a, app)] },
+  }),
   'POST /api/users/{id}/force-logout': async (a) => ({ url: `/api/users/${await newUser(a)}/force-logout` }),
 };
 
@@ -82,10 +110,13 @@ describeEachDb('permission guard on users, roles, menus, audit-log and session r
     probeRole = await createRole(admin, 'probe');
     await createUser(admin, 'probe', [probeRole]);
     probe = as(t.app, (await login(t.app, 'probe', PASSWORD)).accessToken);
-    const doc = (await t.app.inject('/openapi.json')).json() as { paths: Record<string, Record<string, { 'x-permission'?: unknown }>> };
+    const doc = (await t.app.inject('/openapi.json')).json() as {
+      paths: Record<string, Record<string, { 'x-permission'?: unknown }>>;
+    };
     for (const [path, ops] of Object.entries(doc.paths)) {
       if (!GUARDED.test(path)) continue;
-      for (const [method, op] of Object.entries(ops)) declared.set(`${method.toUpperCase()} ${path.replace(/\/$/, '') || '/'}`, op['x-permission'] as never);
+      for (const [method, op] of Object.entries(ops))
+        declared.set(`${method.toUpperCase()} ${path.replace(/\/$/, '') || '/'}`, op['x-permission'] as never);
     }
   });
   afterAll(() => t.close());
@@ -93,7 +124,10 @@ describeEachDb('permission guard on users, roles, menus, audit-log and session r
   it('covers every users / roles / menus / audit-log / session route, each declaring a menu and bits', () => {
     expect([...declared.keys()].sort()).toEqual(Object.keys(ROUTES).sort());
     for (const [key, decl] of declared) {
-      expect(decl, key).toMatchObject({ menu: expect.stringMatching(/^system:(user|role|menu|audit|session|login-log)$/), bits: expect.any(Array) });
+      expect(decl, key).toMatchObject({
+        menu: expect.stringMatching(/^system:(user|role|menu|audit|session|login-log)$/),
+        bits: expect.any(Array),
+      });
     }
   });
 

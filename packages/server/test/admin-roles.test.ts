@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
-import { adminCall, as, createRole, createUser, menuIds, PASSWORD, roleId, setGrants, type Call } from './admin-fixtures.js';
+import {
+  adminCall,
+  as,
+  createRole,
+  createUser,
+  menuIds,
+  PASSWORD,
+  roleId,
+  setGrants,
+  type Call,
+} from './admin-fixtures.js';
 
 describeEachDb('roles administration', (dialect) => {
   let t: TestInstance;
@@ -24,7 +34,9 @@ describeEachDb('roles administration', (dialect) => {
     const list = (await admin('GET', `/api/roles?keyword=${encodeURIComponent('审计')}`)).json().data;
     expect(list).toMatchObject({ total: 1, page: 1, pageSize: 20 });
     expect(list.items[0].id).toBe(role.id);
-    expect((await admin('GET', '/api/roles?status=disabled')).json().data.items.map((r: { code: string }) => r.code)).toEqual(['auditor']);
+    expect(
+      (await admin('GET', '/api/roles?status=disabled')).json().data.items.map((r: { code: string }) => r.code),
+    ).toEqual(['auditor']);
   });
 
   it('refuses a taken code (409) and names the field of a bad one (400)', async () => {
@@ -52,8 +64,12 @@ describeEachDb('roles administration', (dialect) => {
       { menuId: menus.get('system:role'), menuCode: 'system:role', bits: 512 },
       { menuId: menus.get('system:user'), menuCode: 'system:user', bits: 5 },
     ]);
-    const replaced = await admin('PUT', `/api/roles/${id}/menus`, { grants: [{ menuId: menus.get('system:audit'), bits: 0 }] });
-    expect(replaced.json().data.grants).toEqual([{ menuId: menus.get('system:audit'), menuCode: 'system:audit', bits: 0 }]);
+    const replaced = await admin('PUT', `/api/roles/${id}/menus`, {
+      grants: [{ menuId: menus.get('system:audit'), bits: 0 }],
+    });
+    expect(replaced.json().data.grants).toEqual([
+      { menuId: menus.get('system:audit'), menuCode: 'system:audit', bits: 0 },
+    ]);
 
     const bad: Array<[unknown, string]> = [
       [{ menuId: menus.get('system:user'), bits: 1024 }, 'grants.0.bits'],
@@ -69,7 +85,12 @@ describeEachDb('roles administration', (dialect) => {
       expect(r.statusCode, JSON.stringify(grant)).toBe(400);
       expect(r.json().message).toContain(`参数 ${field}`);
     }
-    const dup = await admin('PUT', `/api/roles/${id}/menus`, { grants: [{ menuId: menus.get('system:user'), bits: 1 }, { menuId: menus.get('system:user'), bits: 2 }] });
+    const dup = await admin('PUT', `/api/roles/${id}/menus`, {
+      grants: [
+        { menuId: menus.get('system:user'), bits: 1 },
+        { menuId: menus.get('system:user'), bits: 2 },
+      ],
+    });
     expect(dup.json().message).toContain('grants.1.menuId');
     // Nothing changed by the refused requests.
     expect((await admin('GET', `/api/roles/${id}`)).json().data.grants).toHaveLength(1);
@@ -77,7 +98,9 @@ describeEachDb('roles administration', (dialect) => {
 
   it('shows the super administrator grants as exact 2^63-1 digits', async () => {
     const res = await admin('GET', `/api/roles/${await roleId(admin, 'super_admin')}`);
-    expect(res.body).toContain(`{"menuId":"${menus.get('system:user')}","menuCode":"system:user","bits":9223372036854775807}`);
+    expect(res.body).toContain(
+      `{"menuId":"${menus.get('system:user')}","menuCode":"system:user","bits":9223372036854775807}`,
+    );
   });
 
   it('makes a menu granted with bits 0 visible in /api/auth/me with permissions 0, and nothing allowed on it', async () => {
@@ -89,7 +112,9 @@ describeEachDb('roles administration', (dialect) => {
     expect(body.permissions).toBe(0);
     expect(body.menus).toHaveLength(1);
     expect(body.menus[0]).toMatchObject({ code: 'system', permissions: 0 });
-    expect(body.menus[0].children).toEqual([expect.objectContaining({ code: 'system:audit', permissions: 0, children: [] })]);
+    expect(body.menus[0].children).toEqual([
+      expect.objectContaining({ code: 'system:audit', permissions: 0, children: [] }),
+    ]);
     expect((await me('GET', '/api/audit-logs')).statusCode).toBe(403);
   });
 

@@ -15,11 +15,29 @@ describeEachDb('users administration', (dialect) => {
 
   it('creates a user and shows it with its roles, never its password', async () => {
     const role = await createRole(admin, 'editor');
-    const res = await admin('POST', '/api/users', { username: 'li.si', nickname: '李四', password: PASSWORD, roleIds: [role] });
+    const res = await admin('POST', '/api/users', {
+      username: 'li.si',
+      nickname: '李四',
+      password: PASSWORD,
+      roleIds: [role],
+    });
     expect(res.statusCode).toBe(201);
     const user = res.json().data;
-    expect(user).toMatchObject({ username: 'li.si', nickname: '李四', status: 'enabled', roles: [{ id: role, code: 'editor', name: '角色 editor' }] });
-    expect(Object.keys(user).sort()).toEqual(['createdAt', 'id', 'nickname', 'roles', 'status', 'updatedAt', 'username']);
+    expect(user).toMatchObject({
+      username: 'li.si',
+      nickname: '李四',
+      status: 'enabled',
+      roles: [{ id: role, code: 'editor', name: '角色 editor' }],
+    });
+    expect(Object.keys(user).sort()).toEqual([
+      'createdAt',
+      'id',
+      'nickname',
+      'roles',
+      'status',
+      'updatedAt',
+      'username',
+    ]);
     expect(res.body).not.toContain('password');
     const got = await admin('GET', `/api/users/${user.id}`);
     expect(got.json().data).toEqual(user);
@@ -57,7 +75,8 @@ describeEachDb('users administration', (dialect) => {
   });
 
   it('pages, searches username and nickname case-insensitively, and filters by status', async () => {
-    for (let i = 0; i < 5; i++) await createUser(admin, `pager_${i}`, [], { nickname: i === 3 ? '王五' : `Pager ${i}` });
+    for (let i = 0; i < 5; i++)
+      await createUser(admin, `pager_${i}`, [], { nickname: i === 3 ? '王五' : `Pager ${i}` });
     await createUser(admin, 'pager_off', [], { status: 'disabled' });
     const p1 = (await admin('GET', '/api/users?keyword=PAGER&pageSize=4')).json().data;
     expect(p1.total).toBe(6);
@@ -82,7 +101,9 @@ describeEachDb('users administration', (dialect) => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ username: 'edited', nickname: '改过', status: 'enabled' });
     expect((await admin('PATCH', `/api/users/${id}`, { username: 'admin' })).statusCode).toBe(409);
-    expect((await admin('PATCH', `/api/users/00000000-0000-4000-8000-000000000000`, { nickname: 'x' })).statusCode).toBe(404);
+    expect(
+      (await admin('PATCH', `/api/users/00000000-0000-4000-8000-000000000000`, { nickname: 'x' })).statusCode,
+    ).toBe(404);
     const empty = await admin('PATCH', `/api/users/${id}`, {});
     expect(empty.statusCode).toBe(400);
   });
@@ -93,7 +114,11 @@ describeEachDb('users administration', (dialect) => {
     expect((await t.app.inject({ url: '/api/auth/me', headers: bearer(session.accessToken) })).statusCode).toBe(200);
     expect((await admin('PATCH', `/api/users/${id}`, { status: 'disabled' })).json().data.status).toBe('disabled');
     expect((await t.app.inject({ url: '/api/auth/me', headers: bearer(session.accessToken) })).statusCode).toBe(401);
-    const refresh = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: session.refreshToken } });
+    const refresh = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refreshToken: session.refreshToken },
+    });
     expect(refresh.statusCode).toBe(401);
     await admin('PATCH', `/api/users/${id}`, { status: 'enabled' });
     const again = await login(t.app, 'to_disable', PASSWORD);
@@ -120,14 +145,29 @@ describeEachDb('users administration', (dialect) => {
     const res = await admin('POST', `/api/users/${id}/reset-password`, { password: 'brand-new-secret' });
     expect(res.statusCode).toBe(204);
     expect((await t.app.inject({ url: '/api/auth/me', headers: bearer(old.accessToken) })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'forgetful', password: PASSWORD } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: 'forgetful', password: PASSWORD },
+        })
+      ).statusCode,
+    ).toBe(401);
     await login(t.app, 'forgetful', 'brand-new-secret');
     const audit = await admin('GET', `/api/audit-logs?action=user.reset-password`);
-    expect(audit.json().data.items[0]).toMatchObject({ action: 'user.reset-password', targetId: id, actorUsername: 'admin', detail: { username: 'forgetful' } });
+    expect(audit.json().data.items[0]).toMatchObject({
+      action: 'user.reset-password',
+      targetId: id,
+      actorUsername: 'admin',
+      detail: { username: 'forgetful' },
+    });
     const everything = await admin('GET', '/api/audit-logs?pageSize=100');
     expect(everything.body).not.toContain('brand-new-secret');
     expect(everything.body).not.toContain(PASSWORD);
-    expect((await admin('POST', `/api/users/${id}/reset-password`, { password: 'short' })).json().message).toContain('password');
+    expect((await admin('POST', `/api/users/${id}/reset-password`, { password: 'short' })).json().message).toContain(
+      'password',
+    );
   });
 
   it('replaces the roles of a user; the new mask applies on their next request', async () => {
@@ -170,7 +210,11 @@ describeEachDb('users administration', (dialect) => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="users.csv"');
     const raw = res.rawPayload;
     expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const lines = raw.toString('utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = raw
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('id,username,nickname,status,roles,createdAt,updatedAt');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain('csv_user,"导出测试, 含逗号",enabled');
@@ -186,6 +230,10 @@ describeEachDb('users administration', (dialect) => {
     expect(rows.every((r: { actorId: string; ip: string }) => r.actorId === adminId && r.ip)).toBe(true);
     // A refused write leaves no audit row.
     await admin('POST', '/api/users', { username: 'admin', password: PASSWORD });
-    expect((await admin('GET', '/api/audit-logs?action=user.create&keyword=admin')).json().data.items.filter((r: { detail: { username: string } }) => r.detail.username === 'admin')).toEqual([]);
+    expect(
+      (await admin('GET', '/api/audit-logs?action=user.create&keyword=admin'))
+        .json()
+        .data.items.filter((r: { detail: { username: string } }) => r.detail.username === 'admin'),
+    ).toEqual([]);
   });
 });

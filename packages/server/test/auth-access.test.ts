@@ -13,14 +13,32 @@ describeEachDb('permissions follow the database on the very next request', (dial
   let n = 0;
   const now = () => new Date().toISOString();
 
-  const menuId = async (code: string) => (await t.db.kysely.selectFrom('menus').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
+  const menuId = async (code: string) =>
+    (await t.db.kysely.selectFrom('menus').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
   const newRole = async (grants: Record<string, number>) => {
     const id = randomUUID();
-    await t.db.kysely.insertInto('roles').values({ id, code: `role${++n}`, name: `Role ${n}`, description: '', status: 'enabled', sort: n, created_at: now(), updated_at: now() }).execute();
-    for (const [code, bits] of Object.entries(grants)) await t.db.kysely.insertInto('role_menus').values({ role_id: id, menu_id: await menuId(code), bits }).execute();
+    await t.db.kysely
+      .insertInto('roles')
+      .values({
+        id,
+        code: `role${++n}`,
+        name: `Role ${n}`,
+        description: '',
+        status: 'enabled',
+        sort: n,
+        created_at: now(),
+        updated_at: now(),
+      })
+      .execute();
+    for (const [code, bits] of Object.entries(grants))
+      await t.db.kysely
+        .insertInto('role_menus')
+        .values({ role_id: id, menu_id: await menuId(code), bits })
+        .execute();
     return id;
   };
-  const grant = (userId: string, roleId: string) => t.db.kysely.insertInto('user_roles').values({ user_id: userId, role_id: roleId }).execute();
+  const grant = (userId: string, roleId: string) =>
+    t.db.kysely.insertInto('user_roles').values({ user_id: userId, role_id: roleId }).execute();
   const view = async (token: string) => {
     const res = await me(t.app, token);
     expect(res.statusCode).toBe(200);
@@ -50,7 +68,11 @@ describeEachDb('permissions follow the database on the very next request', (dial
     expect(await view(token)).toEqual({ permissions: 0, menus: {}, roles: [] });
     const role = await newRole({ 'system:user': 5 });
     await grant(id, role);
-    expect(await view(token)).toMatchObject({ permissions: 5, menus: { system: 0, 'system:user': 5 }, roles: [`role${n}`] });
+    expect(await view(token)).toMatchObject({
+      permissions: 5,
+      menus: { system: 0, 'system:user': 5 },
+      roles: [`role${n}`],
+    });
   });
 
   it('ORs the grants of several roles per menu and over all menus', async () => {
@@ -102,7 +124,17 @@ describeEachDb('permissions follow the database on the very next request', (dial
     await t.db.kysely.updateTable('menus').set({ name: '系统设置' }).where('code', '=', 'system').execute();
     await t.db.kysely
       .insertInto('menus')
-      .values({ id: randomUUID(), parent_id: null, code: 'zz-new', name: 'New', path: '/zz', icon: 'box', sort: 999, created_at: now(), updated_at: now() })
+      .values({
+        id: randomUUID(),
+        parent_id: null,
+        code: 'zz-new',
+        name: 'New',
+        path: '/zz',
+        icon: 'box',
+        sort: 999,
+        created_at: now(),
+        updated_at: now(),
+      })
       .execute();
     const menus = (await me(t.app, accessToken)).json().data.menus as Array<{ code: string; name: string }>;
     expect(menus.find((m) => m.code === 'system')?.name).toBe('系统设置');

@@ -18,7 +18,11 @@ export const USER_PASSWORD = 'user-password-123';
 let hashed: Promise<string> | undefined;
 
 /** Inserts an enabled user without roles (one argon2 hash per process, shared by every user made here). */
-export async function insertUser(db: Db, username: string, opts: { status?: 'enabled' | 'disabled' } = {}): Promise<string> {
+export async function insertUser(
+  db: Db,
+  username: string,
+  opts: { status?: 'enabled' | 'disabled' } = {},
+): Promise<string> {
   const id = randomUUID();
   const now = new Date().toISOString();
   await db.kysely
@@ -43,14 +47,25 @@ export interface Session {
   refreshToken: string;
 }
 
-export async function signIn(app: FastifyInstance, username: string, password = USER_PASSWORD, remoteAddress?: string): Promise<Session> {
-  const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress });
+export async function signIn(
+  app: FastifyInstance,
+  username: string,
+  password = USER_PASSWORD,
+  remoteAddress?: string,
+): Promise<Session> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username, password },
+    remoteAddress,
+  });
   if (res.statusCode !== 200) throw new Error(`sign-in as ${username} failed: ${res.statusCode} ${res.body}`);
   const { accessToken, refreshToken } = res.json().data;
   return { accessToken, refreshToken };
 }
 
-export const me = (app: FastifyInstance, token: string) => app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
+export const me = (app: FastifyInstance, token: string) =>
+  app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
 
 export const refresh = (app: FastifyInstance, refreshToken: string) =>
   app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken } });
@@ -70,10 +85,19 @@ export function expectUnauthorized(res: LightMyRequestResponse, reason: RegExp, 
 const segment = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
 /** The decoded header and payload of a compact JWT, and its raw signature segment. */
-export function decode(token: string): { header: Record<string, unknown>; payload: Record<string, unknown>; signature: string } {
+export function decode(token: string): {
+  header: Record<string, unknown>;
+  payload: Record<string, unknown>;
+  signature: string;
+} {
   const [h, p, signature] = token.split('.');
-  return { header: JSON.parse(Buffer.from(h, 'base64url').toString()), payload: JSON.parse(Buffer.from(p, 'base64url').toString()), signature };
+  return {
+    header: JSON.parse(Buffer.from(h, 'base64url').toString()),
+    payload: JSON.parse(Buffer.from(p, 'base64url').toString()),
+    signature,
+  };
 }
 
 /** Re-encodes header and payload and glues on `signature` unchanged, as a forger without the key would. */
-export const forge = (header: unknown, payload: unknown, signature: string) => `${segment(header)}.${segment(payload)}.${signature}`;
+export const forge = (header: unknown, payload: unknown, signature: string) =>
+  `${segment(header)}.${segment(payload)}.${signature}`;

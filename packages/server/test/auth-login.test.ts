@@ -18,7 +18,10 @@ const attempt = (app: FastifyInstance, username: string, password: string, remot
 
 function expectThrottled(res: Awaited<ReturnType<typeof attempt>>) {
   expect(res.statusCode, res.body).toBe(429);
-  expect(res.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: expect.stringMatching(/请在 \d+ 分钟后重试.*try again/) });
+  expect(res.json()).toEqual({
+    code: 'TOO_MANY_REQUESTS',
+    message: expect.stringMatching(/请在 \d+ 分钟后重试.*try again/),
+  });
   const retry = Number(res.headers['retry-after']);
   expect(Number.isInteger(retry) && retry >= 1 && retry <= 900).toBe(true);
 }
@@ -66,7 +69,11 @@ describeEachDb('sign-in', (dialect) => {
   it('answers unknown user, wrong password and disabled user identically', async () => {
     const known = await freshUser();
     const disabled = await freshUser('disabled');
-    const answers = [await attempt(t.app, 'nobody-by-this-name', USER_PASSWORD), await attempt(t.app, known, 'wrong-password'), await attempt(t.app, disabled, USER_PASSWORD)];
+    const answers = [
+      await attempt(t.app, 'nobody-by-this-name', USER_PASSWORD),
+      await attempt(t.app, known, 'wrong-password'),
+      await attempt(t.app, disabled, USER_PASSWORD),
+    ];
     for (const res of answers) {
       expect(res.statusCode).toBe(401);
       expect(res.headers['content-type']).toBe(answers[0].headers['content-type']);
@@ -157,7 +164,12 @@ describeEachDb('sign-in', (dialect) => {
     const user = await freshUser();
     const { accessToken } = await signIn(t.app, user);
     const change = (oldPassword: string) =>
-      t.app.inject({ method: 'PUT', url: '/api/auth/password', headers: { authorization: `Bearer ${accessToken}` }, payload: { oldPassword, newPassword: 'another-password-1' } });
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/auth/password',
+        headers: { authorization: `Bearer ${accessToken}` },
+        payload: { oldPassword, newPassword: 'another-password-1' },
+      });
     for (let i = 0; i < 3; i++) expect((await change(`guess-${i}`)).statusCode).toBe(400);
     expectThrottled(await change(USER_PASSWORD));
   });
@@ -183,7 +195,8 @@ describeEachDb('sign-in', (dialect) => {
     try {
       const user = await freshUser();
       const ip = newIp();
-      for (let i = 0; i < 3; i++) expect((await attempt(i % 2 ? other : t.app, user, `guess-${i}`, ip)).statusCode).toBe(401);
+      for (let i = 0; i < 3; i++)
+        expect((await attempt(i % 2 ? other : t.app, user, `guess-${i}`, ip)).statusCode).toBe(401);
       expectThrottled(await attempt(other, user, USER_PASSWORD, ip));
     } finally {
       await other.close();
@@ -192,12 +205,31 @@ describeEachDb('sign-in', (dialect) => {
 
   it('failures for an account from many addresses only slow its sign-ins down, never refuse them', async () => {
     const waits: number[] = [];
-    const throttle = new LoginThrottle(new FailureStore(t.db.kysely), { perAccountIp: 3, perIp: 100, accountSlowdownAfter: 4 }, { sleep: async (ms) => void waits.push(ms) });
+    const throttle = new LoginThrottle(
+      new FailureStore(t.db.kysely),
+      { perAccountIp: 3, perIp: 100, accountSlowdownAfter: 4 },
+      { sleep: async (ms) => void waits.push(ms) },
+    );
     const user = `slow-${randomBytes(3).toString('hex')}`;
     const wrong = new Error('wrong password');
-    for (let i = 0; i < 4; i++) await expect(throttle.guard(user, newIp(), () => Promise.reject(wrong), (e) => e === wrong)).rejects.toBe(wrong);
+    for (let i = 0; i < 4; i++)
+      await expect(
+        throttle.guard(
+          user,
+          newIp(),
+          () => Promise.reject(wrong),
+          (e) => e === wrong,
+        ),
+      ).rejects.toBe(wrong);
     expect(waits).toEqual([]);
-    await expect(throttle.guard(user, newIp(), async () => 'signed in', () => false)).resolves.toBe('signed in');
+    await expect(
+      throttle.guard(
+        user,
+        newIp(),
+        async () => 'signed in',
+        () => false,
+      ),
+    ).resolves.toBe('signed in');
     expect(waits).toEqual([2000]);
   });
 });

@@ -57,17 +57,23 @@ describeEachDb('admin route declarations', (dialect) => {
 
   it('sees the whole route table', () => {
     expect(admin.length).toBeGreaterThan(5);
-    expect(admin.map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(['GET /api/auth/me', 'HEAD /api/auth/me', 'GET /api/permissions']));
+    expect(admin.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining(['GET /api/auth/me', 'HEAD /api/auth/me', 'GET /api/permissions']),
+    );
   });
 
   it('every admin route sits inside the admin API and declares a permission or the public marker', () => {
-    const offenders = admin.filter((r) => r.config.area !== 'admin' || !isDeclaration(r.config.auth)).map((r) => `${r.method} ${r.url} ${JSON.stringify(r.config.auth)}`);
+    const offenders = admin
+      .filter((r) => r.config.area !== 'admin' || !isDeclaration(r.config.auth))
+      .map((r) => `${r.method} ${r.url} ${JSON.stringify(r.config.auth)}`);
     expect(offenders).toEqual([]);
   });
 
   it('every menu a route declares exists', async () => {
     const menus = new Set((await t.db.kysely.selectFrom('menus').select('code').execute()).map((m) => m.code));
-    const unknown = admin.map((r) => (r.config.auth as { menu?: string }).menu).filter((m): m is string => m !== undefined && !menus.has(m));
+    const unknown = admin
+      .map((r) => (r.config.auth as { menu?: string }).menu)
+      .filter((m): m is string => m !== undefined && !menus.has(m));
     expect(unknown).toEqual([]);
   });
 
@@ -90,8 +96,13 @@ describeEachDb('admin route declarations', (dialect) => {
     const { accessToken } = await signIn(t.app, 'nobody-special');
     const wrong: string[] = [];
     for (const r of admin.filter((x) => typeof x.config.auth === 'object' && x.method !== 'OPTIONS')) {
-      const res = await t.app.inject({ method: r.method as HTTPMethods, url: concrete(r.url), headers: { authorization: `Bearer ${accessToken}` } });
-      if (res.statusCode !== 403 || (r.method !== 'HEAD' && res.body !== FORBIDDEN_BODY)) wrong.push(`${r.method} ${r.url} → ${res.statusCode} ${res.body.slice(0, 80)}`);
+      const res = await t.app.inject({
+        method: r.method as HTTPMethods,
+        url: concrete(r.url),
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+      if (res.statusCode !== 403 || (r.method !== 'HEAD' && res.body !== FORBIDDEN_BODY))
+        wrong.push(`${r.method} ${r.url} → ${res.statusCode} ${res.body.slice(0, 80)}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -106,7 +117,8 @@ describeEachDb('admin route declarations', (dialect) => {
     for (const r of admin.filter((x) => !x.hidden && x.method !== 'HEAD' && x.method !== 'OPTIONS')) {
       const path = r.url.replace(/:([^/]+)/g, '{$1}').replace(/(.)\/$/, '$1');
       const op = doc.paths[path]?.[r.method.toLowerCase()];
-      if (!op || JSON.stringify(op['x-permission']) !== JSON.stringify(r.config.auth)) mismatched.push(`${r.method} ${path}`);
+      if (!op || JSON.stringify(op['x-permission']) !== JSON.stringify(r.config.auth))
+        mismatched.push(`${r.method} ${path}`);
     }
     expect(mismatched).toEqual([]);
   });
@@ -155,7 +167,9 @@ describeEachDb('permission points and identity', (dialect) => {
     const { data } = res.json();
     expect(Object.keys(data)).toEqual(expect.arrayContaining(['id', 'username', 'roles', 'permissions', 'menus']));
     const node = data.menus[0];
-    expect(Object.keys(node)).toEqual(expect.arrayContaining(['id', 'parentId', 'code', 'name', 'path', 'icon', 'sort', 'permissions', 'children']));
+    expect(Object.keys(node)).toEqual(
+      expect.arrayContaining(['id', 'parentId', 'code', 'name', 'path', 'icon', 'sort', 'permissions', 'children']),
+    );
     expect(node.parentId).toBeNull();
     expect(node.children[0].parentId).toBe(node.id);
     expect(res.body).not.toMatch(/"permissions":(-1|")/);
@@ -178,19 +192,27 @@ describeEachDb('admin API CORS', (dialect) => {
   let token: string;
 
   beforeAll(async () => {
-    [t, closed] = await Promise.all([getTestInstance(dialect, { CORS_ORIGINS: `${GOOD}, https://ops.example.com` }), getTestInstance(dialect)]);
+    [t, closed] = await Promise.all([
+      getTestInstance(dialect, { CORS_ORIGINS: `${GOOD}, https://ops.example.com` }),
+      getTestInstance(dialect),
+    ]);
     token = (await login(t.app)).accessToken;
   });
   afterAll(async () => {
     await Promise.all([t?.close(), closed?.close()]);
   });
 
-  const get = (inst: TestInstance, url: string, origin: string) => inst.app.inject({ url, headers: { origin, authorization: `Bearer ${token}` } });
+  const get = (inst: TestInstance, url: string, origin: string) =>
+    inst.app.inject({ url, headers: { origin, authorization: `Bearer ${token}` } });
   const preflight = (inst: TestInstance, url: string, origin: string) =>
     inst.app.inject({
       method: 'OPTIONS',
       url,
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
 
   it('lets a configured origin read admin responses', async () => {
@@ -217,6 +239,10 @@ describeEachDb('admin API CORS', (dialect) => {
   });
 
   it('keeps the public API open to every origin', async () => {
-    expect((await t.app.inject({ url: '/api/no-such-endpoint', headers: { origin: EVIL } })).headers['access-control-allow-origin']).toBe('*');
+    expect(
+      (await t.app.inject({ url: '/api/no-such-endpoint', headers: { origin: EVIL } })).headers[
+        'access-control-allow-origin'
+      ],
+    ).toBe('*');
   });
 });

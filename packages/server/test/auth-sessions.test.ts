@@ -79,7 +79,12 @@ describeEachDb('refresh token rotation and sessions', (dialect) => {
     expect(codes.filter((c) => c === 200)).toHaveLength(1);
     expect(codes.filter((c) => c === 401)).toHaveLength(49);
     for (const r of results.filter((x) => x.statusCode === 401)) expect(r.json().code).toBe('REFRESH_SUPERSEDED');
-    const rows = await t.db.kysely.selectFrom('refresh_tokens').innerJoin('users', 'users.id', 'refresh_tokens.user_id').select('refresh_tokens.id').where('users.username', '=', username).execute();
+    const rows = await t.db.kysely
+      .selectFrom('refresh_tokens')
+      .innerJoin('users', 'users.id', 'refresh_tokens.user_id')
+      .select('refresh_tokens.id')
+      .where('users.username', '=', username)
+      .execute();
     expect(rows).toHaveLength(2); // the original and exactly one successor
     const winner = results.find((r) => r.statusCode === 200)!.json().data;
     expect((await refresh(t.app, winner.refreshToken)).statusCode).toBe(200);
@@ -88,7 +93,12 @@ describeEachDb('refresh token rotation and sessions', (dialect) => {
   it('logout answers 204, kills the refresh token, and the access token works until it expires', async () => {
     const { username } = await freshUser();
     const s = await signIn(t.app, username);
-    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(s.accessToken), payload: { refreshToken: s.refreshToken } });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: bearer(s.accessToken),
+      payload: { refreshToken: s.refreshToken },
+    });
     expect(out.statusCode).toBe(204);
     expect(out.body).toBe('');
     expectUnauthorized(await refresh(t.app, s.refreshToken), /revoked/, 'SESSION_ENDED');
@@ -99,21 +109,34 @@ describeEachDb('refresh token rotation and sessions', (dialect) => {
     const { username } = await freshUser();
     const s = await signIn(t.app, username);
     const rotated = (await refresh(t.app, s.refreshToken)).json().data;
-    await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(rotated.accessToken), payload: { refreshToken: s.refreshToken } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: bearer(rotated.accessToken),
+      payload: { refreshToken: s.refreshToken },
+    });
     expectUnauthorized(await refresh(t.app, rotated.refreshToken), /revoked/, 'SESSION_ENDED');
   });
 
   it('logout cannot revoke another user’s refresh token', async () => {
     const alice = await signIn(t.app, (await freshUser()).username);
     const bob = await signIn(t.app, (await freshUser()).username);
-    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(alice.accessToken), payload: { refreshToken: bob.refreshToken } });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: bearer(alice.accessToken),
+      payload: { refreshToken: bob.refreshToken },
+    });
     expect(out.statusCode).toBe(204);
     expect((await refresh(t.app, bob.refreshToken)).statusCode).toBe(200);
   });
 
   it('logout needs a valid access token', async () => {
     const s = await signIn(t.app, (await freshUser()).username);
-    expectUnauthorized(await t.app.inject({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken: s.refreshToken } }), /missing/);
+    expectUnauthorized(
+      await t.app.inject({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken: s.refreshToken } }),
+      /missing/,
+    );
     expect((await refresh(t.app, s.refreshToken)).statusCode).toBe(200);
   });
 
@@ -138,7 +161,11 @@ describeEachDb('refresh token rotation and sessions', (dialect) => {
     expectUnauthorized(await refresh(t.app, here.refreshToken), /revoked/, 'PASSWORD_CHANGED');
     expectUnauthorized(await refresh(t.app, there.refreshToken), /revoked/, 'PASSWORD_CHANGED');
 
-    const oldLogin = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password: USER_PASSWORD } });
+    const oldLogin = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username, password: USER_PASSWORD },
+    });
     expect(oldLogin.statusCode).toBe(401);
     await signIn(t.app, username, 'a-brand-new-password');
   });
@@ -161,12 +188,21 @@ describeEachDb('refresh token rotation and sessions', (dialect) => {
 
   it('a too-short new password is 400 naming newPassword, without repeating it', async () => {
     const s = await signIn(t.app, (await freshUser()).username);
-    const res = await t.app.inject({ method: 'PUT', url: '/api/auth/password', headers: bearer(s.accessToken), payload: { oldPassword: USER_PASSWORD, newPassword: 'shrt7' } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/auth/password',
+      headers: bearer(s.accessToken),
+      payload: { oldPassword: USER_PASSWORD, newPassword: 'shrt7' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/newPassword/);
     expect(res.body).not.toContain('shrt7');
     const long = `secret-${'x'.repeat(130)}`;
-    const admin = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: long } });
+    const admin = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'admin', password: long },
+    });
     expect(admin.statusCode).toBe(400);
     expect(admin.json().message).toMatch(/password/);
     expect(admin.body).not.toContain('secret-');
@@ -193,7 +229,11 @@ describeEachDb('refresh token rotation and sessions', (dialect) => {
   it('bumping token_version in the database kills both tokens on the very next request', async () => {
     const { username, id } = await freshUser();
     const s = await signIn(t.app, username);
-    await t.db.kysely.updateTable('users').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('id', '=', id).execute();
+    await t.db.kysely
+      .updateTable('users')
+      .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
+      .where('id', '=', id)
+      .execute();
     expectUnauthorized(await me(t.app, s.accessToken), /version mismatch/, 'SESSION_ENDED');
     expectUnauthorized(await refresh(t.app, s.refreshToken), /version mismatch/, 'SESSION_ENDED');
   });

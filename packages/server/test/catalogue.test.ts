@@ -14,9 +14,16 @@ const HOME = 'packages/server/src/catalogue.ts';
 
 /** Source files (not tests, not generated code): where a fact written twice would drift. */
 function sources(): string[] {
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'packages', 'apps'], { cwd: ROOT, encoding: 'utf8' }).split('\n');
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'packages', 'apps'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  }).split('\n');
   return files.filter(
-    (f) => /\.(ts|vue|mjs)$/.test(f) && !/(^|\/)(test|generated|scripts)\//.test(f) && !/\.test\.ts$/.test(f) && fs.existsSync(path.join(ROOT, f)),
+    (f) =>
+      /\.(ts|vue|mjs)$/.test(f) &&
+      !/(^|\/)(test|generated|scripts)\//.test(f) &&
+      !/\.test\.ts$/.test(f) &&
+      fs.existsSync(path.join(ROOT, f)),
   );
 }
 
@@ -27,7 +34,9 @@ describe('one catalogue', () => {
     // ('content', 'system'), so it is checked through its children only.
     const patterns = [
       ...CATALOGUE.filter((m) => m.code.includes(':')).map((m) => m.code),
-      ...CATALOGUE.filter((m) => CATALOGUE.some((c) => c.parent === m.code && c.code.startsWith(`${m.code}:`))).map((m) => `${m.code}:`),
+      ...CATALOGUE.filter((m) => CATALOGUE.some((c) => c.parent === m.code && c.code.startsWith(`${m.code}:`))).map(
+        (m) => `${m.code}:`,
+      ),
     ];
     const offenders: string[] = [];
     for (const file of sources()) {
@@ -42,7 +51,11 @@ describe('one catalogue', () => {
   });
 
   it('no permission point is defined twice (value and bits together)', () => {
-    const offenders = sources().filter((f) => f !== 'packages/server/src/admin/permissions/points.ts' && /value:\s*'SEARCH'[^}]*bits:\s*1\b/.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    const offenders = sources().filter(
+      (f) =>
+        f !== 'packages/server/src/admin/permissions/points.ts' &&
+        /value:\s*'SEARCH'[^}]*bits:\s*1\b/.test(fs.readFileSync(path.join(ROOT, f), 'utf8')),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -63,7 +76,8 @@ describeEachDb('the catalogue drives the seed and the routes', (dialect) => {
     const t = await getTestInstance(dialect);
     try {
       const admin = await adminCall(t.app);
-      const flat = (nodes: Array<{ code: string; children?: unknown[] }>): string[] => nodes.flatMap((n) => [n.code, ...flat((n.children ?? []) as typeof nodes)]);
+      const flat = (nodes: Array<{ code: string; children?: unknown[] }>): string[] =>
+        nodes.flatMap((n) => [n.code, ...flat((n.children ?? []) as typeof nodes)]);
       expect(flat(MENU_TREE).sort()).toEqual(CATALOGUE.map((m) => m.code).sort());
       expect(flat((await admin('GET', '/api/menus')).json().data).sort()).toEqual(CATALOGUE.map((m) => m.code).sort());
       const doc = t.app.swagger() as { paths: Record<string, Record<string, { 'x-permission'?: { menu?: string } }>> };

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { ADMIN, REDIS_URL, bearer, describeEachDb, getTestInstance, login, testConfig, type TestInstance } from './helpers.js';
+import {
+  ADMIN,
+  REDIS_URL,
+  bearer,
+  describeEachDb,
+  getTestInstance,
+  login,
+  testConfig,
+  type TestInstance,
+} from './helpers.js';
 
 describeEachDb('content library', (dialect) => {
   let t: TestInstance;
@@ -17,7 +26,8 @@ describeEachDb('content library', (dialect) => {
   async function emptyLibrary(lib: string) {
     const all = await api('GET', `/api/admin/content/${lib}/export?format=json`);
     const ids = (JSON.parse(all.body) as Array<{ id: string }>).map((i) => i.id);
-    for (let i = 0; i < ids.length; i += 500) await api('POST', `/api/admin/content/${lib}/batch-delete`, { ids: ids.slice(i, i + 500) });
+    for (let i = 0; i < ids.length; i += 500)
+      await api('POST', `/api/admin/content/${lib}/batch-delete`, { ids: ids.slice(i, i + 500) });
   }
 
   it('a joke added in the admin API is what the public endpoint serves right after', async () => {
@@ -43,7 +53,10 @@ describeEachDb('content library', (dialect) => {
       { riddle: '外甥打灯笼', answer: '照舅（旧）' },
       { riddle: '孔夫子搬家', answer: '净是书（输）' },
     ];
-    const imp = await api('POST', '/api/admin/content/xiehouyu/import', { format: 'json', content: JSON.stringify(items) });
+    const imp = await api('POST', '/api/admin/content/xiehouyu/import', {
+      format: 'json',
+      content: JSON.stringify(items),
+    });
     expect(imp.json()).toEqual({ data: { imported: 2 } });
 
     const csv = await api('GET', '/api/admin/content/xiehouyu/export?format=csv');
@@ -54,10 +67,13 @@ describeEachDb('content library', (dialect) => {
     await emptyLibrary('xiehouyu');
     const back = await api('POST', '/api/admin/content/xiehouyu/import', { format: 'csv', content: csv.body });
     expect(back.json()).toEqual({ data: { imported: 2 } });
-    const json = JSON.parse((await api('GET', '/api/admin/content/xiehouyu/export?format=json')).body) as Array<{ riddle: string; answer: string }>;
-    expect(json.map(({ riddle, answer }) => ({ riddle, answer })).sort((a, b) => a.riddle.localeCompare(b.riddle))).toEqual(
-      [...items].sort((a, b) => a.riddle.localeCompare(b.riddle)),
-    );
+    const json = JSON.parse((await api('GET', '/api/admin/content/xiehouyu/export?format=json')).body) as Array<{
+      riddle: string;
+      answer: string;
+    }>;
+    expect(
+      json.map(({ riddle, answer }) => ({ riddle, answer })).sort((a, b) => a.riddle.localeCompare(b.riddle)),
+    ).toEqual([...items].sort((a, b) => a.riddle.localeCompare(b.riddle)));
   });
 
   it('a CSV export cannot run formulas in a spreadsheet, yet imports back unchanged', async () => {
@@ -66,7 +82,9 @@ describeEachDb('content library', (dialect) => {
     const csv = (await api('GET', '/api/admin/content/jokes/export?format=csv')).body;
     expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);
     await emptyLibrary('jokes');
-    expect((await api('POST', '/api/admin/content/jokes/import', { format: 'csv', content: csv })).json()).toEqual({ data: { imported: 1 } });
+    expect((await api('POST', '/api/admin/content/jokes/import', { format: 'csv', content: csv })).json()).toEqual({
+      data: { imported: 1 },
+    });
     expect((await t.app.inject('/api/joke')).json().data.content).toBe('=HYPERLINK("http://evil")');
   });
 
@@ -83,14 +101,22 @@ describeEachDb('content library', (dialect) => {
     expect(body.errors.some((e: { field: string }) => e.field === 'content')).toBe(true);
     expect((await api('GET', '/api/admin/content/trivia?pageSize=1')).json().data.total).toBe(before);
 
-    const broken = await api('POST', '/api/admin/content/trivia/import', { format: 'csv', content: 'category,content\n"unterminated' });
+    const broken = await api('POST', '/api/admin/content/trivia/import', {
+      format: 'csv',
+      content: 'category,content\n"unterminated',
+    });
     expect(broken.statusCode).toBe(400);
     expect(broken.json().message).toContain('not valid CSV');
   });
 
   it('an import of poems that are empty, bracket-marked, mislabelled or duplicated is refused row by row', async () => {
     const before = (await api('GET', '/api/admin/content/poems?pageSize=1')).json().data.total;
-    const good = { title: '新诗', author: '无名氏', dynasty: '唐', lines: ['一行新的诗句在这里，', '再来一行收个尾。'] };
+    const good = {
+      title: '新诗',
+      author: '无名氏',
+      dynasty: '唐',
+      lines: ['一行新的诗句在这里，', '再来一行收个尾。'],
+    };
     const res = await api('POST', '/api/admin/content/poems/import', {
       format: 'json',
       content: JSON.stringify([
@@ -107,7 +133,11 @@ describeEachDb('content library', (dialect) => {
     expect(rows.some((r) => r.startsWith('1 '))).toBe(false);
     expect((await api('GET', '/api/admin/content/poems?pageSize=1')).json().data.total).toBe(before);
 
-    const created = await api('POST', '/api/admin/content/poems', { ...good, title: '校勘', lines: ['[妆]罢低声问夫壻，画眉深浅入时无。'] });
+    const created = await api('POST', '/api/admin/content/poems', {
+      ...good,
+      title: '校勘',
+      lines: ['[妆]罢低声问夫壻，画眉深浅入时无。'],
+    });
     expect(created.statusCode).toBe(400);
     expect(created.json().message).toMatch(/lines\/0: 含校勘/);
   });
@@ -122,10 +152,14 @@ describeEachDb('content library', (dialect) => {
 
   it('guards every content route with its menu and bit', async () => {
     // A role with SEARCH only on content:jokes: can list jokes, cannot add, cannot list trivia.
-    const menus = (await api('GET', '/api/auth/me')).json().data.menus as Array<{ code: string; children: Array<{ id: string; code: string }> }>;
+    const menus = (await api('GET', '/api/auth/me')).json().data.menus as Array<{
+      code: string;
+      children: Array<{ id: string; code: string }>;
+    }>;
     const jokesMenu = menus.find((m) => m.code === 'content')!.children.find((c) => c.code === 'content:jokes')!;
     const role = await api('POST', '/api/roles', { code: 'joke_reader', name: 'Joke reader' });
-    if (role.statusCode !== 201 && role.statusCode !== 200) return expect.soft(role.statusCode, 'roles API not available yet').toBe(201);
+    if (role.statusCode !== 201 && role.statusCode !== 200)
+      return expect.soft(role.statusCode, 'roles API not available yet').toBe(201);
     const roleId = role.json().data.id;
     await api('PUT', `/api/roles/${roleId}/menus`, { grants: [{ menuId: jokesMenu.id, bits: 1 }] });
     await api('POST', '/api/users', { username: 'reader1', password: 'reader-password-1', roleIds: [roleId] });
@@ -159,7 +193,12 @@ describeEachDb('holiday schedules from the content library', (dialect) => {
         { name: '春节', start: '2027-02-05', end: '2027-02-13', work: ['2027-02-14'] },
       ],
     };
-    const res = await t.app.inject({ method: 'POST', url: '/api/admin/content/holidays', payload: year, headers: bearer(token) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/content/holidays',
+      payload: year,
+      headers: bearer(token),
+    });
     expect(res.statusCode).toBe(201);
     const after = await t.app.inject('/api/holiday?year=2027');
     expect(after.statusCode).toBe(200);
@@ -176,10 +215,24 @@ describe.skipIf(!REDIS_URL)('content changes across instances (Redis)', () => {
     const b = await buildApp({ config: testConfig(env), db: a.db, logger: false });
     try {
       const token = (await login(a.app)).accessToken;
-      const all = JSON.parse((await a.app.inject({ url: '/api/admin/content/jokes/export?format=json', headers: bearer(token) })).body) as Array<{ id: string }>;
-      await a.app.inject({ method: 'POST', url: '/api/admin/content/jokes/batch-delete', payload: { ids: all.map((i) => i.id) }, headers: bearer(token) });
-      await a.app.inject({ method: 'POST', url: '/api/admin/content/jokes', payload: { content: '只有一个笑话' }, headers: bearer(token) });
-      await expect.poll(async () => (await b.inject('/api/joke')).json().data?.content, { timeout: 5000 }).toBe('只有一个笑话');
+      const all = JSON.parse(
+        (await a.app.inject({ url: '/api/admin/content/jokes/export?format=json', headers: bearer(token) })).body,
+      ) as Array<{ id: string }>;
+      await a.app.inject({
+        method: 'POST',
+        url: '/api/admin/content/jokes/batch-delete',
+        payload: { ids: all.map((i) => i.id) },
+        headers: bearer(token),
+      });
+      await a.app.inject({
+        method: 'POST',
+        url: '/api/admin/content/jokes',
+        payload: { content: '只有一个笑话' },
+        headers: bearer(token),
+      });
+      await expect
+        .poll(async () => (await b.inject('/api/joke')).json().data?.content, { timeout: 5000 })
+        .toBe('只有一个笑话');
     } finally {
       await b.close();
       await a.close();

@@ -12,13 +12,18 @@ describeEachDb('CORS rules', (dialect) => {
   afterAll(() => t?.close());
 
   const preflight = (url: string, method: string, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'OPTIONS', url, headers: { origin: GOOD, 'access-control-request-method': method, ...headers } });
+    t.app.inject({
+      method: 'OPTIONS',
+      url,
+      headers: { origin: GOOD, 'access-control-request-method': method, ...headers },
+    });
 
   it('lets a configured origin send every admin method, and reflects the requested headers', async () => {
     const pre = await preflight('/api/users/1', 'DELETE', { 'access-control-request-headers': 'authorization' });
     expect(pre.statusCode).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe(GOOD);
-    for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) expect(String(pre.headers['access-control-allow-methods'])).toContain(m);
+    for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])
+      expect(String(pre.headers['access-control-allow-methods'])).toContain(m);
     expect(pre.headers['access-control-allow-headers']).toBe('authorization');
     expect(String(pre.headers.vary)).toMatch(/Origin/);
     expect(String(pre.headers.vary)).toMatch(/Access-Control-Request-Headers/);

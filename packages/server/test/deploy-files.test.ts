@@ -9,11 +9,15 @@ import { describeSettings } from '../src/config.js';
  */
 const root = new URL('../../../', import.meta.url);
 const read = (file: string) => fs.readFileSync(new URL(file, root), 'utf8');
-const settings = describeSettings().map((s) => s.name).sort();
+const settings = describeSettings()
+  .map((s) => s.name)
+  .sort();
 
 describe('compose.yaml', () => {
   const text = read('compose.yaml');
-  const compose = parse(text, { merge: true }) as { services: Record<string, { environment?: Record<string, unknown>; build?: unknown; depends_on?: unknown }> };
+  const compose = parse(text, { merge: true }) as {
+    services: Record<string, { environment?: Record<string, unknown>; build?: unknown; depends_on?: unknown }>;
+  };
   const instances = Object.entries(compose.services).filter(([, s]) => s.build);
 
   it('runs two instances behind a proxy, with PostgreSQL and Redis', () => {
@@ -31,7 +35,10 @@ describe('compose.yaml', () => {
       const i = lines.findIndex((l) => new RegExp(`^\\s+${name}:`).test(l));
       expect(i, `${name} in compose.yaml`).toBeGreaterThan(0);
       // A comment directly above, or a comment block above a group of closely related settings.
-      const above = lines.slice(Math.max(0, i - 3), i).reverse().find((l) => !/^\s+[A-Z_]+:/.test(l));
+      const above = lines
+        .slice(Math.max(0, i - 3), i)
+        .reverse()
+        .find((l) => !/^\s+[A-Z_]+:/.test(l));
       expect(above?.trim().startsWith('#'), `comment above ${name}`).toBe(true);
     }
   });
@@ -43,7 +50,9 @@ describe('compose.yaml', () => {
 });
 
 describe('Kubernetes manifests', () => {
-  const docs = ['configmap.yaml', 'secret.yaml', 'deployment.yaml', 'service.yaml'].flatMap((f) => parseAllDocuments(read(`deploy/kubernetes/${f}`)).map((d) => d.toJS()));
+  const docs = ['configmap.yaml', 'secret.yaml', 'deployment.yaml', 'service.yaml'].flatMap((f) =>
+    parseAllDocuments(read(`deploy/kubernetes/${f}`)).map((d) => d.toJS()),
+  );
   const byKind = (kind: string) => docs.find((d) => d.kind === kind);
 
   it('the ConfigMap and the Secret together hold every setting once, secrets in the Secret', () => {
@@ -58,7 +67,10 @@ describe('Kubernetes manifests', () => {
     expect(container.readinessProbe.httpGet.path).toBe('/readyz');
     expect(container.livenessProbe.httpGet.path).toBe('/healthz');
     expect(String(container.ports[0].containerPort)).toBe(byKind('ConfigMap').data.PORT);
-    expect(container.envFrom.map((e: Record<string, { name: string }>) => Object.keys(e)[0]).sort()).toEqual(['configMapRef', 'secretRef']);
+    expect(container.envFrom.map((e: Record<string, { name: string }>) => Object.keys(e)[0]).sort()).toEqual([
+      'configMapRef',
+      'secretRef',
+    ]);
     expect(byKind('Deployment').spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(10);
   });
 });

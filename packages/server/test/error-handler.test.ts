@@ -12,7 +12,8 @@ async function appThrowing(err: unknown, area: 'admin' | 'lookup') {
   return app;
 }
 
-const dbError = (code: string) => Object.assign(new Error(`constraint failed (${code}) at /srv/app/db.js:10:5`), { code });
+const dbError = (code: string) =>
+  Object.assign(new Error(`constraint failed (${code}) at /srv/app/db.js:10:5`), { code });
 
 describe('error renderer', () => {
   it.each(['23503', 'SQLITE_CONSTRAINT_FOREIGNKEY', '23505', 'SQLITE_CONSTRAINT_UNIQUE'])(

@@ -8,7 +8,10 @@ describe('inline script hashes', () => {
   it('hash the body of each inline script, not external ones', () => {
     const html = '<script src="/a.js"></script><script>alert(1)</script><script type="module">\n x()\n</script>';
     // sha256("alert(1)") in base64, as a browser computes it for the CSP check.
-    expect(inlineScriptHashes(html)).toEqual(["'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='", expect.stringMatching(/^'sha256-[A-Za-z0-9+/]{43}='$/)]);
+    expect(inlineScriptHashes(html)).toEqual([
+      "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='",
+      expect.stringMatching(/^'sha256-[A-Za-z0-9+/]{43}='$/),
+    ]);
   });
 });
 
@@ -19,19 +22,25 @@ describe('Content-Security-Policy without inline scripts', () => {
   });
   afterAll(() => t?.close());
 
-  it.each(['/admin/', '/admin/login', '/api/auth/me', '/api/bmi?height=170&weight=60', '/docs/', '/healthz'])("%s: script-src has no 'unsafe-inline'", async (url) => {
-    const res = await t.app.inject(url);
-    const sources = scriptSrc(res.headers['content-security-policy']);
-    expect(sources).toContain("'self'");
-    expect(sources).not.toContain("'unsafe-inline'");
-  });
+  it.each(['/admin/', '/admin/login', '/api/auth/me', '/api/bmi?height=170&weight=60', '/docs/', '/healthz'])(
+    "%s: script-src has no 'unsafe-inline'",
+    async (url) => {
+      const res = await t.app.inject(url);
+      const sources = scriptSrc(res.headers['content-security-policy']);
+      expect(sources).toContain("'self'");
+      expect(sources).not.toContain("'unsafe-inline'");
+    },
+  );
 
-  it.each(['/docs/', '/admin/', '/admin/users'])('%s: every inline script on the page is allowed by its hash', async (url) => {
-    const res = await t.app.inject(url);
-    expect(res.headers['content-type']).toContain('text/html');
-    const sources = scriptSrc(res.headers['content-security-policy']);
-    for (const hash of inlineScriptHashes(res.body)) expect(sources).toContain(hash);
-  });
+  it.each(['/docs/', '/admin/', '/admin/users'])(
+    '%s: every inline script on the page is allowed by its hash',
+    async (url) => {
+      const res = await t.app.inject(url);
+      expect(res.headers['content-type']).toContain('text/html');
+      const sources = scriptSrc(res.headers['content-security-policy']);
+      for (const hash of inlineScriptHashes(res.body)) expect(sources).toContain(hash);
+    },
+  );
 
   it('the API reference really has an inline script (so the hash is what lets it run)', async () => {
     const res = await t.app.inject('/docs/');

@@ -4,10 +4,12 @@ import { describeEachDb, getTestInstance, type TestInstance } from './helpers.js
 import { adminCall, createUser, type Call } from './admin-fixtures.js';
 
 /** Cells of a CSV export (BOM stripped), as a spreadsheet would read them with ',' as separator. */
-const cellsOf = (payload: Buffer) => (parse(payload.toString('utf8').replace(/^\uFEFF/, ''), { relax_column_count: true }) as string[][]).flat();
+const cellsOf = (payload: Buffer) =>
+  (parse(payload.toString('utf8').replace(/^\uFEFF/, ''), { relax_column_count: true }) as string[][]).flat();
 
 /** What a spreadsheet would run as a formula: a cell, or a `;`-separated part of one, or a line, starting (after spaces) with = + - @. */
-const formulaParts = (cells: string[]) => cells.flatMap((c) => c.split(/[;\r\n]/)).filter((part) => /^\s*[=+\-@]/.test(part));
+const formulaParts = (cells: string[]) =>
+  cells.flatMap((c) => c.split(/[;\r\n]/)).filter((part) => /^\s*[=+\-@]/.test(part));
 
 const RISKY = [' =1+2', '\t=HYPERLINK("http://evil")', 'note;=cmd|" /C calc"!A0', 'first line\n@SUM(A1)'];
 const JOKES = RISKY.map((text) => text.trim());
@@ -20,7 +22,9 @@ describeEachDb('CSV exports neutralise formula cells (OWASP list)', (dialect) =>
     admin = await adminCall(t.app);
     for (const [i, text] of RISKY.entries()) {
       await createUser(admin, `csv.user${i}`, [], { nickname: text.slice(0, 60) });
-      expect((await admin('POST', '/api/roles', { code: `csv_role${i}`, name: `角色${i}`, description: text })).statusCode).toBe(201);
+      expect(
+        (await admin('POST', '/api/roles', { code: `csv_role${i}`, name: `角色${i}`, description: text })).statusCode,
+      ).toBe(201);
       // The content lint refuses leading or trailing white space in library texts: the jokes get the trimmed text
       // (a formula at the very start), the white-space variants go through users and roles.
       expect((await admin('POST', '/api/admin/content/jokes', { content: JOKES[i] })).statusCode).toBe(201);
@@ -28,7 +32,12 @@ describeEachDb('CSV exports neutralise formula cells (OWASP list)', (dialect) =>
   });
   afterAll(() => t?.close());
 
-  it.each(['/api/users/export', '/api/roles/export', '/api/audit-logs/export', '/api/admin/content/jokes/export?format=csv'])('%s holds no live formula', async (url) => {
+  it.each([
+    '/api/users/export',
+    '/api/roles/export',
+    '/api/audit-logs/export',
+    '/api/admin/content/jokes/export?format=csv',
+  ])('%s holds no live formula', async (url) => {
     const res = await admin('GET', url);
     expect(res.statusCode).toBe(200);
     const cells = cellsOf(res.rawPayload);
@@ -37,15 +46,21 @@ describeEachDb('CSV exports neutralise formula cells (OWASP list)', (dialect) =>
   });
 
   it('a content export imports back unchanged (the added quotes are removed again)', async () => {
-    const exported = await admin('GET', '/api/admin/content/jokes/export?format=csv&keyword=' + encodeURIComponent('=1+2'));
+    const exported = await admin(
+      'GET',
+      `/api/admin/content/jokes/export?format=csv&keyword=${encodeURIComponent('=1+2')}`,
+    );
     const csv = exported.rawPayload.toString('utf8').replace(/^\uFEFF/, '');
     const rows = parse(csv, { columns: true }) as Array<{ id: string; content: string }>;
     expect(rows.map((r) => r.content)).toEqual([`'${JOKES[0]}`]);
     // Re-import into a fresh copy: delete the item first, then import the exported file.
     expect((await admin('DELETE', `/api/admin/content/jokes/${rows[0].id}`)).statusCode).toBe(204);
-    const imported = await admin('POST', '/api/admin/content/jokes/import', { format: 'csv', content: exported.rawPayload.toString('utf8') });
+    const imported = await admin('POST', '/api/admin/content/jokes/import', {
+      format: 'csv',
+      content: exported.rawPayload.toString('utf8'),
+    });
     expect(imported.statusCode, imported.body).toBe(200);
-    const list = await admin('GET', '/api/admin/content/jokes?keyword=' + encodeURIComponent('=1+2'));
+    const list = await admin('GET', `/api/admin/content/jokes?keyword=${encodeURIComponent('=1+2')}`);
     expect(list.json().data.items.map((i: { content: string }) => i.content)).toEqual([JOKES[0]]);
   });
 });

@@ -14,7 +14,11 @@ const modeOf = (p: string) => (fs.statSync(p).mode & 0o777).toString(8);
 
 it('a new data folder is created 0700 and the SQLite files 0600 (WAL and shared memory included)', async () => {
   const dataDir = path.join(root, 'fresh', 'data');
-  const app = await buildApp({ config: testConfig({ DATA_DIR: dataDir, JWT_SECRET: '' }), persistSecret: true, logger: false });
+  const app = await buildApp({
+    config: testConfig({ DATA_DIR: dataDir, JWT_SECRET: '' }),
+    persistSecret: true,
+    logger: false,
+  });
   await app.ready();
   await sql`select count(*) from users`.execute(app.db.kysely);
   const files = fs.readdirSync(dataDir);

@@ -14,8 +14,16 @@ describeEachDb('Cache-Control: no-store on every admin API response', (dialect) 
   afterAll(() => t?.close());
 
   it.each([
-    ['sign-in that succeeds', { method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'admin-password-123' } }, 200],
-    ['sign-in that fails', { method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'wrong-password' } }, 401],
+    [
+      'sign-in that succeeds',
+      { method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'admin-password-123' } },
+      200,
+    ],
+    [
+      'sign-in that fails',
+      { method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'wrong-password' } },
+      401,
+    ],
     ['refresh with a bad token', { method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: 'nope' } }, 401],
     ['a request without a token', { url: '/api/auth/me' }, 401],
     ['a validation error', { method: 'POST', url: '/api/auth/login', payload: {} }, 400],
@@ -27,7 +35,14 @@ describeEachDb('Cache-Control: no-store on every admin API response', (dialect) 
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
-  it.each(['/api/auth/me', '/api/users', '/api/users/export', '/api/audit-logs', '/api/admin/content/jokes?pageSize=1', '/api/admin/usage/summary'])('signed-in GET %s', async (url) => {
+  it.each([
+    '/api/auth/me',
+    '/api/users',
+    '/api/users/export',
+    '/api/audit-logs',
+    '/api/admin/content/jokes?pageSize=1',
+    '/api/admin/usage/summary',
+  ])('signed-in GET %s', async (url) => {
     const res = await t.app.inject({ url, headers: bearer(token) });
     expect(res.statusCode).toBeLessThan(500);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -67,7 +82,10 @@ describeEachDb('oversized headers', (dialect) => {
   });
 
   it('the same on the public API answers in its envelope', async () => {
-    const res = await rawRequest(port, `GET /api/bmi?height=170&weight=60 HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${big}\r\n\r\n`);
+    const res = await rawRequest(
+      port,
+      `GET /api/bmi?height=170&weight=60 HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${big}\r\n\r\n`,
+    );
     const [head, body] = res.split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 431 /);
     expect(JSON.parse(body)).toMatchObject({ code: 431, data: null, msg: expect.stringContaining('请求头过大') });

@@ -6,7 +6,7 @@ import { describeEachDb, getTestInstance, login, type TestInstance } from './hel
 
 it('findNul names the first string holding U+0000 by its path, keys included', () => {
   expect(findNul({ a: 'ok', b: [{ c: 'x\0' }] })).toBe('b.0.c');
-  expect(findNul({ ['k\0']: 1 })).toBe('k\0');
+  expect(findNul({ 'k\0': 1 })).toBe('k\0');
   expect(findNul('\0', 'body')).toBe('body');
   expect(findNul({ a: 'ok', n: 1, z: null })).toBeUndefined();
 });
@@ -16,12 +16,17 @@ describeEachDb('NUL bytes in admin input', (dialect) => {
   let token: string;
   const routes: Array<{ method: string; url: string }> = [];
   beforeAll(async () => {
-    t = await getTestInstance(dialect, {}, {
-      onRoute: (r: RouteOptions) => {
-        if (areaOfUrl(r.url) !== 'admin') return;
-        for (const method of [r.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') routes.push({ method, url: r.url });
+    t = await getTestInstance(
+      dialect,
+      {},
+      {
+        onRoute: (r: RouteOptions) => {
+          if (areaOfUrl(r.url) !== 'admin') return;
+          for (const method of [r.method].flat())
+            if (method !== 'HEAD' && method !== 'OPTIONS') routes.push({ method, url: r.url });
+        },
       },
-    });
+    );
     token = (await login(t.app)).accessToken;
   });
   afterAll(() => t?.close());
@@ -47,9 +52,18 @@ describeEachDb('NUL bytes in admin input', (dialect) => {
             ? [{ url: `${path}?probe=a%00b`, field: 'probe' }]
             : [{ url: path, payload: { nested: [{ probe: 'a\u0000b' }] }, field: 'nested.0.probe' }];
       for (const p of probes) {
-        const res = await t.app.inject({ method: method as 'GET', url: p.url, headers: { authorization: `Bearer ${token}` }, ...('payload' in p ? { payload: p.payload } : {}) });
+        const res = await t.app.inject({
+          method: method as 'GET',
+          url: p.url,
+          headers: { authorization: `Bearer ${token}` },
+          ...('payload' in p ? { payload: p.payload } : {}),
+        });
         const body = res.json() as { code?: string; message?: string };
-        if (res.statusCode !== 400 || !body.message?.includes(`参数 ${p.field} 无效`) || !body.message.includes('NUL')) {
+        if (
+          res.statusCode !== 400 ||
+          !body.message?.includes(`参数 ${p.field} 无效`) ||
+          !body.message.includes('NUL')
+        ) {
           failures.push(`${method} ${p.url} → ${res.statusCode} ${res.body.slice(0, 120)}`);
         }
       }
@@ -59,7 +73,12 @@ describeEachDb('NUL bytes in admin input', (dialect) => {
 
   it('a content import whose rows hold a NUL (JSON escape) is refused per row, nothing imported', async () => {
     const content = JSON.stringify([{ content: 'fine joke' }, { content: 'bad\u0000joke' }]);
-    const res = await t.app.inject({ method: 'POST', url: '/api/admin/content/jokes/import', headers: { authorization: `Bearer ${token}` }, payload: { format: 'json', content } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/content/jokes/import',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { format: 'json', content },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([{ row: 2, field: 'content', message: expect.stringContaining('NUL') }]);
   });

@@ -30,9 +30,12 @@ describe('public links never carry an arbitrary Host header', () => {
     expect(pick(data)).toMatch(/^\/api\//);
   });
 
-  it.each(LINKS.slice(0, 2))('%s: a trusted host (localhost by default) still gets absolute links', async (url, pick) => {
-    expect(pick(await get(t, url, 'localhost:3000'))).toMatch(/^http:\/\/localhost:3000\/api\//);
-  });
+  it.each(LINKS.slice(0, 2))(
+    '%s: a trusted host (localhost by default) still gets absolute links',
+    async (url, pick) => {
+      expect(pick(await get(t, url, 'localhost:3000'))).toMatch(/^http:\/\/localhost:3000\/api\//);
+    },
+  );
 
   it('a Host that is not a host name at all is not trusted', async () => {
     for (const host of ['localhost@evil.example', 'localhost/evil', 'localhost:80:81']) {
@@ -47,10 +50,14 @@ describe('configured addresses', () => {
 
   it('PUBLIC_BASE_URL wins over any Host; TRUSTED_HOSTS lists the hosts allowed otherwise', async () => {
     t = await getTestInstance('sqlite', { PUBLIC_BASE_URL: 'https://api.example.com/', TRUSTED_HOSTS: 'tianji.lan' });
-    expect((await get(t, '/api/random-avatar?seed=a', 'evil.example')).url).toMatch(/^https:\/\/api\.example\.com\/api\//);
+    expect((await get(t, '/api/random-avatar?seed=a', 'evil.example')).url).toMatch(
+      /^https:\/\/api\.example\.com\/api\//,
+    );
     await t.close();
     t = await getTestInstance('sqlite', { TRUSTED_HOSTS: 'Tianji.LAN, [::1]' });
-    expect((await get(t, '/api/random-avatar?seed=a', 'tianji.lan:8080')).url).toMatch(/^http:\/\/tianji\.lan:8080\/api\//);
+    expect((await get(t, '/api/random-avatar?seed=a', 'tianji.lan:8080')).url).toMatch(
+      /^http:\/\/tianji\.lan:8080\/api\//,
+    );
     expect((await get(t, '/api/random-avatar?seed=a', '[::1]:3000')).url).toMatch(/^http:\/\/\[::1\]:3000\/api\//);
     expect((await get(t, '/api/random-avatar?seed=a', 'localhost')).url).toMatch(/^\/api\//);
   });

@@ -47,7 +47,10 @@ describeEachDb('usernames are unique regardless of case and Unicode form', (dial
 
   it('the recovery CLI refuses a super administrator whose name differs from an existing one only by case', async () => {
     const err: string[] = [];
-    const code = await runAdminCli(['create-super-admin', 'ADMIN', '--password', 'rescue-password-1'], t.db.kysely, { out: () => undefined, err: (l) => err.push(l) });
+    const code = await runAdminCli(['create-super-admin', 'ADMIN', '--password', 'rescue-password-1'], t.db.kysely, {
+      out: () => undefined,
+      err: (l) => err.push(l),
+    });
     expect(code).toBe(EXIT.FAILED);
     expect(err.join('\n')).toContain('"admin"');
     expect(await t.db.kysely.selectFrom('users').select('id').where('username', '=', 'ADMIN').execute()).toEqual([]);
@@ -55,7 +58,11 @@ describeEachDb('usernames are unique regardless of case and Unicode form', (dial
 
   it('sign-in matches the same way (case and fullwidth forms)', async () => {
     for (const typed of ['ADMIN', 'Admin', 'ａｄｍｉｎ']) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: typed, password: ADMIN.password } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: typed, password: ADMIN.password },
+      });
       expect(res.statusCode, typed).toBe(200);
       expect(res.json().data.user.username).toBe('admin');
     }
@@ -70,7 +77,13 @@ describeEachDb('sign-in throttling counts every spelling of a name as one accoun
   afterAll(() => t?.close());
 
   it('failures as admin and ａｄｍｉｎ use up the allowance of Admin', async () => {
-    const attempt = (username: string) => t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password: 'wrong-password' }, remoteAddress: `10.0.0.${username.length}` });
+    const attempt = (username: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username, password: 'wrong-password' },
+        remoteAddress: `10.0.0.${username.length}`,
+      });
     expect((await attempt('admin')).statusCode).toBe(401);
     expect((await attempt('ａｄｍｉｎ')).statusCode).toBe(401);
     expect((await attempt('Admin')).statusCode).toBe(429);
@@ -97,7 +110,10 @@ describeEachDb('migration 0005 reports usernames that already collide', (dialect
       updated_at: `2026-01-0${i + 1}T00:00:00.000Z`,
     }));
     // Written as the pre-0005 schema knew them (no username_key yet).
-    await db.kysely.insertInto('users').values(rows as never).execute();
+    await db.kysely
+      .insertInto('users')
+      .values(rows as never)
+      .execute();
   });
   afterAll(async () => {
     if (t) await t.app.close();
@@ -106,32 +122,53 @@ describeEachDb('migration 0005 reports usernames that already collide', (dialect
 
   it('upgrades without failing: the oldest keeps the name, the younger collisions are named in the audit log and at start', async () => {
     await migrateToLatest(db);
-    const keys = await db.kysely.selectFrom('users').select(['username', 'username_key']).orderBy('created_at').execute();
+    const keys = await db.kysely
+      .selectFrom('users')
+      .select(['username', 'username_key'])
+      .orderBy('created_at')
+      .execute();
     expect(keys).toEqual([
       { username: 'admin', username_key: 'admin' },
       { username: 'Admin', username_key: null },
       { username: 'ADMIN', username_key: null },
       { username: 'solo', username_key: 'solo' },
     ]);
-    const audit = await db.kysely.selectFrom('audit_logs').select(['action', 'target_id', 'detail']).where('action', '=', 'user.username-collision').orderBy('target_id').execute();
+    const audit = await db.kysely
+      .selectFrom('audit_logs')
+      .select(['action', 'target_id', 'detail'])
+      .where('action', '=', 'user.username-collision')
+      .orderBy('target_id')
+      .execute();
     expect(audit.map((a) => a.target_id).sort()).toEqual([ids.Admin, ids.ADMIN].sort());
     expect(JSON.parse(audit[0].detail)).toMatchObject({ collidesWith: 'admin' });
     const warned: string[] = [];
-    const log = { warn: (_o: unknown, msg: string) => warned.push(msg) } as unknown as Parameters<typeof warnUsernameCollisions>[1];
+    const log = { warn: (_o: unknown, msg: string) => warned.push(msg) } as unknown as Parameters<
+      typeof warnUsernameCollisions
+    >[1];
     expect(await warnUsernameCollisions(db.kysely, log)).toEqual(['ADMIN', 'Admin']);
     expect(warned[0]).toContain('"ADMIN"');
   });
 
   it('a colliding account cannot sign in until renamed, then can', async () => {
     t = { app: await buildApp({ config: testConfig(), db, logger: false }), db, close: async () => undefined };
-    const tryLogin = (username: string, password = OTHER_PASSWORD) => t!.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
-    const superRole = await db.kysely.selectFrom('roles').select('id').where('code', '=', 'super_admin').executeTakeFirstOrThrow();
+    const tryLogin = (username: string, password = OTHER_PASSWORD) =>
+      t!.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
+    const superRole = await db.kysely
+      .selectFrom('roles')
+      .select('id')
+      .where('code', '=', 'super_admin')
+      .executeTakeFirstOrThrow();
     await db.kysely.insertInto('user_roles').values({ user_id: ids.admin, role_id: superRole.id }).execute();
     // 'Admin' typing its own name and password reaches the older 'admin' account, whose password it is not.
     expect((await tryLogin('Admin')).statusCode).toBe(401);
     const call: Call = (method, url, payload) =>
       login(t!.app, 'admin', PASSWORD).then(({ accessToken }) =>
-        t!.app.inject({ method, url, headers: { authorization: `Bearer ${accessToken}` }, ...(payload === undefined ? {} : { payload: payload as object }) }),
+        t!.app.inject({
+          method,
+          url,
+          headers: { authorization: `Bearer ${accessToken}` },
+          ...(payload === undefined ? {} : { payload: payload as object }),
+        }),
       );
     expect((await call('PATCH', `/api/users/${ids.Admin}`, { username: 'admin2' })).statusCode).toBe(200);
     const res = await tryLogin('ADMIN2');

@@ -5,7 +5,8 @@ import { ADMIN, bearer, describeEachDb, getTestInstance, login, testConfig, type
 import { as, createUser, PASSWORD, type Call } from './admin-fixtures.js';
 import { refresh } from './auth-fixtures.js';
 
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const DAY_MS = 86_400_000;
 
 describeEachDb('login log', (dialect) => {
@@ -17,15 +18,26 @@ describeEachDb('login log', (dialect) => {
   const address = () => `198.51.100.${++n}`;
   const fresh = () => `logged${++n}`;
   const signIn = (username: string, password: string, remoteAddress: string) =>
-    t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress, headers: { 'user-agent': CHROME, 'x-client-kind': 'web' } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username, password },
+      remoteAddress,
+      headers: { 'user-agent': CHROME, 'x-client-kind': 'web' },
+    });
   /** The rows about `username` (exact), oldest first. */
   const rowsOf = async (username: string) => {
-    const items = (await admin('GET', `/api/login-logs?keyword=${encodeURIComponent(username)}&pageSize=100`)).json().data.items as Array<Record<string, unknown>>;
+    const items = (await admin('GET', `/api/login-logs?keyword=${encodeURIComponent(username)}&pageSize=100`)).json()
+      .data.items as Array<Record<string, unknown>>;
     return items.filter((r) => r.username === username).reverse();
   };
 
   beforeAll(async () => {
-    t = await getTestInstance(dialect, { LOGIN_MAX_FAILURES: '3', LOGIN_LOG_RETENTION: '180d' }, { now: () => Date.now() + skew });
+    t = await getTestInstance(
+      dialect,
+      { LOGIN_MAX_FAILURES: '3', LOGIN_LOG_RETENTION: '180d' },
+      { now: () => Date.now() + skew },
+    );
     admin = as(t.app, (await login(t.app)).accessToken);
   });
   afterAll(() => t.close());
@@ -37,7 +49,16 @@ describeEachDb('login log', (dialect) => {
     expect((await signIn(username, PASSWORD, ip)).statusCode).toBe(200);
     const rows = await rowsOf(username);
     expect(rows).toEqual([
-      expect.objectContaining({ event: 'login', result: 'success', reason: '', userId: id, ip, userAgent: CHROME, deviceLabel: 'Chrome 131 · Windows 10', clientKind: 'web' }),
+      expect.objectContaining({
+        event: 'login',
+        result: 'success',
+        reason: '',
+        userId: id,
+        ip,
+        userAgent: CHROME,
+        deviceLabel: 'Chrome 131 · Windows 10',
+        clientKind: 'web',
+      }),
     ]);
     expect(rows[0].sessionId).toEqual(expect.any(String));
   });
@@ -45,17 +66,23 @@ describeEachDb('login log', (dialect) => {
   it('each kind of failed sign-in is one row with its reason', async () => {
     const unknown = `nobody-${randomUUID().slice(0, 8)}`;
     expect((await signIn(unknown, 'whatever-123', address())).statusCode).toBe(401);
-    expect(await rowsOf(unknown)).toEqual([expect.objectContaining({ event: 'login', result: 'failure', reason: 'UNKNOWN_USER', userId: null })]);
+    expect(await rowsOf(unknown)).toEqual([
+      expect.objectContaining({ event: 'login', result: 'failure', reason: 'UNKNOWN_USER', userId: null }),
+    ]);
 
     const wrong = fresh();
     const wrongId = await createUser(admin, wrong);
     expect((await signIn(wrong, 'not-the-password', address())).statusCode).toBe(401);
-    expect(await rowsOf(wrong)).toEqual([expect.objectContaining({ result: 'failure', reason: 'WRONG_PASSWORD', userId: wrongId })]);
+    expect(await rowsOf(wrong)).toEqual([
+      expect.objectContaining({ result: 'failure', reason: 'WRONG_PASSWORD', userId: wrongId }),
+    ]);
 
     const disabled = fresh();
     await createUser(admin, disabled, [], { status: 'disabled' });
     expect((await signIn(disabled, PASSWORD, address())).statusCode).toBe(401);
-    expect(await rowsOf(disabled)).toEqual([expect.objectContaining({ result: 'failure', reason: 'ACCOUNT_DISABLED' })]);
+    expect(await rowsOf(disabled)).toEqual([
+      expect.objectContaining({ result: 'failure', reason: 'ACCOUNT_DISABLED' }),
+    ]);
   });
 
   it('a throttled attempt is logged as THROTTLED', async () => {
@@ -64,7 +91,12 @@ describeEachDb('login log', (dialect) => {
     const ip = address();
     for (let i = 0; i < 3; i++) expect((await signIn(username, 'wrong-password', ip)).statusCode).toBe(401);
     expect((await signIn(username, PASSWORD, ip)).statusCode).toBe(429);
-    expect((await rowsOf(username)).map((r) => r.reason)).toEqual(['WRONG_PASSWORD', 'WRONG_PASSWORD', 'WRONG_PASSWORD', 'THROTTLED']);
+    expect((await rowsOf(username)).map((r) => r.reason)).toEqual([
+      'WRONG_PASSWORD',
+      'WRONG_PASSWORD',
+      'WRONG_PASSWORD',
+      'THROTTLED',
+    ]);
   });
 
   it('sign-out, an operator ending a session, forced sign-out and a refresh replay are each one row', async () => {
@@ -72,7 +104,12 @@ describeEachDb('login log', (dialect) => {
     const id = await createUser(admin, username);
     const ip = address();
     const first = (await signIn(username, PASSWORD, ip)).json().data;
-    await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(first.accessToken), payload: { refreshToken: first.refreshToken } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: bearer(first.accessToken),
+      payload: { refreshToken: first.refreshToken },
+    });
 
     await signIn(username, PASSWORD, ip);
     const [live] = (await admin('GET', `/api/sessions?userId=${id}`)).json().data.items;
@@ -94,7 +131,8 @@ describeEachDb('login log', (dialect) => {
       ['forced-logout', 'success', 'FORCED_LOGOUT', ADMIN.username],
       ['refresh-reused', 'failure', 'REFRESH_REUSED', ''],
     ]);
-    for (const r of rows) expect(r).toMatchObject({ userId: id, ip, deviceLabel: 'Chrome 131 · Windows 10', clientKind: 'web' });
+    for (const r of rows)
+      expect(r).toMatchObject({ userId: id, ip, deviceLabel: 'Chrome 131 · Windows 10', clientKind: 'web' });
   });
 
   it('filters by result, event and time window, and exports a CSV with a byte-order mark', async () => {
@@ -115,8 +153,13 @@ describeEachDb('login log', (dialect) => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toMatch(/text\/csv/);
     expect(csv.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-    const lines = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('createdAt,event,result,reason,username,userId,ip,deviceLabel,clientKind,userAgent,sessionId,actorUsername');
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'createdAt,event,result,reason,username,userId,ip,deviceLabel,clientKind,userAgent,sessionId,actorUsername',
+    );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(',login,success,,');
     expect(lines[2]).toContain(',login,failure,WRONG_PASSWORD,');
@@ -139,7 +182,10 @@ describeEachDb('login log', (dialect) => {
     });
     const old = randomUUID();
     const young = randomUUID();
-    await t.db.kysely.insertInto('login_logs').values([row(old, 181), row(young, 179)]).execute();
+    await t.db.kysely
+      .insertInto('login_logs')
+      .values([row(old, 181), row(young, 179)])
+      .execute();
     // Pruning runs when an instance is ready and hourly after: start a second instance on the same database.
     const other = await buildApp({ config: testConfig({ LOGIN_LOG_RETENTION: '180d' }), db: t.db, logger: false });
     await other.ready();

@@ -68,15 +68,32 @@ describe('GET /api/almanac', () => {
       expect(e.ji).not.toBe('');
     }
     expect(data.map((e) => e.hours)).toEqual([
-      '23:00-00:59', '01:00-02:59', '03:00-04:59', '05:00-06:59', '07:00-08:59', '09:00-10:59',
-      '11:00-12:59', '13:00-14:59', '15:00-16:59', '17:00-18:59', '19:00-20:59', '21:00-22:59',
+      '23:00-00:59',
+      '01:00-02:59',
+      '03:00-04:59',
+      '05:00-06:59',
+      '07:00-08:59',
+      '09:00-10:59',
+      '11:00-12:59',
+      '13:00-14:59',
+      '15:00-16:59',
+      '17:00-18:59',
+      '19:00-20:59',
+      '21:00-22:59',
     ]);
     expect(data.map((e) => e.hour).join('')).toBe('子时丑时寅时卯时辰时巳时午时未时申时酉时戌时亥时');
   });
 
   it('gives 2026-11-21’s 子时 as 甲子, clashing with the horse (戊午)', async () => {
     const [zi] = await ok<Entry[]>('/api/almanac?date=2026-11-21');
-    expect(zi).toMatchObject({ date: '2026-11-21', hours: '23:00-00:59', hour: '子时', chong: '(戊午)马', sha: '南', nayin: '海中金' });
+    expect(zi).toMatchObject({
+      date: '2026-11-21',
+      hours: '23:00-00:59',
+      hour: '子时',
+      chong: '(戊午)马',
+      sha: '南',
+      nayin: '海中金',
+    });
   });
 
   it('defaults to today in Asia/Shanghai', async () => {
@@ -152,8 +169,17 @@ describe('GET /api/solar-term', () => {
 });
 
 describe('GET /api/holiday', () => {
-  type Holiday = { name: string; start: string; end: string; distance: number; length: number; balance: number; work: string[] };
-  const daysFromToday = (ymd: string) => Math.round((Date.parse(`${ymd}T00:00:00Z`) - Date.parse(`${todayInShanghai()}T00:00:00Z`)) / 86_400_000);
+  type Holiday = {
+    name: string;
+    start: string;
+    end: string;
+    distance: number;
+    length: number;
+    balance: number;
+    work: string[];
+  };
+  const daysFromToday = (ymd: string) =>
+    Math.round((Date.parse(`${ymd}T00:00:00Z`) - Date.parse(`${todayInShanghai()}T00:00:00Z`)) / 86_400_000);
 
   it('answers 2025 春节 as 01-28 … 02-04, 8 days, make-up days 01-26 and 02-08, balance 4, distance from today', async () => {
     const data = await ok<Holiday[]>('/api/holiday?year=2025');
@@ -166,15 +192,33 @@ describe('GET /api/holiday', () => {
       expect(h.distance).toBe(daysFromToday(h.start));
     }
     expect(data.find((h) => h.name === '春节')).toEqual({
-      name: '春节', start: '2025-01-28', end: '2025-02-04', distance: daysFromToday('2025-01-28'), length: 8, balance: 4, work: ['2025-01-26', '2025-02-08'],
+      name: '春节',
+      start: '2025-01-28',
+      end: '2025-02-04',
+      distance: daysFromToday('2025-01-28'),
+      length: 8,
+      balance: 4,
+      work: ['2025-01-26', '2025-02-08'],
     });
     expect(data.map((h) => h.name)).toEqual(['元旦', '春节', '清明节', '劳动节', '端午节', '国庆节、中秋节']);
-    expect(data.find((h) => h.name === '劳动节')).toMatchObject({ start: '2025-05-01', end: '2025-05-05', length: 5, balance: 2, work: ['2025-04-27'] });
+    expect(data.find((h) => h.name === '劳动节')).toMatchObject({
+      start: '2025-05-01',
+      end: '2025-05-05',
+      length: 5,
+      balance: 2,
+      work: ['2025-04-27'],
+    });
   });
 
   it('answers 2023’s combined 中秋节、国庆节 block as one entry', async () => {
     const data = await ok<Holiday[]>('/api/holiday?year=2023');
-    expect(data.find((h) => h.name === '中秋节、国庆节')).toMatchObject({ start: '2023-09-29', end: '2023-10-06', length: 8, balance: 4, work: ['2023-10-07', '2023-10-08'] });
+    expect(data.find((h) => h.name === '中秋节、国庆节')).toMatchObject({
+      start: '2023-09-29',
+      end: '2023-10-06',
+      length: 8,
+      balance: 4,
+      work: ['2023-10-07', '2023-10-08'],
+    });
     expect(data[0]).toMatchObject({ name: '元旦', start: '2022-12-31', end: '2023-01-02' });
   });
 
@@ -235,8 +279,14 @@ describe('GET /api/license-plate', () => {
   it('explains the kind of a whole plate number: new energy, 学, 使', async () => {
     const [nev] = await ok<Plate[]>(`/api/license-plate?keyword=${encodeURIComponent('粤BD12345')}`);
     expect(nev).toMatchObject({ prefix: '粤B', city: '深圳市', type: '新能源小型汽车（纯电动）' });
-    expect((await ok<Plate[]>(`/api/license-plate?keyword=${encodeURIComponent('京A1234学')}`))[0]).toMatchObject({ prefix: '京A', type: '教练汽车' });
-    expect((await ok<Plate[]>(`/api/license-plate?keyword=${encodeURIComponent('使014578')}`))[0]).toMatchObject({ type: '使馆汽车', prefix: '' });
+    expect((await ok<Plate[]>(`/api/license-plate?keyword=${encodeURIComponent('京A1234学')}`))[0]).toMatchObject({
+      prefix: '京A',
+      type: '教练汽车',
+    });
+    expect((await ok<Plate[]>(`/api/license-plate?keyword=${encodeURIComponent('使014578')}`))[0]).toMatchObject({
+      type: '使馆汽车',
+      prefix: '',
+    });
   });
 
   it('bounds keyword to 20 characters, naming the parameter', async () => {

@@ -26,7 +26,8 @@ describe('daily recommendation endpoints', () => {
     const b = await get(`${path}?date=2026-11-21`);
     expect(b.body.data.id).toBe(a.body.data.id);
     const days = new Set<string>();
-    for (let d = 1; d <= 10; d++) days.add((await get(`${path}?date=2026-11-${String(d).padStart(2, '0')}`)).body.data.id);
+    for (let d = 1; d <= 10; d++)
+      days.add((await get(`${path}?date=2026-11-${String(d).padStart(2, '0')}`)).body.data.id);
     expect(days.size).toBeGreaterThan(5);
     const bad = await get(`${path}?date=2026-02-30`);
     expect(bad.status).toBe(500);
@@ -34,7 +35,8 @@ describe('daily recommendation endpoints', () => {
   });
 
   it('ships libraries of at least 200 entries each, and thousands of poems', () => {
-    for (const lib of ['trivia', 'jokes', 'tongue-twisters', 'xiehouyu']) expect(t.app.content.items(lib).length).toBeGreaterThanOrEqual(200);
+    for (const lib of ['trivia', 'jokes', 'tongue-twisters', 'xiehouyu'])
+      expect(t.app.content.items(lib).length).toBeGreaterThanOrEqual(200);
     expect(t.app.content.items('poems').length).toBeGreaterThanOrEqual(5000);
     expect(t.app.content.items('mood-quotes').length).toBeGreaterThanOrEqual(750);
   });
@@ -72,7 +74,8 @@ describe('daily recommendation endpoints', () => {
     expect(r.body.data).toMatchObject({ style: 'flattery', styleName: '彩虹屁' });
     expect(r.body.data.content).toContain('小明');
     expect(r.body.data.content).not.toContain('{name}');
-    for (const style of ['diary', 'toxic', 'love', 'caption']) expect((await get(`/api/mood-quote?style=${style}`)).body.data.style).toBe(style);
+    for (const style of ['diary', 'toxic', 'love', 'caption'])
+      expect((await get(`/api/mood-quote?style=${style}`)).body.data.style).toBe(style);
     const bad = await get('/api/mood-quote?style=sad');
     expect(bad.status).toBe(500);
     expect(bad.body.msg).toContain('style');
@@ -108,8 +111,21 @@ describe('wallpaper of the day', () => {
   it('prefers an operator’s wallpaper for that date', async () => {
     const { login, bearer } = await import('./helpers.js');
     const token = (await login(t.app)).accessToken;
-    const item = { date: '2026-12-25', title: '圣诞', description: '运营上传', url: 'https://cdn.example.com/xmas.jpg', width: 3840, height: 2160, copyright: '© 运营' };
-    const created = await t.app.inject({ method: 'POST', url: '/api/admin/content/wallpapers', payload: item, headers: bearer(token) });
+    const item = {
+      date: '2026-12-25',
+      title: '圣诞',
+      description: '运营上传',
+      url: 'https://cdn.example.com/xmas.jpg',
+      width: 3840,
+      height: 2160,
+      copyright: '© 运营',
+    };
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/content/wallpapers',
+      payload: item,
+      headers: bearer(token),
+    });
     expect(created.statusCode).toBe(201);
     const d = (await t.app.inject('/api/wallpaper?date=2026-12-25')).json().data;
     expect(d).toMatchObject({ title: '圣诞', url: item.url, source: 'library', width: 3840 });

@@ -52,7 +52,11 @@ function routeOf(r: RouteOptions): Route | undefined {
   const methods = ([] as string[]).concat(r.method);
   if (r.config?.area !== 'lookup' || !methods.includes('GET')) return undefined;
   const query = (r.schema?.querystring ?? {}) as { properties?: Record<string, ParamSchema> };
-  const params: Param[] = Object.entries(query.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', schema }));
+  const params: Param[] = Object.entries(query.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    schema,
+  }));
   const path = r.url.replace(/:(\w+)/g, (_m, name: string) => {
     params.push({ name, in: 'path' });
     return `{${name}}`;
@@ -61,19 +65,132 @@ function routeOf(r: RouteOptions): Route | undefined {
 }
 
 // Values sent raw (already URL-encoded or deliberately malformed) and values to be encoded.
-const RAW_VALUES = ['%E0%A4%A', '%', '%%', '%zz', '%C0%AF', '%ED%A0%80', '%00', '%0A%0D', '%1F%7F', '%FF%FE', '%2e%2e%2f', '%u0041', '+', '%2B%20', '&', '=', '=='];
-const HOSTILE_VALUES = [
-  '', ' ', '\t', 'null', 'undefined', 'true', 'false', '[]', '{}', '[object Object]',
-  '-1', '0', '-0', '1.5', '1e308', '-1e308', '1e-400', 'NaN', 'Infinity', '-Infinity', '0x10', '1e3', '9007199254740993', '  7  ', '+5', '٣', '１２３', '99999999999999999999999',
-  '2026-02-30', '0000-00-00', '9999-12-31', '2026-13-01', '1899-12-31', '2101-01-01', '2026-1-1', '20260101',
-  '::1', '256.1.1.1', '1.2.3.4.5', '::ffff:1.2.3.4', 'fe80::1%eth0', '0.0.0.0', '255.255.255.255', '1::2::3',
-  "' OR '1'='1", '1; DROP TABLE users;--', '" OR ""="', "admin'--", 'UNION SELECT * FROM users', '{"$gt":""}', '{"$where":"sleep(1000)"}',
-  '<script>alert(1)</script>', 'javascript:alert(1)', '../../etc/passwd', '..\\..\\windows\\win.ini', '%s%s%s%n', '{{7*7}}', '${7*7}', '#{7*7}',
-  '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf',
-  '𠜎𠜱𠝹', '\u202eevil', '\ufeffbom', 'e\u0301\u0301\u0301', '🧑‍🧑‍🧒‍🧒', '\u0000', '\u0007\u001b[31m', '\r\nSet-Cookie: x=1', '京', '粤B', '男', '女', 'male',
-  'a,b,c', 'a,,b', ',', 'z', 'A', 'a'.repeat(65), 'x'.repeat(1000), '9'.repeat(400), 'p4$$w0rd'.repeat(8),
+const RAW_VALUES = [
+  '%E0%A4%A',
+  '%',
+  '%%',
+  '%zz',
+  '%C0%AF',
+  '%ED%A0%80',
+  '%00',
+  '%0A%0D',
+  '%1F%7F',
+  '%FF%FE',
+  '%2e%2e%2f',
+  '%u0041',
+  '+',
+  '%2B%20',
+  '&',
+  '=',
+  '==',
 ];
-const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', '__proto__[polluted]', 'constructor[prototype][polluted]', 'toString', 'hasOwnProperty', '$where', 'a[$ne]', 'k[]', 'k[0]', '', ' ', '%00', 'k'.repeat(5000), '中文键'];
+const HOSTILE_VALUES = [
+  '',
+  ' ',
+  '\t',
+  'null',
+  'undefined',
+  'true',
+  'false',
+  '[]',
+  '{}',
+  '[object Object]',
+  '-1',
+  '0',
+  '-0',
+  '1.5',
+  '1e308',
+  '-1e308',
+  '1e-400',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '0x10',
+  '1e3',
+  '9007199254740993',
+  '  7  ',
+  '+5',
+  '٣',
+  '１２３',
+  '99999999999999999999999',
+  '2026-02-30',
+  '0000-00-00',
+  '9999-12-31',
+  '2026-13-01',
+  '1899-12-31',
+  '2101-01-01',
+  '2026-1-1',
+  '20260101',
+  '::1',
+  '256.1.1.1',
+  '1.2.3.4.5',
+  '::ffff:1.2.3.4',
+  'fe80::1%eth0',
+  '0.0.0.0',
+  '255.255.255.255',
+  '1::2::3',
+  "' OR '1'='1",
+  '1; DROP TABLE users;--',
+  '" OR ""="',
+  "admin'--",
+  'UNION SELECT * FROM users',
+  '{"$gt":""}',
+  '{"$where":"sleep(1000)"}',
+  '<script>alert(1)</script>',
+  'javascript:alert(1)',
+  '../../etc/passwd',
+  '..\\..\\windows\\win.ini',
+  '%s%s%s%n',
+  '{{7*7}}',
+  '${7*7}',
+  '#{7*7}',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '𠜎𠜱𠝹',
+  '\u202eevil',
+  '\ufeffbom',
+  'e\u0301\u0301\u0301',
+  '🧑‍🧑‍🧒‍🧒',
+  '\u0000',
+  '\u0007\u001b[31m',
+  '\r\nSet-Cookie: x=1',
+  '京',
+  '粤B',
+  '男',
+  '女',
+  'male',
+  'a,b,c',
+  'a,,b',
+  ',',
+  'z',
+  'A',
+  'a'.repeat(65),
+  'x'.repeat(1000),
+  '9'.repeat(400),
+  'p4$$w0rd'.repeat(8),
+];
+const HOSTILE_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  '__proto__[polluted]',
+  'constructor[prototype][polluted]',
+  'toString',
+  'hasOwnProperty',
+  '$where',
+  'a[$ne]',
+  'k[]',
+  'k[0]',
+  '',
+  ' ',
+  '%00',
+  'k'.repeat(5000),
+  '中文键',
+];
 
 function candidates(p: Param): unknown[] {
   const s = p.schema ?? {};
@@ -93,7 +210,15 @@ function fuzzUrl(route: Route, rnd: () => number): { url: string; fuzzedPath: bo
     let s = '';
     for (let i = 0; i < len; i++) {
       const r = rnd();
-      s += String.fromCodePoint(r < 0.5 ? 32 + Math.floor(rnd() * 95) : r < 0.6 ? Math.floor(rnd() * 32) : r < 0.9 ? 0x4e00 + Math.floor(rnd() * 0x5000) : 0x1f300 + Math.floor(rnd() * 0x300));
+      s += String.fromCodePoint(
+        r < 0.5
+          ? 32 + Math.floor(rnd() * 95)
+          : r < 0.6
+            ? Math.floor(rnd() * 32)
+            : r < 0.9
+              ? 0x4e00 + Math.floor(rnd() * 0x5000)
+              : 0x1f300 + Math.floor(rnd() * 0x300),
+      );
     }
     return s;
   };
@@ -145,23 +270,38 @@ describe('public API under random and hostile query strings', () => {
     };
     const app = await buildApp({ config: testConfig(), db, logger: false, onRoute });
     await app.ready();
-    t = { app, db, close: async () => { await app.close(); await db.close(); } };
+    t = {
+      app,
+      db,
+      close: async () => {
+        await app.close();
+        await db.close();
+      },
+    };
   });
   afterAll(() => t.close());
 
   it('covers every public route, including each one the OpenAPI document lists', async () => {
     expect(routes.map((r) => r.path)).toContain('/api/password-strength');
     for (const r of routes) expect(r.path.startsWith('/api/'), r.path).toBe(true);
-    const doc = (await t.app.inject('/openapi.json')).json() as { paths: Record<string, { get?: { tags?: string[] } }> };
+    const doc = (await t.app.inject('/openapi.json')).json() as {
+      paths: Record<string, { get?: { tags?: string[] } }>;
+    };
     const lookupTags = new Set<string>(Object.values(LOOKUP_GROUPS).map((g) => g.name));
-    const documented = Object.entries(doc.paths).filter(([, ops]) => ops.get?.tags?.some((tag) => lookupTags.has(tag))).map(([path]) => path);
+    const documented = Object.entries(doc.paths)
+      .filter(([, ops]) => ops.get?.tags?.some((tag) => lookupTags.has(tag)))
+      .map(([path]) => path);
     expect(routes.map((r) => r.path)).toEqual(expect.arrayContaining(documented));
   });
 
-  it(`answers every request with a well-formed envelope and stays up (seed ${SEED})`, { timeout: 120_000 }, async () => {
+  it(`answers every request with a well-formed envelope and stays up (seed ${SEED})`, {
+    timeout: 120_000,
+  }, async () => {
     const rnd = mulberry32(SEED);
     const perRoute = Math.max(MIN_PER_ROUTE, Math.ceil(TOTAL_REQUESTS / routes.length));
-    const jobs = routes.flatMap((route) => Array.from({ length: perRoute }, () => ({ route, ...fuzzUrl(route, rnd), head: rnd() < 0.05 })));
+    const jobs = routes.flatMap((route) =>
+      Array.from({ length: perRoute }, () => ({ route, ...fuzzUrl(route, rnd), head: rnd() < 0.05 })),
+    );
     const problems: string[] = [];
     const statuses = new Map<number, number>();
 
@@ -170,13 +310,15 @@ describe('public API under random and hostile query strings', () => {
       statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
       const where = `${job.head ? 'HEAD ' : ''}${job.url.slice(0, 200)} → ${res.statusCode}`;
       const allowed = job.fuzzedPath ? [200, 404, 500] : [200, 500];
-      if (!allowed.includes(res.statusCode)) return void problems.push(`${where}: unexpected status ${res.body.slice(0, 200)}`);
+      if (!allowed.includes(res.statusCode))
+        return void problems.push(`${where}: unexpected status ${res.body.slice(0, 200)}`);
       if (LEAK.test(res.body)) return void problems.push(`${where}: internals in the body ${res.body.slice(0, 300)}`);
       if (job.head) return;
       const json = /^application\/json/.test(String(res.headers['content-type']));
       if (!json) {
         // A raw answer (text, script, image) is fine on success only.
-        if (res.statusCode !== 200) problems.push(`${where}: error without the envelope (${res.headers['content-type']})`);
+        if (res.statusCode !== 200)
+          problems.push(`${where}: error without the envelope (${res.headers['content-type']})`);
         return;
       }
       let body: Record<string, unknown>;
@@ -187,9 +329,11 @@ describe('public API under random and hostile query strings', () => {
       }
       const keys = Object.keys(body).sort().join(',');
       if (keys !== 'code,data,msg,timestamp') return void problems.push(`${where}: keys ${keys}`);
-      if (body.code !== res.statusCode || typeof body.msg !== 'string' || !Number.isInteger(body.timestamp)) problems.push(`${where}: malformed envelope ${res.body.slice(0, 200)}`);
+      if (body.code !== res.statusCode || typeof body.msg !== 'string' || !Number.isInteger(body.timestamp))
+        problems.push(`${where}: malformed envelope ${res.body.slice(0, 200)}`);
       if (res.statusCode === 200 && body.msg !== '请求成功') problems.push(`${where}: success msg ${String(body.msg)}`);
-      if (res.statusCode !== 200 && (body.data !== null || !(body.msg as string).length)) problems.push(`${where}: error envelope ${res.body.slice(0, 200)}`);
+      if (res.statusCode !== 200 && (body.data !== null || !(body.msg as string).length))
+        problems.push(`${where}: error envelope ${res.body.slice(0, 200)}`);
     };
 
     let next = 0;
@@ -220,7 +364,14 @@ describe('public API over raw keep-alive sockets', () => {
     const app = await buildApp({ config: testConfig(), db, logger: false });
     await app.listen({ host: '127.0.0.1', port: 0 });
     port = (app.server.address() as AddressInfo).port;
-    t = { app, db, close: async () => { await app.close(); await db.close(); } };
+    t = {
+      app,
+      db,
+      close: async () => {
+        await app.close();
+        await db.close();
+      },
+    };
   });
   afterAll(() => t.close());
 
@@ -247,7 +398,11 @@ describe('public API over raw keep-alive sockets', () => {
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
       const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? NaN);
       if (!Number.isFinite(length)) throw new Error(`response without content-length: ${head}`);
-      out.push({ status, type: /\r\ncontent-type: *([^\r]+)/i.exec(head)?.[1] ?? '', body: data.subarray(end + 4, end + 4 + length).toString('utf8') });
+      out.push({
+        status,
+        type: /\r\ncontent-type: *([^\r]+)/i.exec(head)?.[1] ?? '',
+        body: data.subarray(end + 4, end + 4 + length).toString('utf8'),
+      });
       at = end + 4 + length;
     }
     return out;
@@ -255,28 +410,47 @@ describe('public API over raw keep-alive sockets', () => {
 
   const ordinary = Buffer.from('GET /api/bmi?height=170&weight=60 HTTP/1.1\r\nHost: t\r\n\r\n');
   const shapes: Array<[string, Buffer, number]> = [
-    ['a 16 KB URL', Buffer.from(`GET /api/license-plate?keyword=${'a'.repeat(16 * 1024)} HTTP/1.1\r\nHost: t\r\n\r\n`), 431],
-    ['a 20 KB header', Buffer.from(`GET /api/bmi?height=170&weight=60 HTTP/1.1\r\nHost: t\r\nX-Big: ${'b'.repeat(20 * 1024)}\r\n\r\n`), 431],
+    [
+      'a 16 KB URL',
+      Buffer.from(`GET /api/license-plate?keyword=${'a'.repeat(16 * 1024)} HTTP/1.1\r\nHost: t\r\n\r\n`),
+      431,
+    ],
+    [
+      'a 20 KB header',
+      Buffer.from(`GET /api/bmi?height=170&weight=60 HTTP/1.1\r\nHost: t\r\nX-Big: ${'b'.repeat(20 * 1024)}\r\n\r\n`),
+      431,
+    ],
     ['a malformed request line', Buffer.from('GARBAGE\r\n\r\n'), 400],
     ['an unknown HTTP version', Buffer.from('GET /api/bmi HTTP/1.x\r\nHost: t\r\n\r\n'), 400],
     ['a bad header line', Buffer.from('GET /api/bmi HTTP/1.1\r\nHost t\r\n\r\n'), 400],
-    ['an OPTIONS that is not a preflight', Buffer.from('OPTIONS /api/bmi HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n'), 400],
+    [
+      'an OPTIONS that is not a preflight',
+      Buffer.from('OPTIONS /api/bmi HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n'),
+      400,
+    ],
   ];
 
-  it.each(shapes)('answers %s with the envelope, after the earlier request’s whole answer', async (_name, bad, status) => {
-    const all = responses(await exchange(Buffer.concat([ordinary, bad])));
-    expect(all.length).toBe(2);
-    expect(all[0].status).toBe(200);
-    expect(JSON.parse(all[0].body)).toMatchObject({ code: 200, data: { category: '正常' } });
-    expect(all[1].status).toBe(status);
-    expect(all[1].type).toMatch(/^application\/json/);
-    const body = JSON.parse(all[1].body);
-    expect(Object.keys(body).sort()).toEqual(['code', 'data', 'msg', 'timestamp']);
-    expect(body).toMatchObject({ code: status, data: null });
-  });
+  it.each(shapes)(
+    'answers %s with the envelope, after the earlier request’s whole answer',
+    async (_name, bad, status) => {
+      const all = responses(await exchange(Buffer.concat([ordinary, bad])));
+      expect(all.length).toBe(2);
+      expect(all[0].status).toBe(200);
+      expect(JSON.parse(all[0].body)).toMatchObject({ code: 200, data: { category: '正常' } });
+      expect(all[1].status).toBe(status);
+      expect(all[1].type).toMatch(/^application\/json/);
+      const body = JSON.parse(all[1].body);
+      expect(Object.keys(body).sort()).toEqual(['code', 'data', 'msg', 'timestamp']);
+      expect(body).toMatchObject({ code: status, data: null });
+    },
+  );
 
   it('answers raw UTF-8 in the query, as people type it into curl, normally', async () => {
-    const raw = Buffer.concat([Buffer.from('GET /api/license-plate?keyword='), Buffer.from('京A', 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: t\r\n\r\n')]);
+    const raw = Buffer.concat([
+      Buffer.from('GET /api/license-plate?keyword='),
+      Buffer.from('京A', 'utf8'),
+      Buffer.from(' HTTP/1.1\r\nHost: t\r\n\r\n'),
+    ]);
     const all = responses(await exchange(Buffer.concat([ordinary, raw])));
     expect(all.map((r) => r.status)).toEqual([200, 200]);
     expect(JSON.parse(all[1].body).data).toEqual([expect.objectContaining({ prefix: '京A', city: '北京市' })]);

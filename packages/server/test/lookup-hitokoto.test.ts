@@ -5,7 +5,9 @@ import { getTestInstance, type TestInstance } from './helpers.js';
 
 const KEYS = ['id', 'from', 'type', 'length', 'content', 'hitokoto', 'creator', 'from_who', 'commit_from'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const shipped = JSON.parse(readFileSync(new URL('../../../data/content/hitokoto.json', import.meta.url), 'utf8')) as Array<{ id: string; type: string; content: string }>;
+const shipped = JSON.parse(
+  readFileSync(new URL('../../../data/content/hitokoto.json', import.meta.url), 'utf8'),
+) as Array<{ id: string; type: string; content: string }>;
 const chars = (s: string) => [...s].length;
 
 describe('GET /api/hitokoto', () => {

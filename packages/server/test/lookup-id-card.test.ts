@@ -23,7 +23,14 @@ describe('GET /api/id-card', () => {
       birthday: '1949-12-31',
       zodiac: '牛',
       constellation: '摩羯座',
-      region: { code: '110105', province: '北京市', city: '北京市', district: '朝阳区', historical: false, name: '北京市朝阳区' },
+      region: {
+        code: '110105',
+        province: '北京市',
+        city: '北京市',
+        district: '朝阳区',
+        historical: false,
+        name: '北京市朝阳区',
+      },
     });
     const today = todayInShanghai();
     expect(body.data.age).toBe(Number(today.slice(0, 4)) - 1950 + (today.slice(5) >= '12-31' ? 1 : 0));
@@ -33,7 +40,13 @@ describe('GET /api/id-card', () => {
   it('accepts a lower-case x and converts a 15-digit number', async () => {
     expect((await get('11010519491231002x')).json().data.valid).toBe(true);
     const old = (await get('130503670401001')).json().data;
-    expect(old).toMatchObject({ valid: true, id18: '130503196704010016', birthday: '1967-04-01', gender: '男', region: { province: '河北省', city: '邢台市' } });
+    expect(old).toMatchObject({
+      valid: true,
+      id18: '130503196704010016',
+      birthday: '1967-04-01',
+      gender: '男',
+      region: { province: '河北省', city: '邢台市' },
+    });
   });
 
   it('resolves a historical region code that old cards still carry', async () => {
@@ -60,7 +73,13 @@ describe('GET /api/id-card', () => {
   });
 
   it('rejects a malformed parameter with a 500 that names id', async () => {
-    for (const url of ['/api/id-card', '/api/id-card?id=', '/api/id-card?id=1101051949123100211', `/api/id-card?id=${encodeURIComponent('11010519491231002Ｘ')}`, '/api/id-card?id=abc']) {
+    for (const url of [
+      '/api/id-card',
+      '/api/id-card?id=',
+      '/api/id-card?id=1101051949123100211',
+      `/api/id-card?id=${encodeURIComponent('11010519491231002Ｘ')}`,
+      '/api/id-card?id=abc',
+    ]) {
       const res = await t.app.inject(url);
       expect(res.statusCode, url).toBe(500);
       expect(res.json(), url).toMatchObject({ code: 500, data: null });
@@ -71,15 +90,27 @@ describe('GET /api/id-card', () => {
   it('sends cache headers and answers 304 to a matching If-None-Match', async () => {
     const first = await get('11010519491231002X');
     expect(first.headers['cache-control']).toMatch(/max-age=\d+/);
-    const again = await t.app.inject({ url: '/api/id-card?id=11010519491231002X', headers: { 'if-none-match': String(first.headers.etag) } });
+    const again = await t.app.inject({
+      url: '/api/id-card?id=11010519491231002X',
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     expect(again.statusCode).toBe(304);
   });
 
   it('validates numbers built from random parts with the standard check digit', async () => {
-    for (const [code, day, seq] of [['440305', '1990-06-15', 2], ['650102', '2001-02-28', 997], ['542621', '1955-10-01', 311]] as const) {
+    for (const [code, day, seq] of [
+      ['440305', '1990-06-15', 2],
+      ['650102', '2001-02-28', 997],
+      ['542621', '1955-10-01', 311],
+    ] as const) {
       const id = composeIdCard(code, day, seq);
       expect(id.slice(17)).toBe(checkDigit(id));
-      expect((await get(id)).json().data).toMatchObject({ valid: true, birthday: day, gender: seq % 2 ? '男' : '女', region: { code } });
+      expect((await get(id)).json().data).toMatchObject({
+        valid: true,
+        birthday: day,
+        gender: seq % 2 ? '男' : '女',
+        region: { code },
+      });
     }
   });
 });

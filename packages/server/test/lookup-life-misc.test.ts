@@ -12,7 +12,11 @@ describe('life services and random strings over HTTP', () => {
   it('bmi answers the Chinese category and names a bad parameter', async () => {
     const ok = await get('/api/bmi?height=175&weight=70');
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ code: 200, msg: '请求成功', data: { bmi: 22.85, category: '正常', standard: 'china' } });
+    expect(ok.json()).toMatchObject({
+      code: 200,
+      msg: '请求成功',
+      data: { bmi: 22.85, category: '正常', standard: 'china' },
+    });
     const who = await get('/api/bmi?height=100&weight=24.5&standard=who');
     expect(who.json().data.category).toBe('正常');
     const bad = await get('/api/bmi?height=20&weight=70');
@@ -45,7 +49,10 @@ describe('life services and random strings over HTTP', () => {
   });
 
   it('dialing-code looks up by Chinese name and code', async () => {
-    expect((await get(`/api/dialing-code?keyword=${encodeURIComponent('中国')}`)).json().data[0]).toMatchObject({ iso2: 'CN', dial: '+86' });
+    expect((await get(`/api/dialing-code?keyword=${encodeURIComponent('中国')}`)).json().data[0]).toMatchObject({
+      iso2: 'CN',
+      dial: '+86',
+    });
     expect((await get('/api/dialing-code?keyword=%2B81')).json().data[0].iso2).toBe('JP');
   });
 
@@ -58,7 +65,8 @@ describe('life services and random strings over HTTP', () => {
     const a = (await get('/api/random-string?seed=abc&length=20')).json().data.strings;
     const b = (await get('/api/random-string?seed=abc&length=20')).json().data.strings;
     expect(a).toEqual(b);
-    const custom = (await get(`/api/random-string?custom=${encodeURIComponent('甲乙')}&length=10`)).json().data.strings[0];
+    const custom = (await get(`/api/random-string?custom=${encodeURIComponent('甲乙')}&length=10`)).json().data
+      .strings[0];
     expect(custom).toMatch(/^[甲乙]{10}$/);
     const bad = await get('/api/random-string?length=5000');
     expect(bad.statusCode).toBe(500);

@@ -5,7 +5,12 @@ import { LOOKUP_GROUPS } from '../src/plugins/lookup-platform.js';
 import { getTestInstance, type TestInstance } from './helpers.js';
 
 type Media = { schema?: Record<string, unknown>; example?: unknown };
-type Operation = { tags?: string[]; summary?: string; description?: string; responses: Record<string, { content?: Record<string, Media> }> };
+type Operation = {
+  tags?: string[];
+  summary?: string;
+  description?: string;
+  responses: Record<string, { content?: Record<string, Media> }>;
+};
 
 const PUBLIC_TAGS = new Set<string>(Object.values(LOOKUP_GROUPS).map((g) => g.name));
 
@@ -27,7 +32,8 @@ describe('the OpenAPI document of the public API', () => {
     const ajv = new Ajv({ strict: false, allErrors: false });
     // ajv-formats is CommonJS: under NodeNext its plugin is the default import's `default`.
     formats.default(ajv);
-    for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) ajv.addSchema(schema as object, `#/components/schemas/${name}`);
+    for (const [name, schema] of Object.entries(doc.components?.schemas ?? {}))
+      ajv.addSchema(schema as object, `#/components/schemas/${name}`);
     let checked = 0;
     for (const [url, op] of operations) {
       const json = op.responses['200']?.content?.['application/json'];
@@ -50,11 +56,19 @@ describe('the OpenAPI document of the public API', () => {
 
   it('documents the real media types of image, text and script answers', () => {
     const content = (url: string) => Object.keys(doc.paths[url].get!.responses['200'].content ?? {});
-    for (const url of ['/api/random-image/image', '/api/random-avatar/image', '/api/qrcode/image', '/api/barcode/image', '/api/wallpaper/image']) {
+    for (const url of [
+      '/api/random-image/image',
+      '/api/random-avatar/image',
+      '/api/qrcode/image',
+      '/api/barcode/image',
+      '/api/wallpaper/image',
+    ]) {
       expect(content(url), url).toEqual(expect.arrayContaining(['image/png', 'image/svg+xml']));
       expect(content(url), url).not.toContain('application/json');
     }
-    expect(content('/api/hitokoto')).toEqual(expect.arrayContaining(['application/json', 'text/plain', 'text/javascript']));
+    expect(content('/api/hitokoto')).toEqual(
+      expect.arrayContaining(['application/json', 'text/plain', 'text/javascript']),
+    );
     // Every endpoint documents a 200 answer in at least one media type.
     for (const [url] of operations) expect(content(url).length, url).toBeGreaterThan(0);
   });

@@ -4,7 +4,12 @@ import { buildApp } from '../src/app.js';
 import { freshDb, getTestInstance, testConfig, type TestInstance } from './helpers.js';
 
 const url = (password: string) => `/api/password-strength?password=${encodeURIComponent(password)}`;
-const CRACK_KEYS = ['offlineFastHashing1e10PerSecond', 'offlineSlowHashing1e4PerSecond', 'onlineNoThrottling10PerSecond', 'onlineThrottling100PerHour'];
+const CRACK_KEYS = [
+  'offlineFastHashing1e10PerSecond',
+  'offlineSlowHashing1e4PerSecond',
+  'onlineNoThrottling10PerSecond',
+  'onlineThrottling100PerHour',
+];
 
 describe('GET /api/password-strength', () => {
   let t: TestInstance;
@@ -19,15 +24,37 @@ describe('GET /api/password-strength', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     const { code, msg, data } = res.json();
     expect({ code, msg }).toEqual({ code: 200, msg: '请求成功' });
-    expect(Object.keys(data).sort()).toEqual(['calcTime', 'crackTimesDisplay', 'crackTimesSeconds', 'feedback', 'guesses', 'guessesLog10', 'password', 'score', 'sequence']);
+    expect(Object.keys(data).sort()).toEqual([
+      'calcTime',
+      'crackTimesDisplay',
+      'crackTimesSeconds',
+      'feedback',
+      'guesses',
+      'guessesLog10',
+      'password',
+      'score',
+      'sequence',
+    ]);
     expect(Object.keys(data.crackTimesSeconds).sort()).toEqual(CRACK_KEYS);
     expect(Object.keys(data.crackTimesDisplay).sort()).toEqual(CRACK_KEYS);
     expect(data.password).toBe('woaini1314');
     expect(data.score).toBe(0);
     expect(data.sequence).toEqual([
       {
-        pattern: 'dictionary', i: 0, j: 9, token: 'woaini1314', matchedWord: 'woaini1314', rank: 14, dictionaryName: 'zhCommonPasswords',
-        reversed: false, l33t: false, baseGuesses: 14, uppercaseVariations: 1, l33tVariations: 1, guesses: 14, guessesLog10: expect.closeTo(Math.log10(14), 12),
+        pattern: 'dictionary',
+        i: 0,
+        j: 9,
+        token: 'woaini1314',
+        matchedWord: 'woaini1314',
+        rank: 14,
+        dictionaryName: 'zhCommonPasswords',
+        reversed: false,
+        l33t: false,
+        baseGuesses: 14,
+        uppercaseVariations: 1,
+        l33tVariations: 1,
+        guesses: 14,
+        guessesLog10: expect.closeTo(Math.log10(14), 12),
       },
     ]);
     expect(data.feedback).toEqual({ warning: '这是被频繁使用的密码。', suggestions: ['再加入一些不常见的词语。'] });
@@ -36,9 +63,20 @@ describe('GET /api/password-strength', () => {
 
   it('passes the fields of other patterns through (date, l33t substitutions)', async () => {
     const date = (await t.app.inject(url('zhangwei19880612'))).json().data.sequence;
-    expect(date.find((m: { pattern: string }) => m.pattern === 'date')).toMatchObject({ token: '19880612', separator: '', year: 1988 });
+    expect(date.find((m: { pattern: string }) => m.pattern === 'date')).toMatchObject({
+      token: '19880612',
+      separator: '',
+      year: 1988,
+    });
     const l33t = (await t.app.inject(url('P@ssw0rd'))).json().data.sequence[0];
-    expect(l33t).toMatchObject({ l33t: true, subs: [{ letter: 'a', substitution: '@' }, { letter: 'o', substitution: '0' }], subDisplay: '@ -> a, 0 -> o' });
+    expect(l33t).toMatchObject({
+      l33t: true,
+      subs: [
+        { letter: 'a', substitution: '@' },
+        { letter: 'o', substitution: '0' },
+      ],
+      subDisplay: '@ -> a, 0 -> o',
+    });
   });
 
   it('scores a strong passphrase 4 with an empty warning', async () => {
@@ -48,7 +86,11 @@ describe('GET /api/password-strength', () => {
   });
 
   it('accepts 64 characters, Chinese text and emoji, and echoes them back', async () => {
-    for (const pw of ['the quick brown fox jumps over the lazy dog while seven zebras sing', '我爱你一生一世', '🔑密码🔒']) {
+    for (const pw of [
+      'the quick brown fox jumps over the lazy dog while seven zebras sing',
+      '我爱你一生一世',
+      '🔑密码🔒',
+    ]) {
       const p = pw.slice(0, 64);
       const res = await t.app.inject(url(p));
       expect(res.statusCode, p).toBe(200);
@@ -73,20 +115,32 @@ describe('GET /api/password-strength', () => {
     const doc = (await t.app.inject('/openapi.json')).json();
     const op = doc.paths['/api/password-strength'].get;
     expect(op.tags).toEqual(['工具箱 Toolbox']);
-    expect(op.parameters).toContainEqual(expect.objectContaining({ name: 'password', in: 'query', required: true, schema: expect.objectContaining({ minLength: 1, maxLength: 64 }) }));
+    expect(op.parameters).toContainEqual(
+      expect.objectContaining({
+        name: 'password',
+        in: 'query',
+        required: true,
+        schema: expect.objectContaining({ minLength: 1, maxLength: 64 }),
+      }),
+    );
   });
 });
 
 describe('password privacy', () => {
   it('keeps the password out of the access log', async () => {
     const lines: string[] = [];
-    const stream = new Writable({ write: (chunk, _enc, done) => { lines.push(String(chunk)); done(); } });
+    const stream = new Writable({
+      write: (chunk, _enc, done) => {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const db = await freshDb('sqlite');
     const app = await buildApp({ config: testConfig(), db, logger: { level: 'info', stream } });
     try {
       await app.ready();
       expect((await app.inject(url('S3cret-Horse-77'))).statusCode).toBe(200);
-      expect((await app.inject(url('x'.repeat(80) + 'S3cret'))).statusCode).toBe(500);
+      expect((await app.inject(url(`${'x'.repeat(80)}S3cret`))).statusCode).toBe(500);
       await app.inject('/api/unknown-endpoint?probe=visible');
       const log = lines.join('');
       expect(log).toContain('probe=visible'); // the access log is on…

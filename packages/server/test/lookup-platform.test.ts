@@ -23,10 +23,14 @@ async function platformProbeRoutes(api: FastifyInstance) {
     path: '/cached',
     zh: '测试用接口：缓存',
     summary: 'cached',
-    query: Type.Object({ n: Type.Integer({ minimum: 1, maximum: 10, default: 1 }), format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('text')])) }),
+    query: Type.Object({
+      n: Type.Integer({ minimum: 1, maximum: 10, default: 1 }),
+      format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('text')])),
+    }),
     data: Type.Object({ square: Type.Integer() }),
     cache: { maxAge: 3600 },
-    handler: (q) => (q.format === 'text' ? new RawReply('text/plain; charset=utf-8', String(q.n * q.n)) : { square: q.n * q.n }),
+    handler: (q) =>
+      q.format === 'text' ? new RawReply('text/plain; charset=utf-8', String(q.n * q.n)) : { square: q.n * q.n },
   });
   lookupRoute(api, {
     group: 'daily',
@@ -49,7 +53,14 @@ async function appWithProbes(): Promise<TestInstance> {
   const app = await buildApp({ config: testConfig(), db, logger: false });
   await app.register(platformProbeRoutes, { prefix: '/api/__platform' });
   await app.ready();
-  return { app, db, close: async () => { await app.close(); await db.close(); } };
+  return {
+    app,
+    db,
+    close: async () => {
+      await app.close();
+      await db.close();
+    },
+  };
 }
 
 /** Asserts the public envelope and returns it; `timestamp` must be the time of the response. */
@@ -106,8 +117,14 @@ describe('public API platform', () => {
   });
 
   it('renders LookupError and paramError messages as they were written', async () => {
-    expect((await t.app.inject('/api/__platform/fail?how=lookup')).json()).toMatchObject({ code: 500, msg: '没有符合条件的结果', data: null });
-    expect((await t.app.inject('/api/__platform/fail?how=param')).json().msg).toBe('参数 how 无效：应为 lookup 或 param，收到 "param"');
+    expect((await t.app.inject('/api/__platform/fail?how=lookup')).json()).toMatchObject({
+      code: 500,
+      msg: '没有符合条件的结果',
+      data: null,
+    });
+    expect((await t.app.inject('/api/__platform/fail?how=param')).json().msg).toBe(
+      '参数 how 无效：应为 lookup 或 param，收到 "param"',
+    );
   });
 
   it('hides the message and stack of an unexpected failure', async () => {
@@ -149,11 +166,20 @@ describe('public API platform', () => {
 
   it('sends Access-Control-Allow-Origin: * on success, 500 and 404, and answers a preflight', async () => {
     const origin = { origin: 'https://example.org' };
-    for (const url of ['/api/__platform/echo', '/api/__platform/echo?n=99', '/api/__platform/fail?how=crash', '/api/nothing-here']) {
+    for (const url of [
+      '/api/__platform/echo',
+      '/api/__platform/echo?n=99',
+      '/api/__platform/fail?how=crash',
+      '/api/nothing-here',
+    ]) {
       const res = await t.app.inject({ url, headers: origin });
       expect(res.headers['access-control-allow-origin'], url).toBe('*');
     }
-    const pre = await t.app.inject({ method: 'OPTIONS', url: '/api/__platform/echo', headers: { ...origin, 'access-control-request-method': 'GET' } });
+    const pre = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/__platform/echo',
+      headers: { ...origin, 'access-control-request-method': 'GET' },
+    });
     expect(pre.statusCode).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe('*');
     expect(pre.headers['access-control-allow-methods']).toContain('GET');
@@ -175,7 +201,10 @@ describe('public API platform', () => {
 
     // The same answer however the query is ordered or the tag is listed (RFC 9110: a list, weak tags, *).
     for (const header of [`"nope", ${etag}`, `W/${etag}`, '*']) {
-      const res = await t.app.inject({ url: '/api/__platform/cached?format=json&n=4', headers: { 'if-none-match': header } });
+      const res = await t.app.inject({
+        url: '/api/__platform/cached?format=json&n=4',
+        headers: { 'if-none-match': header },
+      });
       expect(res.statusCode, header).toBe(304);
     }
     const other = await t.app.inject({ url: '/api/__platform/cached?n=5', headers: { 'if-none-match': etag } });
@@ -208,11 +237,14 @@ describe('public API platform', () => {
     }
   });
 
-  it.each(['0x7', '1e1', '07', '+7', ' 7', '7.0e0', '0b11'])('refuses the non-decimal number n=%s with the usual message', async (n) => {
-    const res = await t.app.inject(`/api/__platform/echo?n=${encodeURIComponent(n)}`);
-    expect(res.statusCode).toBe(500);
-    expect(res.json().msg).toMatch(/^参数 n 无效：应为整数，范围 1 至 10（须用十进制写法/);
-  });
+  it.each(['0x7', '1e1', '07', '+7', ' 7', '7.0e0', '0b11'])(
+    'refuses the non-decimal number n=%s with the usual message',
+    async (n) => {
+      const res = await t.app.inject(`/api/__platform/echo?n=${encodeURIComponent(n)}`);
+      expect(res.statusCode).toBe(500);
+      expect(res.json().msg).toMatch(/^参数 n 无效：应为整数，范围 1 至 10（须用十进制写法/);
+    },
+  );
 
   it('documents a parameter with a default as optional', async () => {
     const doc = (await t.app.inject('/openapi.json')).json();
@@ -225,7 +257,10 @@ describe('public API platform', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(res.body).toBe('9');
-    const again = await t.app.inject({ url: '/api/__platform/cached?n=3&format=text', headers: { 'if-none-match': res.headers.etag as string } });
+    const again = await t.app.inject({
+      url: '/api/__platform/cached?n=3&format=text',
+      headers: { 'if-none-match': res.headers.etag as string },
+    });
     expect(again.statusCode).toBe(304);
   });
 
@@ -268,7 +303,8 @@ describe('public API rate limit', () => {
   });
 
   it('leaves the admin API and health checks out of the public limit', async () => {
-    for (let i = 0; i < 5; i++) expect((await t.app.inject({ url: '/healthz', remoteAddress: '192.0.2.10' })).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await t.app.inject({ url: '/healthz', remoteAddress: '192.0.2.10' })).statusCode).toBe(200);
   });
 });
 

@@ -2,14 +2,34 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestInstance, type TestInstance } from './helpers.js';
 
-const USER_KEYS = ['id', 'name', 'gender', 'username', 'phone', 'email', 'avatar', 'birthday', 'address', 'company', 'job', 'website', 'ip', 'createdAt'];
+const USER_KEYS = [
+  'id',
+  'name',
+  'gender',
+  'username',
+  'phone',
+  'email',
+  'avatar',
+  'birthday',
+  'address',
+  'company',
+  'job',
+  'website',
+  'ip',
+  'createdAt',
+];
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const data = (file: string) => JSON.parse(readFileSync(new URL(`../../../data/${file}`, import.meta.url), 'utf8'));
 const names = data('names.json') as { surnames: Array<[string, number]>; male: string[]; female: string[] };
 const profile = data('user-profile.json') as { phonePrefixes: Record<string, string[]>; jobs: string[] };
-const postcodes = data('postcodes.json') as Array<{ province: string; city: string; district: string; postcode: string }>;
+const postcodes = data('postcodes.json') as Array<{
+  province: string;
+  city: string;
+  district: string;
+  postcode: string;
+}>;
 const PREFIXES = new Set(Object.values(profile.phonePrefixes).flat());
 /** Surnames longest first, so 欧阳 is tried before 欧. */
 const SURNAMES = names.surnames.map(([s]) => s).sort((a, b) => b.length - a.length);
@@ -82,7 +102,10 @@ describe('GET /api/random-user', () => {
       expect(rows.length, `${province} ${city} ${zipCode}`).toBeGreaterThan(0);
       // The street starts with the district whose postcode this is (or is a plain road in a city without districts).
       const districts = rows.map((r) => r.district);
-      expect(districts.some((d) => street.startsWith(d)), `${street} in ${districts.join('/')}`).toBe(true);
+      expect(
+        districts.some((d) => street.startsWith(d)),
+        `${street} in ${districts.join('/')}`,
+      ).toBe(true);
       expect(street).toMatch(/\d+号/);
       // The company is registered in the user's city or province.
       const area = city.endsWith('市') ? city.replace(/市$/, '') : province.slice(0, 2);
@@ -91,7 +114,13 @@ describe('GET /api/random-user', () => {
   });
 
   it('honours gender in English or Chinese, any case', async () => {
-    for (const [g, want] of [['male', '男'], ['MALE', '男'], ['男', '男'], ['female', '女'], ['女', '女']]) {
+    for (const [g, want] of [
+      ['male', '男'],
+      ['MALE', '男'],
+      ['男', '男'],
+      ['female', '女'],
+      ['女', '女'],
+    ]) {
       const { status, body } = await get(`?count=20&gender=${encodeURIComponent(g)}`);
       expect(status).toBe(200);
       for (const u of body.data) {

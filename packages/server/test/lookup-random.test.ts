@@ -33,20 +33,30 @@ describe('random generation endpoints (id-card, emoji, avatar, image, person)', 
 
   describe('/api/random-id-card', () => {
     it('gives valid numbers that match the filters and say what they encode', async () => {
-      const cards = await data(`/api/random-id-card?count=20&gender=${encodeURIComponent('女')}&province=${encodeURIComponent('四川')}&birthYear=1988`);
+      const cards = await data(
+        `/api/random-id-card?count=20&gender=${encodeURIComponent('女')}&province=${encodeURIComponent('四川')}&birthYear=1988`,
+      );
       expect(cards).toHaveLength(20);
       for (const c of cards) {
         expect(c.id).toMatch(/^51\d{4}1988\d{7}[\dX]$/);
         expect(Number(c.id[16]) % 2).toBe(0);
         expect(c).toMatchObject({ gender: '女', region: { province: '四川省', historical: false } });
         const check = inspectIdCard(c.id, todayInShanghai());
-        expect(check).toMatchObject({ valid: true, birthday: c.birthday, zodiac: c.zodiac, constellation: c.constellation, age: c.age });
+        expect(check).toMatchObject({
+          valid: true,
+          birthday: c.birthday,
+          zodiac: c.zodiac,
+          constellation: c.constellation,
+          age: c.age,
+        });
       }
       expect((await data('/api/random-id-card?province=44&gender=male'))[0].id).toMatch(/^44\d{14}[13579][\dX]$/);
     });
 
     it('reproduces a seed and bounds every parameter', async () => {
-      expect(await data('/api/random-id-card?seed=abc&count=5')).toEqual(await data('/api/random-id-card?seed=abc&count=5'));
+      expect(await data('/api/random-id-card?seed=abc&count=5')).toEqual(
+        await data('/api/random-id-card?seed=abc&count=5'),
+      );
       expect(await data('/api/random-id-card')).toHaveLength(1);
       await failure('/api/random-id-card?count=0', 'count');
       await failure('/api/random-id-card?count=101', 'count');
@@ -152,7 +162,13 @@ describe('random generation endpoints (id-card, emoji, avatar, image, person)', 
         const id = inspectIdCard(p.idCard, todayInShanghai());
         expect(id.valid).toBe(true);
         expect(p.idCard.slice(0, 6)).toBe(p.address.regionCode);
-        expect(id).toMatchObject({ birthday: p.birthday, gender: p.gender, zodiac: p.zodiac, constellation: p.constellation, age: p.age });
+        expect(id).toMatchObject({
+          birthday: p.birthday,
+          gender: p.gender,
+          zodiac: p.zodiac,
+          constellation: p.constellation,
+          age: p.age,
+        });
         expect(p.address.postcode).toMatch(/^\d{6}$/);
         expect(p.phone).toMatch(/^1\d{10}$/);
         expect(['O', 'A', 'B', 'AB']).toContain(p.bloodType);
@@ -162,7 +178,9 @@ describe('random generation endpoints (id-card, emoji, avatar, image, person)', 
 
     it('honours gender and seed, and names a bad parameter', async () => {
       const women = await data('/api/random-person?gender=female&count=10');
-      expect(women.every((p: { gender: string; idCard: string }) => p.gender === '女' && Number(p.idCard[16]) % 2 === 0)).toBe(true);
+      expect(
+        women.every((p: { gender: string; idCard: string }) => p.gender === '女' && Number(p.idCard[16]) % 2 === 0),
+      ).toBe(true);
       expect(await data('/api/random-person?seed=p&count=3')).toEqual(await data('/api/random-person?seed=p&count=3'));
       await failure('/api/random-person?gender=x', 'gender');
       await failure('/api/random-person?count=101', 'count');

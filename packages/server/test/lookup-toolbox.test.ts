@@ -39,7 +39,16 @@ const fromDataUrl = (dataUrl: string) => {
 describe('GET /api/qrcode', () => {
   it('returns a PNG data URL that scans back to the text, and an absolute link to the same image', async () => {
     const data = await ok(`/api/qrcode?text=${encodeURIComponent('你好，天机 https://example.com')}&size=256`);
-    expect(data).toMatchObject({ format: 'png', contentType: 'image/png', size: 256, level: 'M', margin: 4, color: '#000000', background: '#ffffff', warnings: [] });
+    expect(data).toMatchObject({
+      format: 'png',
+      contentType: 'image/png',
+      size: 256,
+      level: 'M',
+      margin: 4,
+      color: '#000000',
+      background: '#ffffff',
+      warnings: [],
+    });
     const img = fromDataUrl(data.dataUrl);
     expect(img.type).toBe('image/png');
     expect(img.body.subarray(0, 4).toString('hex')).toBe(PNG_MAGIC);
@@ -67,7 +76,10 @@ describe('GET /api/qrcode', () => {
     const jsonEtag = String(json.headers.etag);
     expect(jsonEtag).not.toBe(etag); // the JSON also depends on the public base URL
     expect((await get('/api/qrcode?text=cache-me&size=128', { 'if-none-match': jsonEtag })).statusCode).toBe(304);
-    expect((await get('/api/qrcode?text=cache-me&size=128', { 'if-none-match': jsonEtag, host: 'other.example' })).statusCode).toBe(200);
+    expect(
+      (await get('/api/qrcode?text=cache-me&size=128', { 'if-none-match': jsonEtag, host: 'other.example' }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('serves SVG too, with the colours asked for (# optional, %23 accepted)', async () => {
@@ -85,7 +97,9 @@ describe('GET /api/qrcode', () => {
     const other = await getTestInstance('sqlite', { PUBLIC_BASE_URL: 'https://api.example.cn/' });
     try {
       const res = await other.app.inject('/api/qrcode?text=x');
-      expect(res.json().data.url).toMatch(/^https:\/\/api\.example\.cn\/api\/qrcode\/image\?text=x&size=300&format=png&level=M&margin=4&color=000000&background=ffffff$/);
+      expect(res.json().data.url).toMatch(
+        /^https:\/\/api\.example\.cn\/api\/qrcode\/image\?text=x&size=300&format=png&level=M&margin=4&color=000000&background=ffffff$/,
+      );
     } finally {
       await other.close();
     }
@@ -104,22 +118,35 @@ describe('GET /api/qrcode', () => {
     expect(await failMsg('/api/qrcode?text=a&margin=21')).toContain('参数 margin 无效');
     expect(await failMsg('/api/qrcode?text=a&level=X')).toBe('参数 level 无效：应为以下之一：L, M, Q, H，收到 "X"');
     expect(await failMsg('/api/qrcode?text=a&color=red')).toContain('参数 color 无效：应为 RRGGBB 或 RRGGBBAA');
-    expect(await failMsg('/api/qrcode/image?text=a&color=000000&background=000000')).toContain('前景色与背景色 background 相同');
+    expect(await failMsg('/api/qrcode/image?text=a&color=000000&background=000000')).toContain(
+      '前景色与背景色 background 相同',
+    );
     expect(await failMsg(`/api/qrcode?text=${'x'.repeat(2001)}`)).toContain('长度应为 1 至 2000 个字符');
-    expect(await failMsg(`/api/qrcode?level=H&text=${encodeURIComponent('汉'.repeat(600))}`)).toContain('纠错等级 H（约 30%）最多容纳 1273 字节');
+    expect(await failMsg(`/api/qrcode?level=H&text=${encodeURIComponent('汉'.repeat(600))}`)).toContain(
+      '纠错等级 H（约 30%）最多容纳 1273 字节',
+    );
   });
 });
 
 describe('GET /api/barcode', () => {
   it('computes the EAN-13 check digit and the image scans back to the full number', async () => {
     const data = await ok('/api/barcode?text=400638133393&type=ean13');
-    expect(data).toMatchObject({ type: 'ean13', symbology: 'EAN-13', text: '4006381333931', input: '400638133393', checkDigit: '1', format: 'png' });
+    expect(data).toMatchObject({
+      type: 'ean13',
+      symbology: 'EAN-13',
+      text: '4006381333931',
+      input: '400638133393',
+      checkDigit: '1',
+      format: 'png',
+    });
     const img = fromDataUrl(data.dataUrl);
     expect(img.body.subarray(0, 4).toString('hex')).toBe(PNG_MAGIC);
     const png = PNG.sync.read(img.body);
     expect([png.width, png.height]).toEqual([data.width, data.height]);
     expect(decodePng(img.body, 'EAN_13').text).toBe('4006381333931');
-    expect(data.url).toMatch(/\/api\/barcode\/image\?text=4006381333931&type=ean13&format=png&scale=3&height=15&includeText=true$/);
+    expect(data.url).toMatch(
+      /\/api\/barcode\/image\?text=4006381333931&type=ean13&format=png&scale=3&height=15&includeText=true$/,
+    );
   });
 
   it('says which check digit is right when the given one is wrong', async () => {
@@ -148,7 +175,9 @@ describe('GET /api/barcode', () => {
     const dm = await ok(`/api/barcode?type=datamatrix&text=${encodeURIComponent('https://example.com/a?b=c')}`);
     expect(decodePng(fromDataUrl(dm.dataUrl).body, 'DATA_MATRIX').text).toBe('https://example.com/a?b=c');
     expect(dm.checkDigit).toBeNull();
-    expect(await failMsg(`/api/barcode?type=pdf417&text=${encodeURIComponent('汉'.repeat(800))}`)).toContain('无法编码为 PDF417');
+    expect(await failMsg(`/api/barcode?type=pdf417&text=${encodeURIComponent('汉'.repeat(800))}`)).toContain(
+      '无法编码为 PDF417',
+    );
   });
 });
 
@@ -157,20 +186,46 @@ describe('GET /api/color-convert', () => {
     const data = await ok('/api/color-convert?color=%233b82f6');
     expect(data).toMatchObject({ hex: '#3b82f6', rgb: { r: 59, g: 130, b: 246 }, inGamut: true });
     expect(Object.keys(data).sort()).toEqual(
-      ['alpha', 'chineseName', 'cmyk', 'contrast', 'cssName', 'hex', 'hex8', 'hsl', 'hsv', 'hwb', 'input', 'inGamut', 'lab', 'lch', 'oklab', 'oklch', 'rgb'].sort(),
+      [
+        'alpha',
+        'chineseName',
+        'cmyk',
+        'contrast',
+        'cssName',
+        'hex',
+        'hex8',
+        'hsl',
+        'hsv',
+        'hwb',
+        'input',
+        'inGamut',
+        'lab',
+        'lch',
+        'oklab',
+        'oklch',
+        'rgb',
+      ].sort(),
     );
-    expect(data.contrast).toMatchObject({ better: 'black', white: { ratio: 3.67, aa: false, aaLarge: true }, black: { ratio: 5.7, aa: true } });
+    expect(data.contrast).toMatchObject({
+      better: 'black',
+      white: { ratio: 3.67, aa: false, aaLarge: true },
+      black: { ratio: 5.7, aa: true },
+    });
     expect(data.oklch.css).toMatch(/^oklch\(62\.\d+% 0\.\d+ 259\.\d+\)$/);
   });
 
   it('reads oklch(), named and Chinese colours; caches the answer', async () => {
-    expect((await ok(`/api/color-convert?color=${encodeURIComponent('oklch(62.8% 0.2577 29.23)')}`)).hex).toBe('#ff0000');
+    expect((await ok(`/api/color-convert?color=${encodeURIComponent('oklch(62.8% 0.2577 29.23)')}`)).hex).toBe(
+      '#ff0000',
+    );
     expect((await ok('/api/color-convert?color=rebeccapurple')).cssName).toBe('rebeccapurple');
     const yanzhi = await ok(`/api/color-convert?color=${encodeURIComponent('胭脂')}`);
     expect(yanzhi).toMatchObject({ hex: '#9d2933', chineseName: { name: '胭脂', pinyin: 'yān zhī', deltaE: 0 } });
     const res = await get('/api/color-convert?color=teal');
     expect(res.headers.etag).toBeDefined();
-    expect((await get('/api/color-convert?color=teal', { 'if-none-match': String(res.headers.etag) })).statusCode).toBe(304);
+    expect((await get('/api/color-convert?color=teal', { 'if-none-match': String(res.headers.etag) })).statusCode).toBe(
+      304,
+    );
   });
 
   it('an unknown colour names the accepted formats', async () => {
@@ -185,7 +240,9 @@ describe('GET /api/palette', () => {
   it('builds 11 shades with Tailwind blue-500 on step 500, and paste-ready snippets', async () => {
     const data = await ok('/api/palette?color=3b82f6&name=brand');
     expect(data).toMatchObject({ name: 'brand', hex: '#3b82f6', inputStep: 500, family: 'blue' });
-    expect(data.shades.map((s: { step: number }) => s.step)).toEqual([50, 100, 200, 300, 400, 500, 600, 700, 800, 900, 950]);
+    expect(data.shades.map((s: { step: number }) => s.step)).toEqual([
+      50, 100, 200, 300, 400, 500, 600, 700, 800, 900, 950,
+    ]);
     expect(data.shades[5]).toMatchObject({ hex: '#3b82f6', isInput: true });
     for (let i = 1; i < 11; i++) expect(data.shades[i].l).toBeLessThan(data.shades[i - 1].l);
     expect(data.tailwindConfig).toContain("500: '#3b82f6',");
@@ -223,18 +280,38 @@ describe('GET /api/random-color', () => {
     const hex = await ok('/api/random-color?format=hex&count=3');
     for (const c of hex.colors) expect(Object.keys(c).sort()).toEqual(['hex', 'name']);
     expect(await failMsg('/api/random-color?count=101')).toBe('参数 count 无效：超出范围：应为 1 至 100，收到 "101"');
-    expect(await failMsg('/api/random-color?format=cmyk')).toContain('参数 format 无效：应为以下之一：all, hex, rgb, hsl');
+    expect(await failMsg('/api/random-color?format=cmyk')).toContain(
+      '参数 format 无效：应为以下之一：all, hex, rgb, hsl',
+    );
   });
 });
 
 describe('OpenAPI', () => {
   it('documents the toolbox routes under the toolbox tag with examples', async () => {
     const doc = (await get('/openapi.json')).json();
-    for (const path of ['/api/qrcode', '/api/qrcode/image', '/api/barcode', '/api/barcode/image', '/api/color-convert', '/api/palette']) {
+    for (const path of [
+      '/api/qrcode',
+      '/api/qrcode/image',
+      '/api/barcode',
+      '/api/barcode/image',
+      '/api/color-convert',
+      '/api/palette',
+    ]) {
       expect(doc.paths[path]?.get?.tags, path).toEqual(['工具箱 Toolbox']);
     }
     expect(doc.paths['/api/random-color'].get.tags).toEqual(['随机生成 Random']);
-    const qrParams = doc.paths['/api/qrcode'].get.parameters as Array<{ name: string; schema: { examples?: unknown[] } }>;
-    expect(qrParams.map((p) => p.name).sort()).toEqual(['background', 'color', 'format', 'level', 'margin', 'size', 'text']);
+    const qrParams = doc.paths['/api/qrcode'].get.parameters as Array<{
+      name: string;
+      schema: { examples?: unknown[] };
+    }>;
+    expect(qrParams.map((p) => p.name).sort()).toEqual([
+      'background',
+      'color',
+      'format',
+      'level',
+      'margin',
+      'size',
+      'text',
+    ]);
   });
 });

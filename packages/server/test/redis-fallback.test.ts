@@ -14,7 +14,11 @@ async function closedPort(): Promise<number> {
 describe('Redis down', () => {
   let t: TestInstance;
   beforeAll(async () => {
-    t = await getTestInstance('sqlite', { REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '60' });
+    t = await getTestInstance('sqlite', {
+      REDIS_URL: `redis://127.0.0.1:${await closedPort()}`,
+      RATE_LIMIT_MAX: '3',
+      RATE_LIMIT_WINDOW: '60',
+    });
   });
   afterAll(() => t.close());
 
@@ -33,7 +37,11 @@ describe('Redis down', () => {
   });
 
   it('an administrator can still sign in (the login throttle falls back too)', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'admin-password-123' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'admin', password: 'admin-password-123' },
+    });
     expect(res.statusCode).toBe(200);
   });
 });

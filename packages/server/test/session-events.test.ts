@@ -27,7 +27,12 @@ async function nextSessionEnded(base: string, accessToken: string, afterOpen: ()
   }
   const block = text.split('\n\n').find((b) => b.startsWith('event: session-ended'));
   expect(block, text).toBeDefined();
-  return JSON.parse(block!.split('\n').find((l) => l.startsWith('data: '))!.slice(6)) as { reason: string; message: string };
+  return JSON.parse(
+    block!
+      .split('\n')
+      .find((l) => l.startsWith('data: '))!
+      .slice(6),
+  ) as { reason: string; message: string };
 }
 
 describeEachDb('session events', (dialect) => {
@@ -56,7 +61,8 @@ describeEachDb('session events', (dialect) => {
     await createUser(admin, username);
     const laptop = await login(t.app, username, PASSWORD);
     const phone = await login(t.app, username, PASSWORD);
-    const own = (await t.app.inject({ url: '/api/auth/sessions', headers: bearer(laptop.accessToken) })).json().data as Array<{ id: string; current: boolean }>;
+    const own = (await t.app.inject({ url: '/api/auth/sessions', headers: bearer(laptop.accessToken) })).json()
+      .data as Array<{ id: string; current: boolean }>;
     const phoneId = own.find((s) => !s.current)!.id;
     const event = await nextSessionEnded(base, phone.accessToken, () =>
       t.app.inject({ method: 'DELETE', url: `/api/auth/sessions/${phoneId}`, headers: bearer(laptop.accessToken) }),

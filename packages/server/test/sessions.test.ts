@@ -5,11 +5,24 @@ import { ADMIN, bearer, describeEachDb, getTestInstance, login, type TestInstanc
 import { as, createUser, PASSWORD, userWithGrants, type Call } from './admin-fixtures.js';
 import { expectUnauthorized, me, refresh } from './auth-fixtures.js';
 
-const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const CHROME_WINDOWS =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const SAFARI_IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-async function signInFrom(app: FastifyInstance, username: string, userAgent: string, clientKind: string, password = PASSWORD) {
-  const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, headers: { 'user-agent': userAgent, 'x-client-kind': clientKind } });
+async function signInFrom(
+  app: FastifyInstance,
+  username: string,
+  userAgent: string,
+  clientKind: string,
+  password = PASSWORD,
+) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username, password },
+    headers: { 'user-agent': userAgent, 'x-client-kind': clientKind },
+  });
   if (res.statusCode !== 200) throw new Error(`sign-in ${username}: ${res.statusCode} ${res.body}`);
   return res.json().data as { accessToken: string; refreshToken: string };
 }
@@ -22,7 +35,10 @@ describeEachDb('sessions', (dialect) => {
     const username = `member${++n}`;
     return { username, id: await createUser(admin, username) };
   };
-  const ownSessions = async (token: string) => (await t.app.inject({ url: '/api/auth/sessions', headers: bearer(token) })).json().data as Array<Record<string, unknown>>;
+  const ownSessions = async (token: string) =>
+    (await t.app.inject({ url: '/api/auth/sessions', headers: bearer(token) })).json().data as Array<
+      Record<string, unknown>
+    >;
 
   beforeAll(async () => {
     t = await getTestInstance(dialect);
@@ -37,9 +53,29 @@ describeEachDb('sessions', (dialect) => {
     const list = await ownSessions(laptop.accessToken);
     expect(list).toHaveLength(2);
     const byLabel = Object.fromEntries(list.map((s) => [s.deviceLabel, s]));
-    expect(byLabel['Chrome 131 · Windows 10']).toMatchObject({ userId: id, username, clientKind: 'web', current: true, userAgent: CHROME_WINDOWS });
+    expect(byLabel['Chrome 131 · Windows 10']).toMatchObject({
+      userId: id,
+      username,
+      clientKind: 'web',
+      current: true,
+      userAgent: CHROME_WINDOWS,
+    });
     expect(byLabel['Safari 17.5 · iOS 17.5']).toMatchObject({ clientKind: 'mobile', current: false });
-    for (const s of list) expect(Object.keys(s).sort()).toEqual(['clientKind', 'createdAt', 'current', 'deviceLabel', 'expiresAt', 'id', 'ip', 'lastUsedAt', 'nickname', 'userAgent', 'userId', 'username']);
+    for (const s of list)
+      expect(Object.keys(s).sort()).toEqual([
+        'clientKind',
+        'createdAt',
+        'current',
+        'deviceLabel',
+        'expiresAt',
+        'id',
+        'ip',
+        'lastUsedAt',
+        'nickname',
+        'userAgent',
+        'userId',
+        'username',
+      ]);
   });
 
   it('a refresh moves last used and keeps the session; an unknown client kind is filed under other', async () => {
@@ -59,7 +95,11 @@ describeEachDb('sessions', (dialect) => {
     const laptop = await signInFrom(t.app, username, CHROME_WINDOWS, 'web');
     const phone = await signInFrom(t.app, username, SAFARI_IPHONE, 'mobile');
     const phoneSession = (await ownSessions(laptop.accessToken)).find((s) => !s.current)!;
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/auth/sessions/${phoneSession.id}`, headers: bearer(laptop.accessToken) });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/auth/sessions/${phoneSession.id}`,
+      headers: bearer(laptop.accessToken),
+    });
     expect(res.statusCode).toBe(204);
     expectUnauthorized(await me(t.app, phone.accessToken), /会话已结束/, 'SESSION_ENDED');
     expectUnauthorized(await refresh(t.app, phone.refreshToken), /revoked/, 'SESSION_ENDED');
@@ -67,13 +107,26 @@ describeEachDb('sessions', (dialect) => {
     expect((await refresh(t.app, laptop.refreshToken)).statusCode).toBe(200);
     // Ended sessions are no longer listed, and cannot be ended twice.
     expect(await ownSessions(laptop.accessToken)).toHaveLength(1);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/auth/sessions/${phoneSession.id}`, headers: bearer(laptop.accessToken) })).statusCode).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: `/api/auth/sessions/${phoneSession.id}`,
+          headers: bearer(laptop.accessToken),
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('a password change starts a new session that keeps the client kind and device of the old one', async () => {
     const { username } = await freshUser();
     const s = await signInFrom(t.app, username, 'tianji-cli/1.0', 'cli');
-    const res = await t.app.inject({ method: 'PUT', url: '/api/auth/password', headers: { ...bearer(s.accessToken), 'user-agent': 'tianji-cli/1.0' }, payload: { oldPassword: PASSWORD, newPassword: 'a-fresh-password-9' } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/auth/password',
+      headers: { ...bearer(s.accessToken), 'user-agent': 'tianji-cli/1.0' },
+      payload: { oldPassword: PASSWORD, newPassword: 'a-fresh-password-9' },
+    });
     expect(res.statusCode).toBe(200);
     const list = await ownSessions(res.json().data.accessToken);
     expect(list.map((x) => [x.clientKind, x.deviceLabel, x.current])).toEqual([['cli', 'tianji-cli/1.0', true]]);
@@ -83,7 +136,15 @@ describeEachDb('sessions', (dialect) => {
     const alice = await signInFrom(t.app, (await freshUser()).username, CHROME_WINDOWS, 'web');
     const bob = await signInFrom(t.app, (await freshUser()).username, CHROME_WINDOWS, 'web');
     const [bobSession] = await ownSessions(bob.accessToken);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/auth/sessions/${bobSession.id}`, headers: bearer(alice.accessToken) })).statusCode).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: `/api/auth/sessions/${bobSession.id}`,
+          headers: bearer(alice.accessToken),
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await me(t.app, bob.accessToken)).statusCode).toBe(200);
   });
 
@@ -92,7 +153,11 @@ describeEachDb('sessions', (dialect) => {
     const here = await signInFrom(t.app, username, CHROME_WINDOWS, 'web');
     const a = await signInFrom(t.app, username, SAFARI_IPHONE, 'mobile');
     const b = await signInFrom(t.app, username, 'tianji-cli/1.0', 'cli');
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/sessions/revoke-others', headers: bearer(here.accessToken) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sessions/revoke-others',
+      headers: bearer(here.accessToken),
+    });
     expect(res.json()).toEqual({ data: { ended: 2 } });
     expectUnauthorized(await me(t.app, a.accessToken), /会话已结束/, 'SESSION_ENDED');
     expectUnauthorized(await me(t.app, b.accessToken), /会话已结束/, 'SESSION_ENDED');
@@ -120,7 +185,9 @@ describeEachDb('sessions', (dialect) => {
     const s1 = await signInFrom(t.app, username, CHROME_WINDOWS, 'web');
     const s2 = await signInFrom(t.app, username, SAFARI_IPHONE, 'mobile');
     const s3 = await signInFrom(t.app, username, 'tianji-cli/1.0', 'cli');
-    const ids = (await admin('GET', `/api/sessions?userId=${id}`)).json().data.items.map((s: { id: string; clientKind: string }) => [s.clientKind, s.id]);
+    const ids = (await admin('GET', `/api/sessions?userId=${id}`))
+      .json()
+      .data.items.map((s: { id: string; clientKind: string }) => [s.clientKind, s.id]);
     const byKind = Object.fromEntries(ids);
     expect((await admin('DELETE', `/api/sessions/${byKind.web}`)).statusCode).toBe(204);
     expectUnauthorized(await me(t.app, s1.accessToken), /会话已结束/, 'SESSION_ENDED');
@@ -130,7 +197,9 @@ describeEachDb('sessions', (dialect) => {
     expectUnauthorized(await me(t.app, s2.accessToken), /会话已结束/, 'SESSION_ENDED');
     expectUnauthorized(await refresh(t.app, s3.refreshToken), /revoked/, 'SESSION_ENDED');
     expect((await admin('DELETE', `/api/sessions/${byKind.web}`)).statusCode).toBe(404);
-    const audit = (await admin('GET', '/api/audit-logs?keyword=session')).json().data.items.map((e: { action: string }) => e.action);
+    const audit = (await admin('GET', '/api/audit-logs?keyword=session'))
+      .json()
+      .data.items.map((e: { action: string }) => e.action);
     expect(audit).toEqual(expect.arrayContaining(['session.delete', 'session.batch-delete']));
   });
 
@@ -151,17 +220,25 @@ describeEachDb('sessions', (dialect) => {
   });
 
   it('an operator who is not a super administrator cannot end a super administrator’s sessions, but can end others', async () => {
-    const op = await userWithGrants(t.app, admin, `op${++n}`, { 'system:session': bitsOf(['SEARCH', 'DELETE', 'BATCH_DELETE']) });
+    const op = await userWithGrants(t.app, admin, `op${++n}`, {
+      'system:session': bitsOf(['SEARCH', 'DELETE', 'BATCH_DELETE']),
+    });
     const boss = await signInFrom(t.app, ADMIN.username, CHROME_WINDOWS, 'web', ADMIN.password);
-    const [bossSession] = (await op.call('GET', `/api/sessions?keyword=${ADMIN.username}&clientKind=web`)).json().data.items;
+    const [bossSession] = (await op.call('GET', `/api/sessions?keyword=${ADMIN.username}&clientKind=web`)).json().data
+      .items;
     const refused = await op.call('DELETE', `/api/sessions/${bossSession.id}`);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ code: 'SUPER_ADMIN_PROTECTED', message: expect.stringMatching(/超级管理员/) });
+    expect(refused.json()).toMatchObject({
+      code: 'SUPER_ADMIN_PROTECTED',
+      message: expect.stringMatching(/超级管理员/),
+    });
     const { username, id } = await freshUser();
     const member = await signInFrom(t.app, username, CHROME_WINDOWS, 'web');
     const [memberSession] = (await op.call('GET', `/api/sessions?userId=${id}`)).json().data.items;
     // All or nothing: a batch holding the super administrator's session ends none.
-    expect((await op.call('POST', '/api/sessions/batch-delete', { ids: [memberSession.id, bossSession.id] })).statusCode).toBe(409);
+    expect(
+      (await op.call('POST', '/api/sessions/batch-delete', { ids: [memberSession.id, bossSession.id] })).statusCode,
+    ).toBe(409);
     expect((await me(t.app, member.accessToken)).statusCode).toBe(200);
     expect((await op.call('POST', `/api/users/${(await login(t.app)).user.id}/force-logout`)).statusCode).toBe(409);
     expect((await me(t.app, boss.accessToken)).statusCode).toBe(200);

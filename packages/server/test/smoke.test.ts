@@ -22,7 +22,11 @@ describeEachDb('service basics', (dialect) => {
   });
 
   it('signs in the seeded super administrator with the all-ones mask as exact digits', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'admin-password-123' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'admin', password: 'admin-password-123' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('"permissions":9223372036854775807');
     const { accessToken } = await login(t.app);

@@ -10,8 +10,17 @@ const PG_URL = process.env.TEST_DATABASE_URL;
 
 /** Rows per table and duplicate natural keys: what "seeded exactly once" means, checked on one database. */
 async function seedCounts(db: Db) {
-  const count = async (table: 'users' | 'roles' | 'menus' | 'role_menus' | 'user_roles' | 'content_items' | 'content_meta') =>
-    Number((await db.kysely.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const count = async (
+    table: 'users' | 'roles' | 'menus' | 'role_menus' | 'user_roles' | 'content_items' | 'content_meta',
+  ) =>
+    Number(
+      (
+        await db.kysely
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return {
     users: await count('users'),
     roles: await count('roles'),
@@ -42,7 +51,9 @@ describe.skipIf(!PG_URL)('start-up on PostgreSQL', () => {
       const config = testConfig();
       const apps = await Promise.all(dbs.map((db) => buildApp({ config, db, logger: false })));
       expect(await seedCounts(dbs[0])).toEqual(expected);
-      const dupMenus = await sql<{ code: string }>`select code from menus group by code having count(*) > 1`.execute(dbs[0].kysely);
+      const dupMenus = await sql<{ code: string }>`select code from menus group by code having count(*) > 1`.execute(
+        dbs[0].kysely,
+      );
       expect(dupMenus.rows).toEqual([]);
       const migrations = await sql<{ n: string }>`select count(*) as n from kysely_migration`.execute(dbs[1].kysely);
       expect(Number(migrations.rows[0].n)).toBeGreaterThan(0);

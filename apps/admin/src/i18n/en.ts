@@ -3,7 +3,14 @@ import type zh from './zh-CN';
 /** English. Menu names come from the server in Chinese; the built-in ones' English names are in the catalogue (menuName). */
 const en: typeof zh = {
   app: { title: 'Tianji Admin', short: 'Tianji' },
-  nav: { home: 'Home', docs: 'API docs', language: '中文', changePassword: 'Change password', logout: 'Sign out', collapse: 'Collapse menu' },
+  nav: {
+    home: 'Home',
+    docs: 'API docs',
+    language: '中文',
+    changePassword: 'Change password',
+    logout: 'Sign out',
+    collapse: 'Collapse menu',
+  },
   login: {
     title: 'Sign in to Tianji Admin',
     username: 'Username',
@@ -81,7 +88,8 @@ const en: typeof zh = {
     rolesUnavailable: 'You may not list roles, so you can only remove roles here',
   },
   escalation: {
-    grantHint: 'Greyed-out items are permissions you do not hold: you cannot grant them, and what the role already has stays as it is',
+    grantHint:
+      'Greyed-out items are permissions you do not hold: you cannot grant them, and what the role already has stays as it is',
     ownRoles: 'You cannot change your own roles',
     ownRole: 'This is one of your own roles: you cannot change its grants or status',
     notHeld: 'You do not hold this permission, so you cannot grant it',
@@ -139,7 +147,13 @@ const en: typeof zh = {
     reason: 'Reason',
     success: 'Success',
     failure: 'Failure',
-    events: { login: 'Sign-in', logout: 'Sign-out', 'session-ended': 'Session ended', 'forced-logout': 'Forced sign-out', 'refresh-reused': 'Token replay' },
+    events: {
+      login: 'Sign-in',
+      logout: 'Sign-out',
+      'session-ended': 'Session ended',
+      'forced-logout': 'Forced sign-out',
+      'refresh-reused': 'Token replay',
+    },
     reasons: {
       UNKNOWN_USER: 'Unknown user',
       WRONG_PASSWORD: 'Wrong password',
@@ -151,7 +165,18 @@ const en: typeof zh = {
       REFRESH_REUSED: 'Refresh token reused',
     },
   },
-  audit: { time: 'Time', actor: 'Actor', action: 'Action', targetType: 'Target type', targetId: 'Target', ip: 'Address', detail: 'Detail', range: 'Period', from: 'From', to: 'To' },
+  audit: {
+    time: 'Time',
+    actor: 'Actor',
+    action: 'Action',
+    targetType: 'Target type',
+    targetId: 'Target',
+    ip: 'Address',
+    detail: 'Detail',
+    range: 'Period',
+    from: 'From',
+    to: 'To',
+  },
   content: {
     importTitle: 'Import into “{name}”',
     format: 'Format',

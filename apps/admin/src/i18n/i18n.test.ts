@@ -14,8 +14,9 @@ describe('translations', () => {
   it('English names every built-in menu of the server (from the catalogue)', async () => {
     const { MENU_TREE } = await import('../../../../packages/server/src/admin/seed.js');
     const { i18n, menuName } = await import('./index');
-    const nodes = (list: Array<{ code: string; name: string; children?: unknown[] }>): Array<{ code: string; name: string }> =>
-      list.flatMap((n) => [n, ...nodes((n.children ?? []) as typeof list)]);
+    const nodes = (
+      list: Array<{ code: string; name: string; children?: unknown[] }>,
+    ): Array<{ code: string; name: string }> => list.flatMap((n) => [n, ...nodes((n.children ?? []) as typeof list)]);
     i18n.global.locale.value = 'en';
     const untranslated = nodes(MENU_TREE).filter((n) => !/^[A-Z][A-Za-z -]+$/.test(menuName(n)));
     expect(untranslated.map((n) => n.code)).toEqual([]);

@@ -1,7 +1,14 @@
 /** Chinese, the default language. The English file has the same keys (checked by i18n.test.ts). */
 export default {
   app: { title: '天机管理后台', short: '天机' },
-  nav: { home: '首页', docs: 'API 文档', language: 'English', changePassword: '修改密码', logout: '退出登录', collapse: '折叠菜单' },
+  nav: {
+    home: '首页',
+    docs: 'API 文档',
+    language: 'English',
+    changePassword: '修改密码',
+    logout: '退出登录',
+    collapse: '折叠菜单',
+  },
   login: {
     title: '登录天机管理后台',
     username: '用户名',
@@ -137,7 +144,13 @@ export default {
     reason: '原因',
     success: '成功',
     failure: '失败',
-    events: { login: '登录', logout: '退出', 'session-ended': '会话结束', 'forced-logout': '强制下线', 'refresh-reused': '令牌重放' },
+    events: {
+      login: '登录',
+      logout: '退出',
+      'session-ended': '会话结束',
+      'forced-logout': '强制下线',
+      'refresh-reused': '令牌重放',
+    },
     reasons: {
       UNKNOWN_USER: '用户不存在',
       WRONG_PASSWORD: '密码错误',
@@ -149,7 +162,18 @@ export default {
       REFRESH_REUSED: '刷新令牌被重复使用',
     },
   },
-  audit: { time: '时间', actor: '操作人', action: '动作', targetType: '对象类型', targetId: '对象', ip: '来源地址', detail: '详情', range: '时间范围', from: '开始日期', to: '结束日期' },
+  audit: {
+    time: '时间',
+    actor: '操作人',
+    action: '动作',
+    targetType: '对象类型',
+    targetId: '对象',
+    ip: '来源地址',
+    detail: '详情',
+    range: '时间范围',
+    from: '开始日期',
+    to: '结束日期',
+  },
   content: {
     importTitle: '导入「{name}」',
     format: '格式',

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { grantState, grantsPayload, hasPoint, setAllPoints, setPoint, setVisible } from './grants';
 
-const tree = [{ id: 'sys', children: [{ id: 'user', children: [] }, { id: 'role', children: [] }] }];
+const tree = [
+  {
+    id: 'sys',
+    children: [
+      { id: 'user', children: [] },
+      { id: 'role', children: [] },
+    ],
+  },
+];
 
 describe('grant editor state', () => {
   it('reads a role’s grants: no grant = hidden, 0 = visible without actions, all-ones = every point', () => {

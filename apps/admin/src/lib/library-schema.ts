@@ -1,6 +1,10 @@
 import type { JsonSchema } from './schema-form';
 
-let doc: Promise<{ paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> } }>> }> | undefined;
+let doc:
+  | Promise<{
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
+    }>
+  | undefined;
 
 /**
  * A content library's item schema, read from the server's own OpenAPI document (public, fetched once):

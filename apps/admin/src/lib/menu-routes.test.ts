@@ -11,7 +11,12 @@ const tree = [
       { code: 'reports', name: '报表', path: '/reports', children: [] },
     ],
   },
-  { code: 'content', name: '内容管理', path: '/content', children: [{ code: 'content:holidays', name: '节假日安排', path: '/content/holidays', children: [] }] },
+  {
+    code: 'content',
+    name: '内容管理',
+    path: '/content',
+    children: [{ code: 'content:holidays', name: '节假日安排', path: '/content/holidays', children: [] }],
+  },
 ];
 
 describe('menus ↔ pages', () => {

@@ -29,7 +29,12 @@ const hitokoto: JsonSchema = {
     type: { type: 'string', pattern: '^[abcdefghijkl]$' },
     content: { type: 'string', maxLength: 500 },
     from_who: { anyOf: [{ type: 'string', maxLength: 100 }, { type: 'null' }] },
-    style: { anyOf: [{ type: 'string', enum: ['diary'] }, { type: 'string', enum: ['toxic'] }] },
+    style: {
+      anyOf: [
+        { type: 'string', enum: ['diary'] },
+        { type: 'string', enum: ['toxic'] },
+      ],
+    },
     lines: { type: 'array', items: { type: 'string' } },
   },
 };
@@ -48,7 +53,10 @@ describe('content forms from the library schema', () => {
 
   it('a holiday schedule survives the round trip through the form', () => {
     const fields = fieldsOf(holidays);
-    const item = { year: 2026, holidays: [{ name: '春节', start: '2026-02-15', end: '2026-02-23', work: ['2026-02-14', '2026-02-28'] }] };
+    const item = {
+      year: 2026,
+      holidays: [{ name: '春节', start: '2026-02-15', end: '2026-02-23', work: ['2026-02-14', '2026-02-28'] }],
+    };
     const model = toModel(fields, item);
     expect((model.holidays as Array<Record<string, unknown>>)[0].work).toBe('2026-02-14\n2026-02-28');
     expect(fromModel(fields, model)).toEqual(item);
@@ -56,7 +64,15 @@ describe('content forms from the library schema', () => {
 
   it('an empty nullable text is sent as null; list entries split on lines or commas', () => {
     const fields = fieldsOf(hitokoto);
-    expect(fromModel(fields, { type: 'a', content: '你好', from_who: '', style: 'diary', lines: '床前明月光，\n疑是地上霜' })).toEqual({
+    expect(
+      fromModel(fields, {
+        type: 'a',
+        content: '你好',
+        from_who: '',
+        style: 'diary',
+        lines: '床前明月光，\n疑是地上霜',
+      }),
+    ).toEqual({
       type: 'a',
       content: '你好',
       from_who: null,

@@ -33,18 +33,37 @@ const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
 function fieldOf(name: string, s: JsonSchema, required: boolean): Field {
   const variants = s.anyOf ?? [];
   const nonNull = variants.filter((v) => v.type !== 'null');
-  const enumValues = variants.length && variants.every((v) => v.enum?.length === 1 || v.const !== undefined) ? variants.map((v) => String(v.const ?? v.enum![0])) : s.enum?.map(String);
+  const enumValues =
+    variants.length && variants.every((v) => v.enum?.length === 1 || v.const !== undefined)
+      ? variants.map((v) => String(v.const ?? v.enum![0]))
+      : s.enum?.map(String);
   if (enumValues) return { kind: 'enum', name, required, options: enumValues };
   if (variants.length === 2 && nonNull.length === 1 && nonNull[0].type === 'string') {
-    return { kind: 'text', name, required, multiline: (nonNull[0].maxLength ?? 0) > 200, nullable: true, hint: nonNull[0]['x-hint'] };
+    return {
+      kind: 'text',
+      name,
+      required,
+      multiline: (nonNull[0].maxLength ?? 0) > 200,
+      nullable: true,
+      hint: nonNull[0]['x-hint'],
+    };
   }
   if (s.type === 'string') {
     if (s.pattern === DATE) return { kind: 'date', name, required };
-    return { kind: 'text', name, required, multiline: (s.maxLength ?? 0) > 200, nullable: false, hint: s['x-hint'] ?? s.description };
+    return {
+      kind: 'text',
+      name,
+      required,
+      multiline: (s.maxLength ?? 0) > 200,
+      nullable: false,
+      hint: s['x-hint'] ?? s.description,
+    };
   }
   if (s.type === 'integer') return { kind: 'integer', name, required, min: s.minimum, max: s.maximum };
-  if (s.type === 'array' && s.items?.type === 'string') return { kind: 'list', name, required, item: s.items.pattern === DATE ? 'date' : 'text' };
-  if (s.type === 'array' && s.items?.type === 'object' && s.items.properties) return { kind: 'rows', name, required, fields: fieldsOf(s.items) };
+  if (s.type === 'array' && s.items?.type === 'string')
+    return { kind: 'list', name, required, item: s.items.pattern === DATE ? 'date' : 'text' };
+  if (s.type === 'array' && s.items?.type === 'object' && s.items.properties)
+    return { kind: 'rows', name, required, fields: fieldsOf(s.items) };
   return { kind: 'json', name, required };
 }
 
@@ -90,7 +109,10 @@ export function fromModel(fields: Field[], m: Model): Record<string, unknown> {
         if (typeof v === 'number') out[f.name] = v;
         break;
       case 'list': {
-        const entries = String(v ?? '').split(/[\n,，]/).map((s) => s.trim()).filter(Boolean);
+        const entries = String(v ?? '')
+          .split(/[\n,，]/)
+          .map((s) => s.trim())
+          .filter(Boolean);
         if (entries.length || f.required) out[f.name] = entries;
         break;
       }
@@ -124,7 +146,8 @@ export function fromModel(fields: Field[], m: Model): Record<string, unknown> {
 export function cellText(f: Field, v: unknown): string {
   if (v === null || v === undefined) return '';
   if (f.kind === 'list' && Array.isArray(v)) return v.join(f.item === 'date' ? ', ' : ' / ');
-  if (f.kind === 'rows' && Array.isArray(v)) return v.map((r) => String((r as Record<string, unknown>)[f.fields[0]?.name] ?? '')).join('、');
+  if (f.kind === 'rows' && Array.isArray(v))
+    return v.map((r) => String((r as Record<string, unknown>)[f.fields[0]?.name] ?? '')).join('、');
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }

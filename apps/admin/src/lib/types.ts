@@ -1,7 +1,11 @@
 import type { paths } from '@tianji/client';
 
 /** Record shapes of the admin API, read from the generated OpenAPI types (one source: the server's schemas). */
-type Json<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
+type Json<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  responses: { 200: { content: { 'application/json': infer B } } };
+}
+  ? B
+  : never;
 
 export type User = Json<'/api/users', 'get'>['data']['items'][number];
 export type Role = Json<'/api/roles', 'get'>['data']['items'][number];

@@ -15,7 +15,8 @@ export interface Series {
 /** Every day from `from` to `to` inclusive (YYYY-MM-DD), so quiet days show as zero instead of vanishing. */
 export function dayRange(from: string, to: string): string[] {
   const out: string[] = [];
-  for (let d = new Date(`${from}T00:00:00Z`); d <= new Date(`${to}T00:00:00Z`); d.setUTCDate(d.getUTCDate() + 1)) out.push(d.toISOString().slice(0, 10));
+  for (let d = new Date(`${from}T00:00:00Z`); d <= new Date(`${to}T00:00:00Z`); d.setUTCDate(d.getUTCDate() + 1))
+    out.push(d.toISOString().slice(0, 10));
   return out;
 }
 
@@ -37,14 +38,22 @@ export function totals(rows: UsageRowLike[]): Total[] {
     t.p99 = Math.max(t.p99, r.p99);
     by.set(r.endpoint, t);
   }
-  return [...by.values()].map((t) => ({ ...t, errorRate: t.requests ? t.errors / t.requests : 0 })).sort((a, b) => b.requests - a.requests || a.endpoint.localeCompare(b.endpoint));
+  return [...by.values()]
+    .map((t) => ({ ...t, errorRate: t.requests ? t.errors / t.requests : 0 }))
+    .sort((a, b) => b.requests - a.requests || a.endpoint.localeCompare(b.endpoint));
 }
 
 /**
  * One series per endpoint (the busiest `top`, the rest summed as "other" for counts) over `days`.
  * Counts are zero on days without calls; p99 is missing (null) there, since no latency was measured.
  */
-export function seriesOf(rows: UsageRowLike[], days: string[], metric: 'requests' | 'errors' | 'p99', top = 6, otherLabel = 'other'): Series[] {
+export function seriesOf(
+  rows: UsageRowLike[],
+  days: string[],
+  metric: 'requests' | 'errors' | 'p99',
+  top = 6,
+  otherLabel = 'other',
+): Series[] {
   const ranked = totals(rows).map((t) => t.endpoint);
   const shown = ranked.slice(0, top);
   const index = new Map(days.map((d, i) => [d, i]));

@@ -9,7 +9,10 @@ export interface Page<T> {
  * State of a paginated list page: the filter form, page, page size, rows, selection and loading flag.
  * `fetchPage` receives the filter as it was when Search was pressed (not as being typed).
  */
-export function usePagedList<T, F extends Record<string, unknown>>(initialFilter: F, fetchPage: (q: F & { page: number; pageSize: number }) => Promise<Page<T>>) {
+export function usePagedList<T, F extends Record<string, unknown>>(
+  initialFilter: F,
+  fetchPage: (q: F & { page: number; pageSize: number }) => Promise<Page<T>>,
+) {
   const filter = reactive({ ...initialFilter }) as F;
   let applied = { ...initialFilter };
   const page = ref(1);

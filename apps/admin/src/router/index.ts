@@ -26,7 +26,11 @@ export const router = createRouter({
       component: () => import('../components/AppLayout.vue'),
       children: [
         { path: '', name: 'home', component: () => import('../pages/HomePage.vue') },
-        ...pageRoutes().map(({ path, page }) => ({ path: path.slice(1), component: PAGES[page], props: page === 'content' })),
+        ...pageRoutes().map(({ path, page }) => ({
+          path: path.slice(1),
+          component: PAGES[page],
+          props: page === 'content',
+        })),
         { path: 'm/:rest(.*)*', component: () => import('../pages/PlaceholderPage.vue') },
         { path: ':rest(.*)*', component: () => import('../pages/PlaceholderPage.vue') },
       ],
@@ -49,7 +53,8 @@ router.beforeEach(async (to) => {
   if (to.meta.public) return true;
   try {
     if (!session.signedIn) {
-      if (!(await session.restore())) return { name: 'login', query: to.fullPath === '/' ? {} : { redirect: to.fullPath } };
+      if (!(await session.restore()))
+        return { name: 'login', query: to.fullPath === '/' ? {} : { redirect: to.fullPath } };
     } else {
       await session.me();
     }
@@ -69,7 +74,10 @@ session.subscribe(() => {
   const route = router.currentRoute.value;
   // Signed in (here or in another tab) while this tab shows the sign-in page: go on to where the user was headed.
   if (route.name === 'login') {
-    if (session.user) void router.replace(typeof route.query.redirect === 'string' && route.query.redirect.startsWith('/') ? route.query.redirect : '/');
+    if (session.user)
+      void router.replace(
+        typeof route.query.redirect === 'string' && route.query.redirect.startsWith('/') ? route.query.redirect : '/',
+      );
     return;
   }
   // The menus changed (e.g. after a 403): leave a page the user may no longer see.
@@ -82,7 +90,13 @@ onSignedOut((reason, detail) => {
   if (route.meta.public) return;
   // The server said why (forced out, account disabled, password changed, ...): say exactly that.
   const key = `login.reason.${detail?.code}`;
-  if (detail) ElMessage({ type: 'warning', message: i18n.global.te(key) ? i18n.global.t(key) : detail.message, duration: 8000, customClass: 'signed-out-reason' });
+  if (detail)
+    ElMessage({
+      type: 'warning',
+      message: i18n.global.te(key) ? i18n.global.t(key) : detail.message,
+      duration: 8000,
+      customClass: 'signed-out-reason',
+    });
   else if (reason === 'refresh-failed') ElMessage.warning(i18n.global.t('login.expired'));
   if (reason === 'other-tab') ElMessage.info(i18n.global.t('login.otherTab'));
   void router.replace({ name: 'login', query: reason === 'logout' ? {} : { redirect: route.fullPath } });

@@ -9,7 +9,13 @@ import { interactive } from '../config.js';
 
 /** Identity, roles and the aggregate mask (exact digits: the super administrator's is 9223372036854775807). */
 export function identity(me: Me) {
-  return { id: me.id, username: me.username, nickname: me.nickname, roles: me.roles, permissions: toMask(me.permissions) };
+  return {
+    id: me.id,
+    username: me.username,
+    nickname: me.nickname,
+    roles: me.roles,
+    permissions: toMask(me.permissions),
+  };
 }
 
 function identityText(me: Me, server: string, profile: string): string {
@@ -32,7 +38,8 @@ function parseServer(value: string): string {
   } catch {
     throw usageError(`--server 必须是 http:// 或 https:// 开头的地址（got ${value}）`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usageError(`--server 必须是 http:// 或 https:// 开头的地址（got ${value}）`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw usageError(`--server 必须是 http:// 或 https:// 开头的地址（got ${value}）`);
   return url.origin;
 }
 
@@ -48,7 +55,10 @@ export function register(program: Command): void {
       const server = opts.server === undefined ? undefined : parseServer(opts.server);
       const ctx = openContext(g, server);
       try {
-        const username = opts.username ?? ctx.settings.username ?? (interactive() && !opts.passwordStdin ? await ask('用户名 (username): ') : undefined);
+        const username =
+          opts.username ??
+          ctx.settings.username ??
+          (interactive() && !opts.passwordStdin ? await ask('用户名 (username): ') : undefined);
         if (!username) throw usageError('需要 --username（username required）');
         const pw = await password(opts.passwordStdin);
         const me = await ctx.session.login(username, pw);
@@ -56,7 +66,10 @@ export function register(program: Command): void {
         file.profiles[ctx.profile] = { server: ctx.settings.server, username };
         file.current ??= ctx.profile;
         writeProfiles(file);
-        emit({ json: identity(me), text: `已登录：${me.username} @ ${ctx.settings.server}（配置 ${ctx.profile}）` }, ctx.json);
+        emit(
+          { json: identity(me), text: `已登录：${me.username} @ ${ctx.settings.server}（配置 ${ctx.profile}）` },
+          ctx.json,
+        );
       } catch (e) {
         throw describeFailure(e, ctx.rejection);
       } finally {

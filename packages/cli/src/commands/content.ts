@@ -27,11 +27,17 @@ type Item = Record<string, unknown> & { id: string };
 const HIDDEN = new Set(['id', 'createdAt', 'updatedAt']);
 
 async function list(ctx: Context, lib: string, opts: { keyword?: string; page: number; pageSize: number }) {
-  const q = new URLSearchParams({ page: String(opts.page), pageSize: String(opts.pageSize), ...(opts.keyword ? { keyword: opts.keyword } : {}) });
+  const q = new URLSearchParams({
+    page: String(opts.page),
+    pageSize: String(opts.pageSize),
+    ...(opts.keyword ? { keyword: opts.keyword } : {}),
+  });
   const page = await raw<{ items: Item[]; total: number; page: number }>(ctx, 'GET', `${library(lib)}?${q}`);
-  const keys = Object.keys(page.items[0] ?? {}).filter((k) => !HIDDEN.has(k)).slice(0, 4);
+  const keys = Object.keys(page.items[0] ?? {})
+    .filter((k) => !HIDDEN.has(k))
+    .slice(0, 4);
   const clip = (v: unknown) => {
-    const s = (typeof v === 'string' ? v : JSON.stringify(v) ?? '').replace(/\s+/g, ' ');
+    const s = (typeof v === 'string' ? v : (JSON.stringify(v) ?? '')).replace(/\s+/g, ' ');
     return s.length > 40 ? `${s.slice(0, 39)}…` : s;
   };
   const text = table(page.items, [
@@ -68,7 +74,10 @@ export function register(program: Command): void {
           return;
         }
         fs.writeFileSync(file, body);
-        return { json: { library: lib, file, format: fmt, bytes: body.length }, text: `已导出 ${lib} 到 ${file}（${body.length} 字节）` };
+        return {
+          json: { library: lib, file, format: fmt, bytes: body.length },
+          text: `已导出 ${lib} 到 ${file}（${body.length} 字节）`,
+        };
       }),
     );
 
@@ -86,7 +95,10 @@ export function register(program: Command): void {
         } catch (e) {
           throw usageError(`读不了文件 ${file}：${(e as Error).message}`);
         }
-        const result = await raw<{ imported: number }>(ctx, 'POST', url, { format: fmt, content: text.replace(/^\uFEFF/, '') });
+        const result = await raw<{ imported: number }>(ctx, 'POST', url, {
+          format: fmt,
+          content: text.replace(/^\uFEFF/, ''),
+        });
         return { json: { library: lib, ...result }, text: `已导入 ${result.imported} 条到 ${lib}` };
       }),
     );

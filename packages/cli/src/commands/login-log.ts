@@ -14,8 +14,16 @@ export function register(program: Command): void {
     .option('--page-size <n>', '每页条数 1–100', positiveInt('--page-size', 100), 20)
     .action(
       action(async (ctx, o: { keyword?: string; page: number; pageSize: number }) => {
-        const q = new URLSearchParams({ page: String(o.page), pageSize: String(o.pageSize), ...(o.keyword ? { keyword: o.keyword } : {}) });
-        const page = await raw<{ items: Array<Record<string, unknown>>; total: number; page: number }>(ctx, 'GET', `/api/login-logs?${q}`);
+        const q = new URLSearchParams({
+          page: String(o.page),
+          pageSize: String(o.pageSize),
+          ...(o.keyword ? { keyword: o.keyword } : {}),
+        });
+        const page = await raw<{ items: Array<Record<string, unknown>>; total: number; page: number }>(
+          ctx,
+          'GET',
+          `/api/login-logs?${q}`,
+        );
         return { json: page, text: `${genericTable(page.items)}\n第 ${page.page} 页，共 ${page.total} 条` };
       }),
     );

@@ -30,10 +30,17 @@ export function register(program: Command): void {
       action(async (ctx, opts: { all?: boolean }) => {
         if (opts.all) {
           const tree = await unwrap(ctx.session.api.GET('/api/menus'));
-          return { json: tree, text: [...walk(tree)].map(([n, depth]) => `${'  '.repeat(depth)}${n.name}  ${n.code}  ${n.path}`).join('\n') };
+          return {
+            json: tree,
+            text: [...walk(tree)]
+              .map(([n, depth]) => `${'  '.repeat(depth)}${n.name}  ${n.code}  ${n.path}`)
+              .join('\n'),
+          };
         }
         const me = await ctx.session.me();
-        const lines = [...walk(me.menus)].map(([n, depth]) => `${'  '.repeat(depth)}${n.name}  ${n.code}  ${n.path}  [${describeBits(n.permissions)}]`);
+        const lines = [...walk(me.menus)].map(
+          ([n, depth]) => `${'  '.repeat(depth)}${n.name}  ${n.code}  ${n.path}  [${describeBits(n.permissions)}]`,
+        );
         return { json: me.menus, text: lines.join('\n') || '（没有可见的菜单）' };
       }),
     );

@@ -37,7 +37,11 @@ export function register(program: Command): void {
     .description('设为默认配置')
     .action((name: string, _o: unknown, cmd: Command) => {
       const file = readProfiles();
-      if (!file.profiles[name]) throw new CliError(EXIT.USAGE, `没有这个配置：${name}；可选：${Object.keys(file.profiles).join(', ') || '（无，先 tianji login --profile NAME）'}`);
+      if (!file.profiles[name])
+        throw new CliError(
+          EXIT.USAGE,
+          `没有这个配置：${name}；可选：${Object.keys(file.profiles).join(', ') || '（无，先 tianji login --profile NAME）'}`,
+        );
       file.current = name;
       writeProfiles(file);
       emit({ json: { current: name }, text: `默认配置：${name}` }, Boolean(cmd.optsWithGlobals<GlobalOptions>().json));

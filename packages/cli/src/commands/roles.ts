@@ -24,9 +24,13 @@ export function parseBits(value: string): bigint {
     if (n > 1023n) throw usageError(`权限位必须在 0–1023 之间（got ${value}）`);
     return n;
   }
-  const names = value.split(',').map((s) => s.trim().toUpperCase().replace(/-/g, '_')).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((s) => s.trim().toUpperCase().replace(/-/g, '_'))
+    .filter(Boolean);
   const bad = names.filter((n) => !POINT_NAMES.includes(n as PermissionName));
-  if (bad.length || names.length === 0) throw usageError(`权限位写成数字 0–1023 或名称列表，可选：${POINT_NAMES.join(', ')}（got ${value}）`);
+  if (bad.length || names.length === 0)
+    throw usageError(`权限位写成数字 0–1023 或名称列表，可选：${POINT_NAMES.join(', ')}（got ${value}）`);
   return bitsOf(names as PermissionName[]);
 }
 
@@ -41,7 +45,11 @@ export function register(program: Command): void {
     .option('--page-size <n>', '每页条数 1–100', positiveInt('--page-size', 100), 50)
     .action(
       action(async (ctx, opts: { keyword?: string; page: number; pageSize: number }) => {
-        const page = await unwrap(ctx.session.api.GET('/api/roles', { params: { query: { keyword: opts.keyword, page: opts.page, pageSize: opts.pageSize } } }));
+        const page = await unwrap(
+          ctx.session.api.GET('/api/roles', {
+            params: { query: { keyword: opts.keyword, page: opts.page, pageSize: opts.pageSize } },
+          }),
+        );
         const text = table(page.items, [
           { header: '编码', value: (r) => r.code },
           { header: '名称', value: (r) => r.name },
@@ -56,16 +64,22 @@ export function register(program: Command): void {
 
   roles
     .command('grant <role> <menu> <bits>')
-    .description(`给角色授予一个菜单上的权限位（替换该菜单原有的位）。bits：0–1023 或 ${POINT_NAMES.join(',')} 的组合；0 = 只可见`)
+    .description(
+      `给角色授予一个菜单上的权限位（替换该菜单原有的位）。bits：0–1023 或 ${POINT_NAMES.join(',')} 的组合；0 = 只可见`,
+    )
     .action(
       action(async (ctx, roleCode: string, menuCode: string, bitsText: string) => {
         const bits = parseBits(bitsText);
         const [role] = await resolveRoles(ctx, [roleCode]);
         const menu = await findMenu(ctx, menuCode);
         const current = await unwrap(ctx.session.api.GET('/api/roles/{id}', { params: { path: { id: role!.id } } }));
-        const grants = current.grants.filter((g) => g.menuId !== menu.id).map((g) => ({ menuId: g.menuId, bits: toMask(g.bits).toString() }));
+        const grants = current.grants
+          .filter((g) => g.menuId !== menu.id)
+          .map((g) => ({ menuId: g.menuId, bits: toMask(g.bits).toString() }));
         grants.push({ menuId: menu.id, bits: bits.toString() });
-        const updated = await unwrap(ctx.session.api.PUT('/api/roles/{id}/menus', { params: { path: { id: role!.id } }, body: { grants } }));
+        const updated = await unwrap(
+          ctx.session.api.PUT('/api/roles/{id}/menus', { params: { path: { id: role!.id } }, body: { grants } }),
+        );
         const text = fields([
           ['角色', `${updated.name}（${updated.code}）`],
           ['菜单', `${menu.name}（${menu.code}）`],

@@ -15,8 +15,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A user by id or by exact username. */
 export async function findUser(ctx: Context, idOrName: string): Promise<User> {
-  if (UUID.test(idOrName)) return unwrap(ctx.session.api.GET('/api/users/{id}', { params: { path: { id: idOrName } } }));
-  const page = await unwrap(ctx.session.api.GET('/api/users', { params: { query: { keyword: idOrName, page: 1, pageSize: 100 } } }));
+  if (UUID.test(idOrName))
+    return unwrap(ctx.session.api.GET('/api/users/{id}', { params: { path: { id: idOrName } } }));
+  const page = await unwrap(
+    ctx.session.api.GET('/api/users', { params: { query: { keyword: idOrName, page: 1, pageSize: 100 } } }),
+  );
   const hit = page.items.find((u) => u.username === idOrName);
   if (!hit) throw new CliError(EXIT.SERVER, `没有这个用户：${idOrName}（no such user）`);
   return hit;
@@ -53,7 +56,11 @@ export function register(program: Command): void {
           throw new CliError(EXIT.USAGE, `--status 只能是 enabled 或 disabled（got ${opts.status}）`);
         }
         const status = opts.status as 'enabled' | 'disabled' | undefined;
-        const page = await unwrap(ctx.session.api.GET('/api/users', { params: { query: { keyword: opts.keyword, status, page: opts.page, pageSize: opts.pageSize } } }));
+        const page = await unwrap(
+          ctx.session.api.GET('/api/users', {
+            params: { query: { keyword: opts.keyword, status, page: opts.page, pageSize: opts.pageSize } },
+          }),
+        );
         const text = table(page.items, [
           { header: '用户名', value: (u) => u.username },
           { header: '昵称', value: (u) => u.nickname },
@@ -79,12 +86,24 @@ export function register(program: Command): void {
     .option('--disabled', '建成停用状态')
     .option('--password-stdin', '从标准输入读取密码')
     .action(
-      action(async (ctx, username: string, opts: { nickname?: string; role?: string[]; disabled?: boolean; passwordStdin?: boolean }) => {
-        const pw = await password(opts.passwordStdin, '新用户的密码 (password): ');
-        const roleIds = opts.role ? (await resolveRoles(ctx, opts.role)).map((r) => r.id) : undefined;
-        const body = { username, password: pw, nickname: opts.nickname, roleIds, status: opts.disabled ? ('disabled' as const) : undefined };
-        return one(await unwrap(ctx.session.api.POST('/api/users', { body })));
-      }),
+      action(
+        async (
+          ctx,
+          username: string,
+          opts: { nickname?: string; role?: string[]; disabled?: boolean; passwordStdin?: boolean },
+        ) => {
+          const pw = await password(opts.passwordStdin, '新用户的密码 (password): ');
+          const roleIds = opts.role ? (await resolveRoles(ctx, opts.role)).map((r) => r.id) : undefined;
+          const body = {
+            username,
+            password: pw,
+            nickname: opts.nickname,
+            roleIds,
+            status: opts.disabled ? ('disabled' as const) : undefined,
+          };
+          return one(await unwrap(ctx.session.api.POST('/api/users', { body })));
+        },
+      ),
     );
 
   for (const [name, status, label] of [
@@ -97,7 +116,11 @@ export function register(program: Command): void {
       .action(
         action(async (ctx, who: string) => {
           const u = await findUser(ctx, who);
-          return one(await unwrap(ctx.session.api.PATCH('/api/users/{id}', { params: { path: { id: u.id } }, body: { status } })));
+          return one(
+            await unwrap(
+              ctx.session.api.PATCH('/api/users/{id}', { params: { path: { id: u.id } }, body: { status } }),
+            ),
+          );
         }),
       );
   }
@@ -110,7 +133,12 @@ export function register(program: Command): void {
       action(async (ctx, who: string, opts: { passwordStdin?: boolean }) => {
         const u = await findUser(ctx, who);
         const pw = await password(opts.passwordStdin, '新密码 (new password): ');
-        await unwrap(ctx.session.api.POST('/api/users/{id}/reset-password', { params: { path: { id: u.id } }, body: { password: pw } }));
+        await unwrap(
+          ctx.session.api.POST('/api/users/{id}/reset-password', {
+            params: { path: { id: u.id } },
+            body: { password: pw },
+          }),
+        );
         return { json: { id: u.id, username: u.username, passwordReset: true }, text: `已重置 ${u.username} 的密码` };
       }),
     );
@@ -123,10 +151,21 @@ export function register(program: Command): void {
       action(async (ctx, who: string, codes: string[], opts: { none?: boolean }) => {
         const u = await findUser(ctx, who);
         if (codes.length === 0 && !opts.none) {
-          return { json: u.roles, text: table(u.roles, [{ header: '编码', value: (r) => r.code }, { header: '名称', value: (r) => r.name }, { header: 'ID', value: (r) => r.id }]) };
+          return {
+            json: u.roles,
+            text: table(u.roles, [
+              { header: '编码', value: (r) => r.code },
+              { header: '名称', value: (r) => r.name },
+              { header: 'ID', value: (r) => r.id },
+            ]),
+          };
         }
         const roleIds = opts.none ? [] : (await resolveRoles(ctx, codes)).map((r) => r.id);
-        return one(await unwrap(ctx.session.api.PUT('/api/users/{id}/roles', { params: { path: { id: u.id } }, body: { roleIds } })));
+        return one(
+          await unwrap(
+            ctx.session.api.PUT('/api/users/{id}/roles', { params: { path: { id: u.id } }, body: { roleIds } }),
+          ),
+        );
       }),
     );
 

@@ -11,7 +11,15 @@ import type { Actor } from './shared/actor.js';
 export const privilegeEscalation = (message: string) => new AppError('PRIVILEGE_ESCALATION', message);
 
 /** What the actor is doing to another account, in the words of the refusal: `你不能${action}`. */
-export type AccountAction = '操作该用户' | '编辑该用户' | '停用该用户' | '删除该用户' | '重置该用户的密码' | '修改该用户的角色' | '结束该用户的会话' | '强制该用户下线';
+export type AccountAction =
+  | '操作该用户'
+  | '编辑该用户'
+  | '停用该用户'
+  | '删除该用户'
+  | '重置该用户的密码'
+  | '修改该用户的角色'
+  | '结束该用户的会话'
+  | '强制该用户下线';
 
 interface GrantRow {
   owner: string;
@@ -44,7 +52,10 @@ export class EscalationGuard {
     const names = new Map(menus.map((m) => [m.code, m.name]));
     if (actor.isSuper) return new EscalationGuard(trx, actor, { isSuper: true, masks: new Map() }, new Set(), names);
     const own = await trx.selectFrom('user_roles').select('role_id').where('user_id', '=', actor.id).execute();
-    const holding = (await holdingsOf(trx, 'user', [actor.id], true)).get(actor.id) ?? { isSuper: false, masks: new Map() };
+    const holding = (await holdingsOf(trx, 'user', [actor.id], true)).get(actor.id) ?? {
+      isSuper: false,
+      masks: new Map(),
+    };
     return new EscalationGuard(trx, actor, holding, new Set(own.map((r) => r.role_id)), names);
   }
 
@@ -79,7 +90,8 @@ export class EscalationGuard {
     const names = await this.namesOf('users', 'username', [...held.keys()]);
     for (const [id, target] of held) {
       const missing = gaps(this.holding, target);
-      if (missing.length) out.set(id, `用户「${names.get(id) ?? id}」拥有你没有的权限（${this.describe(missing)}），你不能${action}`);
+      if (missing.length)
+        out.set(id, `用户「${names.get(id) ?? id}」拥有你没有的权限（${this.describe(missing)}），你不能${action}`);
     }
     return out;
   }
@@ -92,7 +104,11 @@ export class EscalationGuard {
     const names = await this.namesOf('roles', 'name', roleIds);
     for (const id of roleIds) {
       const missing = gaps(this.holding, held.get(id) ?? { isSuper: false, masks: new Map() });
-      if (missing.length) out.set(id, `角色「${names.get(id) ?? id}」含有你没有的权限（${this.describe(missing)}），你不能分配、启用或停用该角色`);
+      if (missing.length)
+        out.set(
+          id,
+          `角色「${names.get(id) ?? id}」含有你没有的权限（${this.describe(missing)}），你不能分配、启用或停用该角色`,
+        );
     }
     return out;
   }
@@ -109,7 +125,11 @@ export class EscalationGuard {
     if (first) throw privilegeEscalation(first);
   }
 
-  private async namesOf(table: 'users' | 'roles', column: 'username' | 'name', ids: string[]): Promise<Map<string, string>> {
+  private async namesOf(
+    table: 'users' | 'roles',
+    column: 'username' | 'name',
+    ids: string[],
+  ): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
     const rows = await this.trx
       .selectFrom(table)
@@ -154,7 +174,12 @@ export class EscalationGuard {
  * Holdings (menu code → OR of bits) per user or per role. `enabledOnly` counts only enabled roles (what a user can use
  * now); without it every assigned role counts, so a disabled role cannot hide power that an edit could switch back on.
  */
-async function holdingsOf(trx: Kysely<Database>, by: 'user' | 'role', ids: string[], enabledOnly: boolean): Promise<Map<string, Holding>> {
+async function holdingsOf(
+  trx: Kysely<Database>,
+  by: 'user' | 'role',
+  ids: string[],
+  enabledOnly: boolean,
+): Promise<Map<string, Holding>> {
   let q = trx
     .selectFrom('roles as r')
     .leftJoin('role_menus as rm', 'rm.role_id', 'r.id')

@@ -43,7 +43,10 @@ export default async function adminApi(app: FastifyInstance, opts: { now?: () =>
   app.addHook('onRequest', noStore);
   app.addHook('preValidation', rejectNulBytes);
   // One AuthService for every admin feature (login, password change, user disable/reset all end sessions through it).
-  const auth = new AuthService(app.db.kysely, app.tokens, { now: opts.now, refreshGraceMs: app.config.refreshReuseGraceMs });
+  const auth = new AuthService(app.db.kysely, app.tokens, {
+    now: opts.now,
+    refreshGraceMs: app.config.refreshReuseGraceMs,
+  });
   app.decorate('authService', auth);
   app.decorate('sessions', new SessionsService(app.db.kysely, auth));
   const events = new SessionEvents(app.log, app.redis);

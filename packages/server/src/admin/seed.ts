@@ -42,9 +42,23 @@ export async function ensureMenus(db: Kysely<Database>, tree: MenuSeed[] = MENU_
         row = { id: randomUUID() };
         await db
           .insertInto('menus')
-          .values({ id: row.id, parent_id: parentId, code: n.code, name: n.name, path: n.path, icon: n.icon, sort: n.sort, created_at: now(), updated_at: now() })
+          .values({
+            id: row.id,
+            parent_id: parentId,
+            code: n.code,
+            name: n.name,
+            path: n.path,
+            icon: n.icon,
+            sort: n.sort,
+            created_at: now(),
+            updated_at: now(),
+          })
           .execute();
-        if (superRole) await db.insertInto('role_menus').values({ role_id: superRole.id, menu_id: row.id, bits: SUPER_MASK }).execute();
+        if (superRole)
+          await db
+            .insertInto('role_menus')
+            .values({ role_id: superRole.id, menu_id: row.id, bits: SUPER_MASK })
+            .execute();
       }
       if (n.children) await walk(n.children, row.id);
     }
@@ -56,14 +70,26 @@ export async function ensureMenus(db: Kysely<Database>, tree: MenuSeed[] = MENU_
  * On an empty database: the super administrator role, the menu tree, and the first super administrator.
  * Returns the generated password when none was configured, so the caller can print it once.
  */
-export async function seedDatabase(db: Kysely<Database>, opts: { adminUsername: string; adminPassword?: string }): Promise<{ generatedPassword?: string }> {
+export async function seedDatabase(
+  db: Kysely<Database>,
+  opts: { adminUsername: string; adminPassword?: string },
+): Promise<{ generatedPassword?: string }> {
   const existing = await db.selectFrom('roles').select('id').where('code', '=', SUPER_ADMIN_ROLE).executeTakeFirst();
   let generatedPassword: string | undefined;
   if (!existing) {
     const roleId = randomUUID();
     await db
       .insertInto('roles')
-      .values({ id: roleId, code: SUPER_ADMIN_ROLE, name: '超级管理员', description: 'Built-in: all permissions on every menu', status: 'enabled', sort: 0, created_at: now(), updated_at: now() })
+      .values({
+        id: roleId,
+        code: SUPER_ADMIN_ROLE,
+        name: '超级管理员',
+        description: 'Built-in: all permissions on every menu',
+        status: 'enabled',
+        sort: 0,
+        created_at: now(),
+        updated_at: now(),
+      })
       .execute();
     const users = await db.selectFrom('users').select('id').limit(1).execute();
     if (users.length === 0) {
@@ -71,7 +97,17 @@ export async function seedDatabase(db: Kysely<Database>, opts: { adminUsername: 
       const userId = randomUUID();
       await db
         .insertInto('users')
-        .values({ id: userId, username: opts.adminUsername, username_key: usernameKey(opts.adminUsername), nickname: '超级管理员', password_hash: await hashPassword(password), status: 'enabled', token_version: 0, created_at: now(), updated_at: now() })
+        .values({
+          id: userId,
+          username: opts.adminUsername,
+          username_key: usernameKey(opts.adminUsername),
+          nickname: '超级管理员',
+          password_hash: await hashPassword(password),
+          status: 'enabled',
+          token_version: 0,
+          created_at: now(),
+          updated_at: now(),
+        })
         .execute();
       await db.insertInto('user_roles').values({ user_id: userId, role_id: roleId }).execute();
     }

@@ -11,10 +11,13 @@ export const SUPER_ADMIN_RULES = {
   roleDisable: 'the super administrator role cannot be disabled',
   roleCode: 'the code of the super administrator role cannot be changed',
   roleGrants: 'the menu grants of the super administrator role cannot be changed (it always holds every permission)',
-  lastDelete: 'cannot delete the last active super administrator: the system must keep at least one enabled super administrator',
-  lastDisable: 'cannot disable the last active super administrator: the system must keep at least one enabled super administrator',
+  lastDelete:
+    'cannot delete the last active super administrator: the system must keep at least one enabled super administrator',
+  lastDisable:
+    'cannot disable the last active super administrator: the system must keep at least one enabled super administrator',
   lastRole: 'cannot remove the super administrator role from the last active super administrator',
-  endSessions: '只有超级管理员可以结束超级管理员的会话 (only a super administrator may end a super administrator’s sessions)',
+  endSessions:
+    '只有超级管理员可以结束超级管理员的会话 (only a super administrator may end a super administrator’s sessions)',
 } as const;
 
 /** Error for a violated super-administrator rule: 409 SUPER_ADMIN_PROTECTED with the rule in the message. */
@@ -27,7 +30,11 @@ export async function superRoleId(db: Kysely<Database>): Promise<string> {
 
 /** Ids of the users holding the super administrator role; with `onlyEnabled`, only the enabled ones (the active super administrators). */
 export async function superAdminIds(db: Kysely<Database>, roleId: string, onlyEnabled = false): Promise<Set<string>> {
-  let q = db.selectFrom('user_roles').innerJoin('users', 'users.id', 'user_roles.user_id').select('users.id').where('user_roles.role_id', '=', roleId);
+  let q = db
+    .selectFrom('user_roles')
+    .innerJoin('users', 'users.id', 'user_roles.user_id')
+    .select('users.id')
+    .where('user_roles.role_id', '=', roleId);
   if (onlyEnabled) q = q.where('users.status', '=', 'enabled');
   return new Set((await q.execute()).map((r) => r.id));
 }
@@ -62,7 +69,10 @@ export class SuperAdminGuard {
   ) {}
 
   static async lock(trx: Kysely<Database>, dialect: Dialect): Promise<SuperAdminGuard> {
-    const role = await lockForWrite(trx.selectFrom('roles').select('id').where('code', '=', SUPER_ADMIN_ROLE), dialect).executeTakeFirstOrThrow();
+    const role = await lockForWrite(
+      trx.selectFrom('roles').select('id').where('code', '=', SUPER_ADMIN_ROLE),
+      dialect,
+    ).executeTakeFirstOrThrow();
     const holders = await superAdminIds(trx, role.id);
     const active = await superAdminIds(trx, role.id, true);
     return new SuperAdminGuard(role.id, active, holders);

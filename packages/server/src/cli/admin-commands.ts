@@ -41,7 +41,8 @@ class CommandError extends Error {}
 const generatePassword = () => randomBytes(12).toString('base64url');
 
 function checkPassword(pw: string | undefined) {
-  if (pw !== undefined && (pw.length < 8 || pw.length > 128)) throw new UsageError('--password must be 8 to 128 characters');
+  if (pw !== undefined && (pw.length < 8 || pw.length > 128))
+    throw new UsageError('--password must be 8 to 128 characters');
 }
 
 /** AuthService ends sessions with database writes only; the key of this TokenService signs nothing. */
@@ -49,27 +50,55 @@ const sessions = (db: Kysely<Database>) => new AuthService(db, new TokenService(
 
 async function resetPassword(db: Kysely<Database>, io: CliIo, username: string, given?: string) {
   checkPassword(given);
-  const user = await db.selectFrom('users').select(['id', 'status']).where('username', '=', username).executeTakeFirst();
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'status'])
+    .where('username', '=', username)
+    .executeTakeFirst();
   if (!user) throw new CommandError(`no user named "${username}" (list-super-admins shows the super administrators)`);
   const password = given ?? generatePassword();
   const hash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ password_hash: hash, updated_at: nowIso() }).where('id', '=', user.id).execute();
+    await trx
+      .updateTable('users')
+      .set({ password_hash: hash, updated_at: nowIso() })
+      .where('id', '=', user.id)
+      .execute();
     await sessions(trx).invalidateSessions(user.id, trx, 'PASSWORD_CHANGED', null);
-    await recordAudit(trx, { ...CLI_ACTOR, action: 'cli.reset-password', targetType: 'user', targetId: user.id, detail: { username } });
+    await recordAudit(trx, {
+      ...CLI_ACTOR,
+      action: 'cli.reset-password',
+      targetType: 'user',
+      targetId: user.id,
+      detail: { username },
+    });
   });
   await new FailureStore(db).clearAccount(username);
   io.out(`Password of "${username}" reset; every session of this user is signed out and sign-in throttling cleared.`);
   if (!given) io.out(`New password: ${password}`);
-  if (user.status !== 'enabled') io.out(`Note: "${username}" is disabled and cannot sign in; "create-super-admin ${username}" enables it.`);
+  if (user.status !== 'enabled')
+    io.out(`Note: "${username}" is disabled and cannot sign in; "create-super-admin ${username}" enables it.`);
 }
 
 async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: string, given?: string) {
   if (!USERNAME.test(username)) throw new UsageError('username must be 3 to 32 characters: letters, digits, _ . -');
   checkPassword(given);
-  const existing = await db.selectFrom('users').select(['id', 'status']).where('username', '=', username).executeTakeFirst();
-  const namesake = existing ? undefined : await db.selectFrom('users').select('username').where('username_key', '=', usernameKey(username)).executeTakeFirst();
-  if (namesake) throw new CommandError(`"${username}" differs from the existing user "${namesake.username}" only by case or Unicode form; usernames must be unique regardless of these`);
+  const existing = await db
+    .selectFrom('users')
+    .select(['id', 'status'])
+    .where('username', '=', username)
+    .executeTakeFirst();
+  const namesake = existing
+    ? undefined
+    : await db
+        .selectFrom('users')
+        .select('username')
+        .where('username_key', '=', usernameKey(username))
+        .executeTakeFirst();
+  if (namesake)
+    throw new CommandError(
+      `"${username}" differs from the existing user "${namesake.username}" only by case or Unicode form; usernames must be unique regardless of these`,
+    );
   const password = given ?? (existing ? undefined : generatePassword());
   const hash = password === undefined ? undefined : await hashPassword(password);
   const lines = await db.transaction().execute(async (trx) => {
@@ -81,19 +110,51 @@ async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: strin
       userId = randomUUID();
       await trx
         .insertInto('users')
-        .values({ id: userId, username, username_key: usernameKey(username), nickname: '', password_hash: hash!, status: 'enabled', token_version: 0, created_at: now, updated_at: now })
+        .values({
+          id: userId,
+          username,
+          username_key: usernameKey(username),
+          nickname: '',
+          password_hash: hash!,
+          status: 'enabled',
+          token_version: 0,
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
       out.push(`Created super administrator "${username}".`);
     } else {
-      await trx.updateTable('users').set({ status: 'enabled', updated_at: now, ...(hash ? { password_hash: hash } : {}) }).where('id', '=', userId).execute();
+      await trx
+        .updateTable('users')
+        .set({ status: 'enabled', updated_at: now, ...(hash ? { password_hash: hash } : {}) })
+        .where('id', '=', userId)
+        .execute();
       if (hash) await sessions(trx).invalidateSessions(userId, trx, 'PASSWORD_CHANGED', null);
-      out.push(`"${username}" is ${existing!.status === 'enabled' ? 'enabled' : 'now enabled again'} and holds the super administrator role.`);
+      out.push(
+        `"${username}" is ${existing!.status === 'enabled' ? 'enabled' : 'now enabled again'} and holds the super administrator role.`,
+      );
       if (hash) out.push('Its password was replaced; its existing sessions are signed out.');
     }
-    const has = await trx.selectFrom('user_roles').select('role_id').where('user_id', '=', userId).where('role_id', '=', roleId).executeTakeFirst();
+    const has = await trx
+      .selectFrom('user_roles')
+      .select('role_id')
+      .where('user_id', '=', userId)
+      .where('role_id', '=', roleId)
+      .executeTakeFirst();
     if (!has) await trx.insertInto('user_roles').values({ user_id: userId, role_id: roleId }).execute();
-    const detail = { username, created: !existing, enabled: existing?.status === 'disabled', passwordSet: hash !== undefined };
-    await recordAudit(trx, { ...CLI_ACTOR, action: 'cli.create-super-admin', targetType: 'user', targetId: userId, detail });
+    const detail = {
+      username,
+      created: !existing,
+      enabled: existing?.status === 'disabled',
+      passwordSet: hash !== undefined,
+    };
+    await recordAudit(trx, {
+      ...CLI_ACTOR,
+      action: 'cli.create-super-admin',
+      targetType: 'user',
+      targetId: userId,
+      detail,
+    });
     return out;
   });
   lines.forEach((l) => io.out(l));
@@ -103,8 +164,16 @@ async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: strin
 async function unlock(db: Kysely<Database>, io: CliIo, username: string) {
   const cleared = await new FailureStore(db).clearAccount(username);
   const known = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
-  await recordAudit(db, { ...CLI_ACTOR, action: 'cli.unlock', targetType: 'user', targetId: known?.id ?? null, detail: { username, cleared } });
-  io.out(`Sign-in throttling of "${username}" cleared (${cleared} counter${cleared === 1 ? '' : 's'}, from every address).`);
+  await recordAudit(db, {
+    ...CLI_ACTOR,
+    action: 'cli.unlock',
+    targetType: 'user',
+    targetId: known?.id ?? null,
+    detail: { username, cleared },
+  });
+  io.out(
+    `Sign-in throttling of "${username}" cleared (${cleared} counter${cleared === 1 ? '' : 's'}, from every address).`,
+  );
   if (!known) io.out(`Note: there is no user named "${username}".`);
 }
 
@@ -118,7 +187,8 @@ async function listSuperAdmins(db: Kysely<Database>, io: CliIo) {
     .execute();
   if (rows.length === 0) io.out('No user holds the super administrator role.');
   for (const r of rows) io.out(`${r.username}\t${r.status}\t${r.id}${r.nickname ? `\t${r.nickname}` : ''}`);
-  if (!rows.some((r) => r.status === 'enabled')) io.out('No enabled super administrator: run "create-super-admin <username>" to restore access.');
+  if (!rows.some((r) => r.status === 'enabled'))
+    io.out('No enabled super administrator: run "create-super-admin <username>" to restore access.');
 }
 
 /**

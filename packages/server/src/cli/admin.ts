@@ -23,8 +23,14 @@ async function main(argv: string[]): Promise<number> {
   const db = openDatabase(config.databaseUrl);
   try {
     await migrateToLatest(db);
-    const seeded = await seedDatabase(db.kysely, { adminUsername: config.adminUsername, adminPassword: config.adminPassword });
-    if (seeded.generatedPassword) io.out(`(empty database: created the first super administrator "${config.adminUsername}" with password ${seeded.generatedPassword})`);
+    const seeded = await seedDatabase(db.kysely, {
+      adminUsername: config.adminUsername,
+      adminPassword: config.adminPassword,
+    });
+    if (seeded.generatedPassword)
+      io.out(
+        `(empty database: created the first super administrator "${config.adminUsername}" with password ${seeded.generatedPassword})`,
+      );
     return await runAdminCli(argv, db.kysely, io);
   } catch (e) {
     io.err(`tianji admin: cannot use the database: ${(e as Error).message}`);

@@ -15,17 +15,62 @@ export interface LintProblem {
 type Item = Record<string, unknown>;
 
 /** Dynasties a poem may be labelled with. */
-export const DYNASTIES = ['先秦', '汉', '魏晋', '南北朝', '隋', '唐', '五代', '宋', '辽', '金', '元', '明', '清', '近现代'] as const;
+export const DYNASTIES = [
+  '先秦',
+  '汉',
+  '魏晋',
+  '南北朝',
+  '隋',
+  '唐',
+  '五代',
+  '宋',
+  '辽',
+  '金',
+  '元',
+  '明',
+  '清',
+  '近现代',
+] as const;
 
 /**
  * Authors whose dynasty is settled and who are often mislabelled because their poems sit in 全唐诗 (the 五代 poets)
  * or straddle two dynasties. Written out by the project from standard literary histories.
  */
 export const AUTHOR_DYNASTY: Record<string, string> = {
-  李煜: '五代', 李璟: '五代', 冯延巳: '五代', 和凝: '五代', 李珣: '五代', 李中: '五代', 孙光宪: '五代', 欧阳炯: '五代',
-  顾夐: '五代', 鹿虔扆: '五代', 毛文锡: '五代', 牛希济: '五代', 花蕊夫人: '五代', 徐铉: '五代',
-  李白: '唐', 杜甫: '唐', 王维: '唐', 白居易: '唐', 李商隐: '唐', 杜牧: '唐', 孟浩然: '唐', 王昌龄: '唐', 韩愈: '唐', 柳宗元: '唐',
-  苏轼: '宋', 辛弃疾: '宋', 李清照: '宋', 陆游: '宋', 柳永: '宋', 欧阳修: '宋', 王安石: '宋', 晏殊: '宋', 周邦彦: '宋', 姜夔: '宋',
+  李煜: '五代',
+  李璟: '五代',
+  冯延巳: '五代',
+  和凝: '五代',
+  李珣: '五代',
+  李中: '五代',
+  孙光宪: '五代',
+  欧阳炯: '五代',
+  顾夐: '五代',
+  鹿虔扆: '五代',
+  毛文锡: '五代',
+  牛希济: '五代',
+  花蕊夫人: '五代',
+  徐铉: '五代',
+  李白: '唐',
+  杜甫: '唐',
+  王维: '唐',
+  白居易: '唐',
+  李商隐: '唐',
+  杜牧: '唐',
+  孟浩然: '唐',
+  王昌龄: '唐',
+  韩愈: '唐',
+  柳宗元: '唐',
+  苏轼: '宋',
+  辛弃疾: '宋',
+  李清照: '宋',
+  陆游: '宋',
+  柳永: '宋',
+  欧阳修: '宋',
+  王安石: '宋',
+  晏殊: '宋',
+  周邦彦: '宋',
+  姜夔: '宋',
 };
 
 /** Editorial marks from a collation left in the text: `[妆]`, `［一］`, `{隽乃=冏}`, `□` (lost character), U+FFFD. */
@@ -37,7 +82,11 @@ const HAS_WORD = /[\p{L}\p{N}]/u;
 const AUTHOR = /^[\p{Script=Han}\p{L}·]{1,16}$/u;
 
 /** Text with punctuation, spaces and case removed: two entries that differ only there are duplicates. */
-export const normaliseText = (s: string) => s.normalize('NFKC').toLowerCase().replace(/[\p{P}\p{S}\s]/gu, '');
+export const normaliseText = (s: string) =>
+  s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}\s]/gu, '');
 
 /** The text that makes an item itself, for duplicate detection; undefined when the library has no such notion. */
 export function duplicateKey(lib: LibraryDef, item: Item): string | undefined {
@@ -50,8 +99,14 @@ export function duplicateKey(lib: LibraryDef, item: Item): string | undefined {
 /** Which string fields of the library must hold words (its schema says minLength ≥ 1). */
 function requiredTextFields(lib: LibraryDef): Set<string> {
   const out = new Set<string>();
-  for (const [key, prop] of Object.entries(lib.schema.properties) as Array<[string, { type?: string; minLength?: number; items?: { minLength?: number } }]>) {
-    if ((prop.type === 'string' && (prop.minLength ?? 0) > 0) || (prop.type === 'array' && (prop.items?.minLength ?? 0) > 0)) out.add(key);
+  for (const [key, prop] of Object.entries(lib.schema.properties) as Array<
+    [string, { type?: string; minLength?: number; items?: { minLength?: number } }]
+  >) {
+    if (
+      (prop.type === 'string' && (prop.minLength ?? 0) > 0) ||
+      (prop.type === 'array' && (prop.items?.minLength ?? 0) > 0)
+    )
+      out.add(key);
   }
   return out;
 }
@@ -62,33 +117,49 @@ export function lintItem(lib: LibraryDef, item: Item): LintProblem[] {
   const add = (field: string, message: string) => problems.push({ row: 0, field, message });
   const required = requiredTextFields(lib);
   const checkText = (field: string, value: string, mustHaveWords: boolean) => {
-    if (mustHaveWords && !HAS_WORD.test(value)) add(field, value.trim() === '' ? '内容为空' : `只有标点，没有文字：“${value.slice(0, 20)}”`);
+    if (mustHaveWords && !HAS_WORD.test(value))
+      add(field, value.trim() === '' ? '内容为空' : `只有标点，没有文字：“${value.slice(0, 20)}”`);
     else if (value !== value.trim()) add(field, '首尾有空白');
     if (EDITORIAL.test(value)) add(field, `含校勘或缺字标记（[ ]、{甲=乙}、□ 等）：“${value.slice(0, 40)}”`);
   };
   for (const [field, value] of Object.entries(item)) {
     if (lib.name === 'wallpapers' && field === 'url') continue; // a URL may hold [ ] legitimately
     if (typeof value === 'string') checkText(field, value, required.has(field));
-    else if (Array.isArray(value)) value.forEach((v, i) => typeof v === 'string' && checkText(`${field}/${i}`, v, required.has(field)));
+    else if (Array.isArray(value))
+      value.forEach((v, i) => typeof v === 'string' && checkText(`${field}/${i}`, v, required.has(field)));
   }
   if (lib.name === 'poems') lintPoem(item, add);
   return problems;
 }
 
 function lintPoem(item: Item, add: (field: string, message: string) => void) {
-  const { author, dynasty, lines, featured } = item as { author?: unknown; dynasty?: unknown; lines?: unknown; featured?: unknown };
-  if (typeof dynasty === 'string' && !(DYNASTIES as readonly string[]).includes(dynasty)) add('dynasty', `朝代应为 ${DYNASTIES.join('、')} 之一，实际为“${dynasty}”`);
+  const { author, dynasty, lines, featured } = item as {
+    author?: unknown;
+    dynasty?: unknown;
+    lines?: unknown;
+    featured?: unknown;
+  };
+  if (typeof dynasty === 'string' && !(DYNASTIES as readonly string[]).includes(dynasty))
+    add('dynasty', `朝代应为 ${DYNASTIES.join('、')} 之一，实际为“${dynasty}”`);
   if (typeof author === 'string') {
-    if (!AUTHOR.test(author)) add('author', `作者应是人名（汉字或字母，可含 ·，不含数字、空格、标记），实际为“${author}”`);
+    if (!AUTHOR.test(author))
+      add('author', `作者应是人名（汉字或字母，可含 ·，不含数字、空格、标记），实际为“${author}”`);
     const known = AUTHOR_DYNASTY[author];
-    if (known && typeof dynasty === 'string' && dynasty !== known) add('dynasty', `${author} 是${known}人，不是${dynasty}`);
+    if (known && typeof dynasty === 'string' && dynasty !== known)
+      add('dynasty', `${author} 是${known}人，不是${dynasty}`);
   }
   if (Array.isArray(lines)) {
     lines.forEach((l, i) => {
-      if (typeof l === 'string' && COLLATION.test(l)) add(`lines/${i}`, `诗句中夹有校注（括号、「」或〖〗）：“${l.slice(0, 40)}”`);
+      if (typeof l === 'string' && COLLATION.test(l))
+        add(`lines/${i}`, `诗句中夹有校注（括号、「」或〖〗）：“${l.slice(0, 40)}”`);
     });
   }
-  if (Array.isArray(lines) && typeof featured === 'string' && featured !== '' && !lines.some((l) => typeof l === 'string' && l.includes(featured))) {
+  if (
+    Array.isArray(lines) &&
+    typeof featured === 'string' &&
+    featured !== '' &&
+    !lines.some((l) => typeof l === 'string' && l.includes(featured))
+  ) {
     add('featured', 'featured 应是诗中的一句');
   }
 }
@@ -102,7 +173,12 @@ export function lintItems(lib: LibraryDef, items: Item[]): LintProblem[] {
     const key = duplicateKey(lib, item);
     if (key === undefined || key === '') return;
     const first = seen.get(key);
-    if (first !== undefined) problems.push({ row: i + 1, field: lib.name === 'poems' ? 'lines' : lib.uniqueField!, message: `与第 ${first} 行重复` });
+    if (first !== undefined)
+      problems.push({
+        row: i + 1,
+        field: lib.name === 'poems' ? 'lines' : lib.uniqueField!,
+        message: `与第 ${first} 行重复`,
+      });
     else seen.set(key, i + 1);
   });
   return problems;

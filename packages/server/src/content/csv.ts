@@ -7,7 +7,13 @@ import { restoreFormula } from '../admin/shared/csv-formula.js';
  * so an export imports back unchanged.
  */
 export function parseCsv(text: string): Array<Record<string, string>> {
-  const records = parse(text, { bom: true, columns: true, skip_empty_lines: true, trim: false, relax_column_count: false }) as Array<Record<string, string>>;
+  const records = parse(text, {
+    bom: true,
+    columns: true,
+    skip_empty_lines: true,
+    trim: false,
+    relax_column_count: false,
+  }) as Array<Record<string, string>>;
   for (const r of records) for (const k of Object.keys(r)) r[k] = restoreFormula(r[k]);
   return records;
 }

@@ -25,12 +25,20 @@ export function searchTextOf(lib: LibraryDef, data: ItemData): string {
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 type Row = { id: string; data: string; created_at: string; updated_at: string };
-const toItem = (r: Row): StoredItem => ({ id: r.id, data: JSON.parse(r.data) as ItemData, createdAt: r.created_at, updatedAt: r.updated_at });
+const toItem = (r: Row): StoredItem => ({
+  id: r.id,
+  data: JSON.parse(r.data) as ItemData,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
 
 export class ContentRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async list(lib: LibraryDef, opts: { page: number; pageSize: number; keyword?: string }): Promise<{ items: StoredItem[]; total: number }> {
+  async list(
+    lib: LibraryDef,
+    opts: { page: number; pageSize: number; keyword?: string },
+  ): Promise<{ items: StoredItem[]; total: number }> {
     const base = this.where(lib, opts.keyword);
     const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
     const rows = await base
@@ -44,7 +52,11 @@ export class ContentRepository {
   }
 
   async all(lib: LibraryDef, keyword?: string): Promise<StoredItem[]> {
-    const rows = await this.where(lib, keyword).select(['id', 'data', 'created_at', 'updated_at']).orderBy('created_at').orderBy('id').execute();
+    const rows = await this.where(lib, keyword)
+      .select(['id', 'data', 'created_at', 'updated_at'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map(toItem);
   }
 
@@ -56,7 +68,12 @@ export class ContentRepository {
   }
 
   async get(lib: LibraryDef, id: string): Promise<StoredItem | undefined> {
-    const r = await this.db.selectFrom('content_items').select(['id', 'data', 'created_at', 'updated_at']).where('library', '=', lib.name).where('id', '=', id).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('content_items')
+      .select(['id', 'data', 'created_at', 'updated_at'])
+      .where('library', '=', lib.name)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return r ? toItem(r) : undefined;
   }
 
@@ -77,9 +94,20 @@ export class ContentRepository {
     const now = Date.now();
     const rows = items.map((data, i) => {
       const at = new Date(now + i).toISOString();
-      return { id: randomUUID(), library: lib.name, data: JSON.stringify(data), search_text: searchTextOf(lib, data), created_at: at, updated_at: at };
+      return {
+        id: randomUUID(),
+        library: lib.name,
+        data: JSON.stringify(data),
+        search_text: searchTextOf(lib, data),
+        created_at: at,
+        updated_at: at,
+      };
     });
-    for (let i = 0; i < rows.length; i += 500) await db.insertInto('content_items').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await db
+        .insertInto('content_items')
+        .values(rows.slice(i, i + 500))
+        .execute();
     return rows.map((r) => r.id);
   }
 
@@ -95,7 +123,11 @@ export class ContentRepository {
 
   async deleteMany(lib: LibraryDef, ids: string[], db: Kysely<Database> = this.db): Promise<number> {
     if (ids.length === 0) return 0;
-    const res = await db.deleteFrom('content_items').where('library', '=', lib.name).where('id', 'in', ids).executeTakeFirst();
+    const res = await db
+      .deleteFrom('content_items')
+      .where('library', '=', lib.name)
+      .where('id', 'in', ids)
+      .executeTakeFirst();
     return Number(res.numDeletedRows);
   }
 }

@@ -12,4 +12,8 @@ export const isSafeLink = (url: string): boolean => safeLink.test(url);
 
 /** A string schema that accepts only safe links; create, edit and import all validate with it. */
 export const SafeLink = (opts: StringOptions = {}) =>
-  Type.String({ ...opts, pattern: SAFE_LINK, 'x-hint': '以 http:// 或 https:// 开头的网址，或以 / 开头的本站路径 · an http(s) URL or a path on this service' });
+  Type.String({
+    ...opts,
+    pattern: SAFE_LINK,
+    'x-hint': '以 http:// 或 https:// 开头的网址，或以 / 开头的本站路径 · an http(s) URL or a path on this service',
+  });

@@ -41,12 +41,14 @@ export class ContentStore {
         // "<instance>|<library>": this instance reloaded already when it made the change.
         onMessage: (message) => {
           const [from, library] = message.split('|');
-          if (from !== this.instanceId && this.snapshots.has(library)) void this.reload(library).catch((err) => this.log.error({ err }, 'content reload failed'));
+          if (from !== this.instanceId && this.snapshots.has(library))
+            void this.reload(library).catch((err) => this.log.error({ err }, 'content reload failed'));
         },
         // Changes published while Redis was unreachable never arrive: after a reconnection, reload everything.
         onReconnect: () => {
           this.log.info('redis reconnected: reloading every content library');
-          for (const lib of LIBRARIES) void this.reload(lib.name).catch((err) => this.log.error({ err }, 'content reload failed'));
+          for (const lib of LIBRARIES)
+            void this.reload(lib.name).catch((err) => this.log.error({ err }, 'content reload failed'));
         },
       });
     }
@@ -78,11 +80,19 @@ export class ContentStore {
       .set((eb) => ({ revision: eb('revision', '+', 1) }))
       .where('library', '=', library)
       .execute();
-    await this.redis?.publish(CHANNEL, `${this.instanceId}|${library}`).catch((err) => this.log.warn({ err: err.message }, 'content publish failed'));
+    await this.redis
+      ?.publish(CHANNEL, `${this.instanceId}|${library}`)
+      .catch((err) => this.log.warn({ err: err.message }, 'content publish failed'));
   }
 
   private async reload(library: string): Promise<void> {
-    const rows = await this.db.selectFrom('content_items').select(['id', 'data']).where('library', '=', library).orderBy('created_at').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('content_items')
+      .select(['id', 'data'])
+      .where('library', '=', library)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     this.snapshots.set(
       library,
       rows.map((r) => ({ ...(JSON.parse(r.data) as object), id: r.id })),
@@ -92,12 +102,17 @@ export class ContentStore {
   }
 
   private async seed(lib: LibraryDef): Promise<void> {
-    const meta = await this.db.selectFrom('content_meta').selectAll().where('library', '=', lib.name).executeTakeFirst();
+    const meta = await this.db
+      .selectFrom('content_meta')
+      .selectAll()
+      .where('library', '=', lib.name)
+      .executeTakeFirst();
     if (meta?.seeded_at) return;
     const raw = readDataJson(lib.seedFile);
     if (raw === undefined) {
       this.log.warn({ library: lib.name, file: lib.seedFile }, 'no seed file for content library');
-      if (!meta) await this.db.insertInto('content_meta').values({ library: lib.name, seeded_at: null, revision: 0 }).execute();
+      if (!meta)
+        await this.db.insertInto('content_meta').values({ library: lib.name, seeded_at: null, revision: 0 }).execute();
       return;
     }
     const items = lib.fromSeedFile ? lib.fromSeedFile(raw) : (raw as Array<Record<string, unknown>>);
@@ -111,9 +126,20 @@ export class ContentStore {
         ids.add(id);
         // Seed rows keep the file's order through created_at (ms steps) so snapshots list them as shipped.
         const created = new Date(Date.parse(now) + i).toISOString();
-        return { id, library: lib.name, data: JSON.stringify(data), search_text: searchTextOf(lib, data), created_at: created, updated_at: created };
+        return {
+          id,
+          library: lib.name,
+          data: JSON.stringify(data),
+          search_text: searchTextOf(lib, data),
+          created_at: created,
+          updated_at: created,
+        };
       });
-      for (let i = 0; i < rows.length; i += 500) await trx.insertInto('content_items').values(rows.slice(i, i + 500)).execute();
+      for (let i = 0; i < rows.length; i += 500)
+        await trx
+          .insertInto('content_items')
+          .values(rows.slice(i, i + 500))
+          .execute();
       if (meta) await trx.updateTable('content_meta').set({ seeded_at: now }).where('library', '=', lib.name).execute();
       else await trx.insertInto('content_meta').values({ library: lib.name, seeded_at: now, revision: 0 }).execute();
     });

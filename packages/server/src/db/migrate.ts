@@ -38,7 +38,9 @@ export async function migrateToLatest(db: Db, upTo?: string): Promise<void> {
   // Kysely looks for its bookkeeping tables in every schema unless told which: on a PostgreSQL server with other
   // schemas (parallel test runs, a shared database) it would find another schema's and skip creating its own.
   const migrationTableSchema =
-    db.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db.kysely)).rows[0].s : undefined;
+    db.dialect === 'postgres'
+      ? (await sql<{ s: string }>`select current_schema() as s`.execute(db.kysely)).rows[0].s
+      : undefined;
   const migrator = new Migrator({ db: db.kysely, provider: new ListedMigrations(), migrationTableSchema });
   const { error, results } = await (upTo ? migrator.migrateTo(upTo) : migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');

@@ -18,7 +18,9 @@ export async function withStartupLock<T>(db: Db, work: () => Promise<T>): Promis
     try {
       return await work();
     } finally {
-      await sql`select pg_advisory_unlock(hashtext('tianji:startup:' || current_schema()))`.execute(conn).catch(() => undefined);
+      await sql`select pg_advisory_unlock(hashtext('tianji:startup:' || current_schema()))`
+        .execute(conn)
+        .catch(() => undefined);
     }
   });
 }

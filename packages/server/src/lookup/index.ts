@@ -21,7 +21,10 @@ export default async function lookupApi(app: FastifyInstance) {
       // Shared through Redis; counted per instance while Redis is down (plugins/rate-limit-store.ts).
       store: app.redis ? fallbackRateLimitStore(app.redis, app.log) : undefined,
       errorResponseBuilder: (_req, ctx) =>
-        new AppError('TOO_MANY_REQUESTS', `请求过于频繁：每个 IP 每 ${Math.round(windowMs / 1000)} 秒最多 ${ctx.max} 次，请 ${ctx.after} 后重试`),
+        new AppError(
+          'TOO_MANY_REQUESTS',
+          `请求过于频繁：每个 IP 每 ${Math.round(windowMs / 1000)} 秒最多 ${ctx.max} 次，请 ${ctx.after} 后重试`,
+        ),
     });
   }
   await app.register(daily);

@@ -7,7 +7,12 @@ import { lazyPool } from './worker-entry.js';
 import type { SvgPngTask } from './svg-png-worker.js';
 
 /** Render tasks waiting beyond the running ones; a 2048×2048 image takes about a quarter of a second. */
-const run = lazyPool(import.meta.url, 'svg-png-worker', '图片渲染繁忙：排队的 PNG 渲染过多，请稍后重试，或改用 format=svg', 64);
+const run = lazyPool(
+  import.meta.url,
+  'svg-png-worker',
+  '图片渲染繁忙：排队的 PNG 渲染过多，请稍后重试，或改用 format=svg',
+  64,
+);
 
 /** PNG bytes of `svg`, scaled to `width` pixels wide when given. */
 export async function renderPng(svg: string, width?: number): Promise<Buffer> {

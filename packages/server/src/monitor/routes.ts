@@ -3,7 +3,12 @@ import { Type, type Static } from '@sinclair/typebox';
 import { MENUS } from '../catalogue.js';
 
 const Query = Type.Object({
-  from: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'First day (YYYY-MM-DD, Asia/Shanghai), default 30 days ago' })),
+  from: Type.Optional(
+    Type.String({
+      pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+      description: 'First day (YYYY-MM-DD, Asia/Shanghai), default 30 days ago',
+    }),
+  ),
   to: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Last day, inclusive' })),
   endpoint: Type.Optional(Type.String({ maxLength: 100, description: 'Route path, e.g. /api/almanac' })),
 });
@@ -27,7 +32,8 @@ export default async function usageRoutes(app: FastifyInstance) {
       schema: {
         tags: ['监控 Monitor'],
         summary: 'Public API usage per endpoint and day',
-        description: 'Request count, error count and latency percentiles (ms, bucketed to ~12%) per endpoint and day (Asia/Shanghai), including this instance’s not yet flushed counts.',
+        description:
+          'Request count, error count and latency percentiles (ms, bucketed to ~12%) per endpoint and day (Asia/Shanghai), including this instance’s not yet flushed counts.',
         querystring: Query,
         response: { 200: Type.Object({ data: Type.Object({ items: Type.Array(Row) }) }) },
       },

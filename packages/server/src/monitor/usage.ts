@@ -45,7 +45,10 @@ export class UsageRecorder {
   }
 
   start(intervalMs: number): void {
-    this.timer = setInterval(() => void this.flush().catch((err) => this.log.error({ err }, 'usage flush failed')), intervalMs);
+    this.timer = setInterval(
+      () => void this.flush().catch((err) => this.log.error({ err }, 'usage flush failed')),
+      intervalMs,
+    );
     this.timer.unref();
   }
 
@@ -99,16 +102,41 @@ export class UsageRecorder {
     if (opts.endpoint) q = q.where('endpoint', '=', opts.endpoint);
     const merged = new Map<string, Tally & { endpoint: string; day: string }>();
     for (const r of await q.execute()) {
-      merged.set(`${r.day}|${r.endpoint}`, { endpoint: r.endpoint, day: r.day, requests: Number(r.requests), errors: Number(r.errors), buckets: JSON.parse(r.buckets) as number[] });
+      merged.set(`${r.day}|${r.endpoint}`, {
+        endpoint: r.endpoint,
+        day: r.day,
+        requests: Number(r.requests),
+        errors: Number(r.errors),
+        buckets: JSON.parse(r.buckets) as number[],
+      });
     }
     for (const [key, t] of this.pending) {
       const [day, endpoint] = key.split('|');
-      if ((opts.from && day < opts.from) || (opts.to && day > opts.to) || (opts.endpoint && endpoint !== opts.endpoint)) continue;
+      if ((opts.from && day < opts.from) || (opts.to && day > opts.to) || (opts.endpoint && endpoint !== opts.endpoint))
+        continue;
       const cur = merged.get(key);
-      merged.set(key, cur ? { ...cur, requests: cur.requests + t.requests, errors: cur.errors + t.errors, buckets: mergeBuckets(cur.buckets, t.buckets) } : { endpoint, day, ...t });
+      merged.set(
+        key,
+        cur
+          ? {
+              ...cur,
+              requests: cur.requests + t.requests,
+              errors: cur.errors + t.errors,
+              buckets: mergeBuckets(cur.buckets, t.buckets),
+            }
+          : { endpoint, day, ...t },
+      );
     }
     return [...merged.values()]
-      .map((m) => ({ endpoint: m.endpoint, day: m.day, requests: m.requests, errors: m.errors, p50: quantile(m.buckets, 0.5), p90: quantile(m.buckets, 0.9), p99: quantile(m.buckets, 0.99) }))
+      .map((m) => ({
+        endpoint: m.endpoint,
+        day: m.day,
+        requests: m.requests,
+        errors: m.errors,
+        p50: quantile(m.buckets, 0.5),
+        p90: quantile(m.buckets, 0.9),
+        p99: quantile(m.buckets, 0.99),
+      }))
       .sort((a, b) => b.day.localeCompare(a.day) || b.requests - a.requests);
   }
 }

@@ -25,7 +25,8 @@ export default async function adminApp(app: FastifyInstance, opts: { root?: stri
 
   if (!fs.existsSync(path.join(root, 'index.html'))) {
     app.log.warn(`admin app not built (${root} has no index.html): run npm run build`);
-    const notBuilt = (_req: unknown, reply: import('fastify').FastifyReply) => reply.code(503).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT);
+    const notBuilt = (_req: unknown, reply: import('fastify').FastifyReply) =>
+      reply.code(503).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT);
     app.get('/admin/', hide, notBuilt);
     app.get('/admin/*', hide, notBuilt);
     return;
@@ -41,10 +42,14 @@ export default async function adminApp(app: FastifyInstance, opts: { root?: stri
     // The build writes .br and .gz beside each asset (apps/admin/scripts/compress.mjs).
     preCompressed: true,
     setHeaders: (reply, file) => {
-      reply.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      reply.header(
+        'cache-control',
+        file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
     },
   });
-  const spa = (_req: unknown, reply: import('fastify').FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html');
+  const spa = (_req: unknown, reply: import('fastify').FastifyReply) =>
+    reply.header('cache-control', 'no-cache').sendFile('index.html');
   app.get('/admin/', hide, spa);
   app.get('/admin/*', hide, (req, reply) => {
     // A missing hashed asset is a real 404 (an old tab after a deploy), not the app's page.

@@ -17,7 +17,10 @@ const MESSAGES: Record<number, [zh: string, en: string]> = {
   408: ['请求超时', 'request timeout'],
   413: ['请求体过大', 'request body too large'],
   414: ['URL 过长', 'URL too long'],
-  431: ['请求头过大或 URL 过长：请求行与所有请求头合计不能超过 16 KB', 'request headers or URL too large (limit 16 KB)'],
+  431: [
+    '请求头过大或 URL 过长：请求行与所有请求头合计不能超过 16 KB',
+    'request headers or URL too large (limit 16 KB)',
+  ],
 };
 
 function statusOf(err: ConnectionError): number {
@@ -49,17 +52,30 @@ function parseHead(raw: Buffer | undefined): Head | undefined {
 }
 
 /** `/api/x?k=京A` as the bytes arrived (UTF-8 read as latin1) → `/api/x?k=%E4%BA%ACA`. */
-const percentEncodeHigh = (latin1: string) => latin1.replace(/[\x80-\xff]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+const percentEncodeHigh = (latin1: string) =>
+  latin1.replace(/[\x80-\xff]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 
 /** Writes a whole response and closes the connection, after any response already on its way on this socket. */
-function sendAndClose(socket: Socket, status: number, headers: Record<string, string | string[] | number | undefined>, body: Buffer | string) {
+function sendAndClose(
+  socket: Socket,
+  status: number,
+  headers: Record<string, string | string[] | number | undefined>,
+  body: Buffer | string,
+) {
   const write = () => {
     if (!socket.writable) return void socket.destroy();
     const payload = typeof body === 'string' ? Buffer.from(body) : body;
     const lines = Object.entries(headers)
       .filter(([k, v]) => v !== undefined && !/^(content-length|connection|transfer-encoding|keep-alive)$/i.test(k))
       .flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => `${k}: ${String(x)}`));
-    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, ...lines, `content-length: ${payload.length}`, 'connection: close', '', ''].join('\r\n');
+    const head = [
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+      ...lines,
+      `content-length: ${payload.length}`,
+      'connection: close',
+      '',
+      '',
+    ].join('\r\n');
     socket.end(Buffer.concat([Buffer.from(head, 'latin1'), payload]));
   };
   const inFlight = (socket as Socket & { _httpMessage?: OutgoingLike | null })._httpMessage;
@@ -87,9 +103,20 @@ export function handleClientError(app: FastifyInstance, err: ConnectionError, so
   let before = raw ? raw.lastIndexOf('\r\n\r\n', Math.max(0, (err.bytesParsed ?? 0) - 1)) : -1;
   if (raw && before + 4 >= raw.length) before = raw.lastIndexOf('\r\n\r\n', Math.max(0, before - 1));
   const head = parseHead(raw && before >= 0 ? raw.subarray(before + 4) : raw);
-  if (head && err.code?.startsWith('HPE_INVALID_') && /[\x80-\xff]/.test(head.target) && (head.method === 'GET' || head.method === 'HEAD') && Object.keys(head.headers).length > 0) {
+  if (
+    head &&
+    err.code?.startsWith('HPE_INVALID_') &&
+    /[\x80-\xff]/.test(head.target) &&
+    (head.method === 'GET' || head.method === 'HEAD') &&
+    Object.keys(head.headers).length > 0
+  ) {
     const { host: _host, ...headers } = head.headers;
-    app.inject({ method: head.method, url: percentEncodeHigh(head.target), headers: { ...headers, host: head.headers.host ?? 'localhost' } })
+    app
+      .inject({
+        method: head.method,
+        url: percentEncodeHigh(head.target),
+        headers: { ...headers, host: head.headers.host ?? 'localhost' },
+      })
       .then((res) => sendAndClose(socket, res.statusCode, res.headers, head.method === 'HEAD' ? '' : res.rawPayload))
       .catch(() => socket.destroy());
     return;
@@ -100,6 +127,9 @@ export function handleClientError(app: FastifyInstance, err: ConnectionError, so
   // The admin API's own shape and codes, never cached (like every admin answer); the public envelope with CORS `*`.
   const code = status === 431 ? 'HEADERS_TOO_LARGE' : status === 408 ? 'REQUEST_TIMEOUT' : 'VALIDATION_ERROR';
   const body = admin ? { code, message: `${zh} · ${en}` } : fail(status, zh);
-  const headers = { 'content-type': 'application/json; charset=utf-8', ...(admin ? { 'cache-control': 'no-store' } : { 'access-control-allow-origin': '*' }) };
+  const headers = {
+    'content-type': 'application/json; charset=utf-8',
+    ...(admin ? { 'cache-control': 'no-store' } : { 'access-control-allow-origin': '*' }),
+  };
   sendAndClose(socket, status, headers, JSON.stringify(body));
 }

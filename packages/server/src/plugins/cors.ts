@@ -24,12 +24,14 @@ const ADMIN_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 export default fp<CorsOptions>(
   async (app, { adminOrigins }) => {
     const anyAdminOrigin = adminOrigins.includes('*');
-    const adminOrigin = (origin: string | undefined) => (anyAdminOrigin ? '*' : origin !== undefined && adminOrigins.includes(origin) ? origin : undefined);
+    const adminOrigin = (origin: string | undefined) =>
+      anyAdminOrigin ? '*' : origin !== undefined && adminOrigins.includes(origin) ? origin : undefined;
 
     app.addHook('onRequest', (req, reply, done) => {
       const method = req.raw.method;
       // A matched route knows its area; preflights (the catch-all OPTIONS route) and unknown paths go by the URL.
-      const area = method === 'OPTIONS' || req.routeOptions.url === undefined ? areaOfUrl(req.url) : req.routeOptions.config?.area;
+      const area =
+        method === 'OPTIONS' || req.routeOptions.url === undefined ? areaOfUrl(req.url) : req.routeOptions.config?.area;
       if (area !== 'admin') {
         reply.headers(PUBLIC_HEADERS);
         if (method === 'OPTIONS') return preflight(req, reply, PUBLIC_METHODS, 'Access-Control-Request-Headers');
@@ -39,7 +41,13 @@ export default fp<CorsOptions>(
       const origin = adminOrigin(req.headers.origin);
       if (origin) reply.header('access-control-allow-origin', origin);
       const vary = anyAdminOrigin ? undefined : 'Origin';
-      if (method === 'OPTIONS') return preflight(req, reply, ADMIN_METHODS, vary ? `${vary}, Access-Control-Request-Headers` : 'Access-Control-Request-Headers');
+      if (method === 'OPTIONS')
+        return preflight(
+          req,
+          reply,
+          ADMIN_METHODS,
+          vary ? `${vary}, Access-Control-Request-Headers` : 'Access-Control-Request-Headers',
+        );
       if (vary) reply.header('vary', vary);
       done();
     });
@@ -59,7 +67,10 @@ function preflight(req: FastifyRequest, reply: FastifyReply, methods: string, va
   if (!req.headers.origin || !req.headers['access-control-request-method']) {
     const body =
       areaOfUrl(req.url) === 'admin'
-        ? { code: 'VALIDATION_ERROR', message: 'invalid CORS preflight: Origin and Access-Control-Request-Method headers are required' }
+        ? {
+            code: 'VALIDATION_ERROR',
+            message: 'invalid CORS preflight: Origin and Access-Control-Request-Method headers are required',
+          }
         : fail(400, '无效的 CORS 预检请求：OPTIONS 需带 Origin 和 Access-Control-Request-Method 请求头');
     reply.code(400).type('application/json; charset=utf-8').send(JSON.stringify(body));
     return;

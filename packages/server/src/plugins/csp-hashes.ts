@@ -5,7 +5,9 @@ const INLINE_SCRIPT = /<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi;
 
 /** CSP source expressions ('sha256-…') for the inline scripts of an HTML page, in page order. */
 export function inlineScriptHashes(html: string): string[] {
-  return [...html.matchAll(INLINE_SCRIPT)].map((m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`);
+  return [...html.matchAll(INLINE_SCRIPT)].map(
+    (m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`,
+  );
 }
 
 /**
@@ -18,7 +20,12 @@ export function allowInlineScriptsByHash() {
   const cache = new Map<string, string>();
   return async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const csp = reply.getHeader('content-security-policy');
-    if (typeof payload !== 'string' || typeof csp !== 'string' || !String(reply.getHeader('content-type')).startsWith('text/html')) return payload;
+    if (
+      typeof payload !== 'string' ||
+      typeof csp !== 'string' ||
+      !String(reply.getHeader('content-type')).startsWith('text/html')
+    )
+      return payload;
     let hashes = cache.get(payload);
     if (hashes === undefined) {
       hashes = inlineScriptHashes(payload).join(' ');

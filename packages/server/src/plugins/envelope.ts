@@ -25,11 +25,17 @@ export const EnvelopeSchema = (data: TSchema) =>
 export const ErrorEnvelopeSchema = Type.Object(
   {
     code: Type.Integer({ examples: [500] }),
-    msg: Type.String({ examples: ['参数 date 无效：应为 YYYY-MM-DD，范围 1900-01-01 至 2100-12-31，收到 "2024-13-01"'] }),
+    msg: Type.String({
+      examples: ['参数 date 无效：应为 YYYY-MM-DD，范围 1900-01-01 至 2100-12-31，收到 "2024-13-01"'],
+    }),
     data: Type.Null(),
     timestamp: Type.Integer(),
   },
-  { $id: 'LookupError', description: 'Failure envelope: 500 for a bad parameter or server failure, 404 for an unknown path, 429 when rate limited' },
+  {
+    $id: 'LookupError',
+    description:
+      'Failure envelope: 500 for a bad parameter or server failure, 404 for an unknown path, 429 when rate limited',
+  },
 );
 
 export const AdminErrorSchema = Type.Object(

@@ -28,7 +28,10 @@ export default fp(
     app.setNotFoundHandler((req, reply) => {
       const path = req.url.split('?')[0];
       if (areaOfUrl(req.url) === 'admin') {
-        return reply.code(404).header('cache-control', NO_STORE).send({ code: 'NOT_FOUND', message: `no route ${req.method} ${path}` });
+        return reply
+          .code(404)
+          .header('cache-control', NO_STORE)
+          .send({ code: 'NOT_FOUND', message: `no route ${req.method} ${path}` });
       }
       return reply.code(404).send(fail(404, `接口不存在：${req.method} ${truncate(path)}（未知路径，请查看 /docs）`));
     });
@@ -45,7 +48,10 @@ export function renderFrameworkError(err: FastifyError, req: FastifyRequest, rep
   const path = truncate(req.url.split('?')[0]);
   const why = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? '路径参数过长' : '路径含有无效的百分号编码';
   if (areaOfUrl(req.url) === 'admin') {
-    return reply.code(400).header('cache-control', NO_STORE).send({ code: 'VALIDATION_ERROR', message: `malformed URL path ${path}` });
+    return reply
+      .code(400)
+      .header('cache-control', NO_STORE)
+      .send({ code: 'VALIDATION_ERROR', message: `malformed URL path ${path}` });
   }
   reply.header('access-control-allow-origin', '*');
   return reply.code(404).send(fail(404, `接口不存在：${req.method} ${path}（${why}）`));
@@ -57,7 +63,10 @@ function truncate(s: string) {
 
 function sendLookupError(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
   if (err.validation) {
-    const { message } = describeValidation(err.validation as unknown as AjvError[], err.validationContext ?? 'querystring');
+    const { message } = describeValidation(
+      err.validation as unknown as AjvError[],
+      err.validationContext ?? 'querystring',
+    );
     return reply.code(500).send(fail(500, message));
   }
   if (err instanceof LookupError) return reply.code(500).send(fail(500, err.message));
@@ -80,7 +89,8 @@ function sendAdminError(err: FastifyError, req: FastifyRequest, reply: FastifyRe
   }
   if (err instanceof AppError) return reply.code(err.statusCode).send({ code: err.code, message: err.message });
   if (err.statusCode === 429) return reply.code(429).send({ code: 'TOO_MANY_REQUESTS', message: err.message });
-  if (err.statusCode === 413) return reply.code(413).send({ code: 'PAYLOAD_TOO_LARGE', message: 'request body too large' });
+  if (err.statusCode === 413)
+    return reply.code(413).send({ code: 'PAYLOAD_TOO_LARGE', message: 'request body too large' });
   if (err.statusCode && err.statusCode < 500) {
     return reply.code(400).send({ code: 'VALIDATION_ERROR', message: err.message });
   }

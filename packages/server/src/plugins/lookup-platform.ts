@@ -56,7 +56,11 @@ export interface LookupRouteDef<Q extends TObject, D extends TSchema> {
    */
   media?: string[];
   /** Bypass the memo when the query asks for randomness (e.g. `random=true`). */
-  handler: (query: Static<Q>, req: FastifyRequest, reply: FastifyReply) => Static<D> | RawReply | Promise<Static<D> | RawReply>;
+  handler: (
+    query: Static<Q>,
+    req: FastifyRequest,
+    reply: FastifyReply,
+  ) => Static<D> | RawReply | Promise<Static<D> | RawReply>;
 }
 
 interface Memo {
@@ -90,7 +94,10 @@ function memoBudgetOf(app: FastifyInstance): { used: number } {
  * Registers one public GET endpoint: query and data schemas (validated, serialised fast, documented), the
  * envelope, caching, and the public area's error rendering. Every Area B route goes through here.
  */
-export function lookupRoute<Q extends TObject, D extends TSchema>(app: FastifyInstance, def: LookupRouteDef<Q, D>): void {
+export function lookupRoute<Q extends TObject, D extends TSchema>(
+  app: FastifyInstance,
+  def: LookupRouteDef<Q, D>,
+): void {
   const memo = new Map<string, Memo>();
   const memoBudget = memoBudgetOf(app);
   const tag = LOOKUP_GROUPS[def.group].name;
@@ -127,7 +134,12 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(app: FastifyIn
         if (result instanceof RawReply) return reply.type(result.contentType).send(result.body);
         return ok(result);
       }
-      const key = cacheKey(req.routeOptions.url ?? def.path, params, query as Record<string, unknown>, def.cache.vary?.(query, req));
+      const key = cacheKey(
+        req.routeOptions.url ?? def.path,
+        params,
+        query as Record<string, unknown>,
+        def.cache.vary?.(query, req),
+      );
       let hit = memo.get(key);
       if (!hit) {
         const result = await def.handler(query, req, reply);
@@ -180,7 +192,12 @@ const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
  *   listing the accepted ones (a typo such as `plate=` must not silently answer the unfiltered list);
  * - numbers must be decimal: ajv would coerce `0x7E9`, `1e1` and `02025`, which no caller means.
  */
-function tidyQuery(query: Record<string, unknown>, params: string[], optional: Set<string>, numeric: Array<[string, TSchema]>): void {
+function tidyQuery(
+  query: Record<string, unknown>,
+  params: string[],
+  optional: Set<string>,
+  numeric: Array<[string, TSchema]>,
+): void {
   for (const key of Object.keys(query)) {
     if (!params.includes(key)) {
       if ((CACHE_BUSTERS as readonly string[]).includes(key)) {
@@ -202,10 +219,15 @@ function tidyQuery(query: Record<string, unknown>, params: string[], optional: S
   }
   for (const [name, schema] of numeric) {
     const v = query[name];
-    const bad = (Array.isArray(v) ? v : [v]).find((x) => typeof x === 'string' && x.trim() !== '' && Number.isFinite(Number(x)) && !DECIMAL.test(x));
+    const bad = (Array.isArray(v) ? v : [v]).find(
+      (x) => typeof x === 'string' && x.trim() !== '' && Number.isFinite(Number(x)) && !DECIMAL.test(x),
+    );
     if (bad === undefined) continue;
     const type = (schema as SchemaNode).type === 'integer' ? 'integer' : 'number';
-    const { message } = describeValidation([{ keyword: 'type', instancePath: `/${name}`, params: { type }, parentSchema: schema, data: bad }], 'querystring');
+    const { message } = describeValidation(
+      [{ keyword: 'type', instancePath: `/${name}`, params: { type }, parentSchema: schema, data: bad }],
+      'querystring',
+    );
     throw new LookupError(message.replace('，收到 ', '（须用十进制写法，不带前导 0、指数或进制前缀），收到 '));
   }
 }
@@ -244,7 +266,11 @@ function cacheKey(path: string, params: string[], query: Record<string, unknown>
 
 type SchemaNode = { type?: unknown; items?: SchemaNode; anyOf?: SchemaNode[] };
 const isNumeric = (s: SchemaNode | undefined): boolean =>
-  !!s && (s.type === 'number' || s.type === 'integer' || (s.type === 'array' && isNumeric(s.items)) || !!s.anyOf?.some(isNumeric));
+  !!s &&
+  (s.type === 'number' ||
+    s.type === 'integer' ||
+    (s.type === 'array' && isNumeric(s.items)) ||
+    !!s.anyOf?.some(isNumeric));
 
 /** The query's number and integer parameters (top level, or arrays of them). */
 function numericParams(query: TObject): Array<[string, TSchema]> {
@@ -262,7 +288,10 @@ function rejectNonFinite(numeric: Array<[string, TSchema]>, query: Record<string
     const bad = (Array.isArray(v) ? v : [v]).find((x) => typeof x === 'number' && !Number.isFinite(x));
     if (bad === undefined) continue;
     const type = (schema as SchemaNode).type === 'integer' ? 'integer' : 'number';
-    const { message } = describeValidation([{ keyword: 'type', instancePath: `/${name}`, params: { type }, parentSchema: schema, data: String(bad) }], 'querystring');
+    const { message } = describeValidation(
+      [{ keyword: 'type', instancePath: `/${name}`, params: { type }, parentSchema: schema, data: String(bad) }],
+      'querystring',
+    );
     throw new LookupError(message);
   }
 }
@@ -276,7 +305,8 @@ export function todayInShanghai(now?: Date): string {
   if (now) return new Date(now.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
   // Asked on every public request (usage counts, cache keys): recomputed at most once a second.
   const t = Date.now();
-  if (t - todayCache.at >= 1000 || t < todayCache.at) todayCache = { at: t, day: new Date(t + 8 * 3600_000).toISOString().slice(0, 10) };
+  if (t - todayCache.at >= 1000 || t < todayCache.at)
+    todayCache = { at: t, day: new Date(t + 8 * 3600_000).toISOString().slice(0, 10) };
   return todayCache.day;
 }
 let todayCache = { at: -Infinity, day: '' };

@@ -15,18 +15,23 @@ type Schema = Record<string, unknown>;
  * A public route's 200 answer as documented: the JSON envelope with a whole-response example, and the other media
  * types the route answers (images, text, scripts). Documentation only: validation and serialisation are unchanged.
  */
-function documentLookupResponse({ schema, url, route }: { schema: Schema; url: string; route: RouteOptions }): { schema: Schema; url: string } {
+function documentLookupResponse({ schema, url, route }: { schema: Schema; url: string; route: RouteOptions }): {
+  schema: Schema;
+  url: string;
+} {
   const response = schema?.response as Record<string, Schema> | undefined;
   if (route.config?.area !== 'lookup' || !response?.[200]) return { schema, url };
   const envelope = response[200];
   const media = route.config.lookupMedia ?? [];
-  const dataIsNull = ((envelope.properties as Record<string, Schema> | undefined)?.data?.type as string | undefined) === 'null';
+  const dataIsNull =
+    ((envelope.properties as Record<string, Schema> | undefined)?.data?.type as string | undefined) === 'null';
   const content: Record<string, Schema> = {};
   if (!(dataIsNull && media.length > 0)) {
     const example = EXAMPLES[url]?.response;
     content['application/json'] = { schema: envelope, ...(example !== undefined ? { example } : {}) };
   }
-  for (const m of media) content[m] = { schema: m.startsWith('image/png') ? { type: 'string', format: 'binary' } : { type: 'string' } };
+  for (const m of media)
+    content[m] = { schema: m.startsWith('image/png') ? { type: 'string', format: 'binary' } : { type: 'string' } };
   return { schema: { ...schema, response: { ...response, 200: { description: '成功 Success', content } } }, url };
 }
 
@@ -73,7 +78,10 @@ export default fp(
         routePrefix: '/docs',
         // withDefaultFonts off: Scalar would fetch 14 font files from its own host, which the CSP blocks and the
         // rule "the reference page loads nothing from outside" forbids: system fonts instead.
-        configuration: { url: '/openapi.json', title: 'tianji API', withDefaultFonts: false } as Record<string, unknown>,
+        configuration: { url: '/openapi.json', title: 'tianji API', withDefaultFonts: false } as Record<
+          string,
+          unknown
+        >,
       });
     });
   },

@@ -19,7 +19,11 @@ return {n, ttl}`;
  *
  * @example await app.register(rateLimit, { max, timeWindow, store: fallbackRateLimitStore(app.redis, app.log) })
  */
-export function fallbackRateLimitStore(redis: Redis, log: FastifyBaseLogger, prefix = 'tianji:rl:'): FastifyRateLimitStoreCtor {
+export function fallbackRateLimitStore(
+  redis: Redis,
+  log: FastifyBaseLogger,
+  prefix = 'tianji:rl:',
+): FastifyRateLimitStoreCtor {
   const memory = new Map<string, { count: number; resetAt: number }>();
   let degraded = false;
   const setDegraded = (now: boolean, reason?: string) => {
@@ -43,7 +47,10 @@ export function fallbackRateLimitStore(redis: Redis, log: FastifyBaseLogger, pre
 
   class Store implements FastifyRateLimitStore {
     // The plugin constructs the store with its options; the limits arrive with every incr() instead.
-    constructor(_options?: unknown, private readonly keyPrefix = prefix) {}
+    constructor(
+      _options?: unknown,
+      private readonly keyPrefix = prefix,
+    ) {}
 
     incr(key: string, cb: Callback, timeWindow: number) {
       const k = this.keyPrefix + key;

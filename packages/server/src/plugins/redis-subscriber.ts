@@ -21,8 +21,11 @@ export async function subscribeChannel(
     connectedBefore = true;
   });
   subscriber.on('message', (_channel, message: string) => handlers.onMessage(message));
-  const subscribed = subscriber.subscribe(channel).catch((err) => log.warn({ err: err.message, channel }, 'redis subscribe failed'));
-  if (redis.status === 'ready') await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
+  const subscribed = subscriber
+    .subscribe(channel)
+    .catch((err) => log.warn({ err: err.message, channel }, 'redis subscribe failed'));
+  if (redis.status === 'ready')
+    await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
   // disconnect, not quit: a QUIT would wait in the queue while Redis is unreachable.
   return { close: () => subscriber.disconnect() };
 }

@@ -20,7 +20,8 @@ export function describeValidation(errors: AjvError[], context: string): { field
   const e = errors.find((x) => x.keyword === 'anyOf' && x.instancePath === errors[0].instancePath) ?? errors[0];
   let field = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
   if (e.keyword === 'required') field = [field, String(e.params.missingProperty)].filter(Boolean).join('.');
-  if (e.keyword === 'additionalProperties') field = [field, String(e.params.additionalProperty)].filter(Boolean).join('.');
+  if (e.keyword === 'additionalProperties')
+    field = [field, String(e.params.additionalProperty)].filter(Boolean).join('.');
   if (!field) field = context;
   const s = e.parentSchema ?? {};
   const hint = typeof s['x-hint'] === 'string' ? (s['x-hint'] as string) : undefined;
@@ -51,7 +52,16 @@ function allowedFromSchema(e: AjvError, s: Record<string, unknown>): string {
       return '不支持该参数';
     case 'type': {
       const t = String(e.params.type);
-      const kind = t === 'integer' ? '整数' : t === 'number' ? '数字' : t === 'boolean' ? 'true 或 false' : t === 'string' ? '单个字符串' : t;
+      const kind =
+        t === 'integer'
+          ? '整数'
+          : t === 'number'
+            ? '数字'
+            : t === 'boolean'
+              ? 'true 或 false'
+              : t === 'string'
+                ? '单个字符串'
+                : t;
       const r = range(s, 'minimum', 'maximum');
       return `应为${kind}${r ? `，范围 ${r}` : ''}`;
     }
@@ -71,7 +81,9 @@ function allowedFromSchema(e: AjvError, s: Record<string, unknown>): string {
     case 'const':
       return `应为 ${String(e.params.allowedValue)}`;
     case 'anyOf': {
-      const options = (s.anyOf as Array<{ const?: unknown }> | undefined)?.map((o) => o.const).filter((v) => v !== undefined);
+      const options = (s.anyOf as Array<{ const?: unknown }> | undefined)
+        ?.map((o) => o.const)
+        .filter((v) => v !== undefined);
       return options?.length ? `应为以下之一：${options.join(', ')}` : '格式错误';
     }
     case 'pattern':

@@ -17,7 +17,8 @@ export interface RunningCluster extends Cluster {
  * once on the empty database) and a round-robin proxy in front. `env` overrides the instances' settings.
  */
 export async function createCluster(env: Record<string, string> = {}): Promise<RunningCluster> {
-  if (!fs.existsSync(SERVER_JS)) throw new Error(`${SERVER_JS} is missing: build first (npm run build -w packages/server)`);
+  if (!fs.existsSync(SERVER_JS))
+    throw new Error(`${SERVER_JS} is missing: build first (npm run build -w packages/server)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-cluster-'));
   const pg = new ThrowawayPostgres(await freePort());
   const redis = new ThrowawayRedis(await freePort());

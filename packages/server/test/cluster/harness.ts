@@ -59,14 +59,24 @@ export class Tally {
     this.notes.push(text);
   }
 
-  async call(base: string, method: string, path: string, opts: { token?: string; body?: unknown; ip?: string; timeoutMs?: number } = {}): Promise<Reply> {
+  async call(
+    base: string,
+    method: string,
+    path: string,
+    opts: { token?: string; body?: unknown; ip?: string; timeoutMs?: number } = {},
+  ): Promise<Reply> {
     this.requests++;
     const t0 = Date.now();
     const headers: Record<string, string> = { 'x-forwarded-for': opts.ip ?? randomIp() };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
     try {
-      const res = await fetch(base + path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000) });
+      const res = await fetch(base + path, {
+        method,
+        headers,
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
+      });
       const text = await res.text();
       let body: unknown = text;
       try {
@@ -81,13 +91,21 @@ export class Tally {
   }
 
   outcome(): Outcome {
-    return { name: this.name, requests: this.requests, failures: this.failures, lostWrites: this.lostWrites, problems: this.problems, notes: this.notes };
+    return {
+      name: this.name,
+      requests: this.requests,
+      failures: this.failures,
+      lostWrites: this.lostWrites,
+      problems: this.problems,
+      notes: this.notes,
+    };
   }
 }
 
 export async function signIn(t: Tally, base: string, username = ADMIN.username, password = ADMIN.password) {
   const res = await t.call(base, 'POST', '/api/auth/login', { body: { username, password } });
-  if (res.status !== 200) throw new Error(`sign-in as ${username} failed: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+  if (res.status !== 200)
+    throw new Error(`sign-in as ${username} failed: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
   return res.body.data as { accessToken: string; refreshToken: string; user: { id: string } };
 }
 
@@ -118,7 +136,15 @@ export function startLoad(t: Tally, base: string, token: string, tag: string, wo
       const content = `cluster-${tag}-${seq++}`;
       let sent = Date.now();
       const w = await t.call(base, 'POST', '/api/admin/content/jokes', { token, body: { content }, timeoutMs: 15_000 });
-      records.push({ sent, at: Date.now(), kind: 'write', status: w.status, content, upstream: w.upstream, detail: detail(w) });
+      records.push({
+        sent,
+        at: Date.now(),
+        kind: 'write',
+        status: w.status,
+        content,
+        upstream: w.upstream,
+        detail: detail(w),
+      });
       sent = Date.now();
       const r = await t.call(base, 'GET', '/api/random-color', { timeoutMs: 15_000 });
       records.push({ sent, at: Date.now(), kind: 'read', status: r.status, upstream: r.upstream, detail: detail(r) });
@@ -139,5 +165,6 @@ export function startLoad(t: Tally, base: string, token: string, tag: string, wo
 export async function countLostWrites(pg: ThrowawayPostgres, records: LoadRecord[]): Promise<number> {
   const rows = await pg.query<{ data: string }>(`select data from content_items where library = 'jokes'`);
   const stored = new Set(rows.map((r) => (JSON.parse(r.data) as { content: string }).content));
-  return records.filter((r) => r.kind === 'write' && r.status >= 200 && r.status < 300 && !stored.has(r.content!)).length;
+  return records.filter((r) => r.kind === 'write' && r.status >= 200 && r.status < 300 && !stored.has(r.content!))
+    .length;
 }

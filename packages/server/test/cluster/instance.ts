@@ -43,7 +43,14 @@ export class Instance {
     const fd = this.opts.stdout === 'pipe' ? undefined : fs.openSync(this.log, 'a');
     const stdio: StdioOptions = fd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', fd, fd];
     this.child = spawn(process.execPath, [SERVER_JS], {
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', DATA_DIR: path.join(this.opts.dir, this.name), ...this.opts.env, PORT: String(this.port), HOST: '127.0.0.1' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        LOG_LEVEL: 'info',
+        DATA_DIR: path.join(this.opts.dir, this.name),
+        ...this.opts.env,
+        PORT: String(this.port),
+        HOST: '127.0.0.1',
+      },
       stdio,
     });
     if (fd !== undefined) fs.closeSync(fd);
@@ -51,13 +58,17 @@ export class Instance {
       if (!this.alive) throw new Error('exited');
       return (await fetch(`${this.url}/healthz`, { signal: AbortSignal.timeout(1000) })).ok;
     }, waitMs);
-    if (!up) throw new Error(`${this.name} did not start within ${waitMs / 1000} s (exit ${this.child.exitCode}); see ${this.log}`);
+    if (!up)
+      throw new Error(
+        `${this.name} did not start within ${waitMs / 1000} s (exit ${this.child.exitCode}); see ${this.log}`,
+      );
   }
 
   /** Resolves with the exit once the process has ended. */
   exited(): Promise<{ code: number | null; signal: string | null }> {
     const child = this.child!;
-    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+    if (child.exitCode !== null || child.signalCode !== null)
+      return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
     return new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
   }
 

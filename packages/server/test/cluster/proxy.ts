@@ -46,7 +46,14 @@ export class RoundRobinProxy {
     tried.add(up.name);
     const xff = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
     const out = http.request(
-      { host: '127.0.0.1', port: up.port, method: req.method, path: req.url, agent: this.agent, headers: { ...req.headers, 'x-forwarded-for': xff, 'content-length': String(body.length) } },
+      {
+        host: '127.0.0.1',
+        port: up.port,
+        method: req.method,
+        path: req.url,
+        agent: this.agent,
+        headers: { ...req.headers, 'x-forwarded-for': xff, 'content-length': String(body.length) },
+      },
       (upRes) => {
         res.writeHead(upRes.statusCode ?? 502, { ...upRes.headers, 'x-upstream': up.name });
         upRes.pipe(res);
@@ -57,11 +64,14 @@ export class RoundRobinProxy {
       if (res.headersSent) res.destroy();
       // Refused: the request never arrived, so even a POST may go elsewhere. A reset kept-alive connection may
       // have delivered it (seen: a write committed by the dying instance, retried, answered 409): reads only.
-      else if (err.code === 'ECONNREFUSED' || (out.reusedSocket && err.code === 'ECONNRESET' && (req.method === 'GET' || req.method === 'HEAD'))) {
+      else if (
+        err.code === 'ECONNREFUSED' ||
+        (out.reusedSocket && err.code === 'ECONNRESET' && (req.method === 'GET' || req.method === 'HEAD'))
+      ) {
         this.downUntil.set(up.name, Date.now() + 2000);
         this.forward(req, res, body, tried);
-      }
-      else res.writeHead(502, { 'content-type': 'text/plain' }).end(`upstream ${up.name}: ${err.code ?? err.message}`);
+      } else
+        res.writeHead(502, { 'content-type': 'text/plain' }).end(`upstream ${up.name}: ${err.code ?? err.message}`);
     });
     out.end(body);
   }

@@ -33,8 +33,16 @@ async function startTogether(c: Cluster): Promise<Outcome> {
   }
   const one = async (q: string) => Number((await c.pg.query<{ n: string }>(q))[0].n);
   t.expect((await one(`select count(*) as n from users`)) === 1, 'more than one first administrator');
-  t.expect((await one(`select count(*) as n from (select code from menus group by code having count(*) > 1) d`)) === 0, 'duplicate menus');
-  t.expect((await one(`select count(*) as n from (select library, data from content_items group by library, data having count(*) > 1) d`)) === 0, 'duplicate content items');
+  t.expect(
+    (await one(`select count(*) as n from (select code from menus group by code having count(*) > 1) d`)) === 0,
+    'duplicate menus',
+  );
+  t.expect(
+    (await one(
+      `select count(*) as n from (select library, data from content_items group by library, data having count(*) > 1) d`,
+    )) === 0,
+    'duplicate content items',
+  );
   t.expect((await one(`select count(*) as n from content_meta where seeded_at is null`)) === 0, 'a library not seeded');
   return t.outcome();
 }
@@ -43,21 +51,46 @@ async function startTogether(c: Cluster): Promise<Outcome> {
 async function refusesWithoutSecret(c: Cluster): Promise<Outcome> {
   const t = new Tally('PostgreSQL without JWT_SECRET: refused with a reason');
   const { JWT_SECRET: _omitted, ...env } = c.env;
-  const child = spawn(process.execPath, [SERVER_JS], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(await freePort()), DATA_DIR: path.join(c.dir, 'nosecret') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [SERVER_JS], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...env,
+      PORT: String(await freePort()),
+      DATA_DIR: path.join(c.dir, 'nosecret'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d));
   const code = await new Promise<number | null>((r) => child.once('exit', (c2) => r(c2)));
   t.note(`exit ${code}: ${err.trim().slice(0, 60)}…`);
-  t.expect(code === 78 && /JWT_SECRET/.test(err) && /PostgreSQL/.test(err), `expected exit 78 naming JWT_SECRET, got ${code}: ${err.slice(0, 200)}`);
+  t.expect(
+    code === 78 && /JWT_SECRET/.test(err) && /PostgreSQL/.test(err),
+    `expected exit 78 naming JWT_SECRET, got ${code}: ${err.slice(0, 200)}`,
+  );
   return t.outcome();
 }
 
 function printTable(rows: Outcome[]) {
   const head = ['scenario', 'requests', 'failures', 'lost writes', 'result'];
-  const body = rows.map((r) => [r.name, String(r.requests), String(r.failures), String(r.lostWrites), r.problems.length || r.lostWrites ? 'FAIL' : 'ok']);
+  const body = rows.map((r) => [
+    r.name,
+    String(r.requests),
+    String(r.failures),
+    String(r.lostWrites),
+    r.problems.length || r.lostWrites ? 'FAIL' : 'ok',
+  ]);
   const width = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(width[i]) : c.padStart(width[i]))).join(' | ')} |`;
-  console.log(['', line(head), `|${width.map((w, i) => (i === 0 ? '-' : '') + '-'.repeat(w) + (i === 0 ? '-' : ':')).join('|')}|`, ...body.map(line)].join('\n'));
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(width[i]) : c.padStart(width[i]))).join(' | ')} |`;
+  console.log(
+    [
+      '',
+      line(head),
+      `|${width.map((w, i) => (i === 0 ? '-' : '') + '-'.repeat(w) + (i === 0 ? '-' : ':')).join('|')}|`,
+      ...body.map(line),
+    ].join('\n'),
+  );
   for (const r of rows) {
     for (const n of r.notes) console.log(`  ${r.name}: ${n}`);
     for (const p of r.problems) console.log(`  ✗ ${r.name}: ${p}`);

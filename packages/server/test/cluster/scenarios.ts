@@ -1,4 +1,4 @@
-import { ADMIN, RATE_LIMIT_MAX, Tally, countLostWrites, randomIp, signIn, startLoad, type Cluster } from './harness.js';
+import { ADMIN, RATE_LIMIT_MAX, type Tally, countLostWrites, randomIp, signIn, startLoad, type Cluster } from './harness.js';
 import { waitForStatus } from './instance.js';
 import { sleep, waitFor } from './services.js';
 
@@ -18,13 +18,17 @@ async function createUser(c: Cluster, t: Tally, adminToken: string) {
   const username = `u${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
   const password = 'cluster-user-password';
   const res = await t.call(c.proxy, 'POST', '/api/users', { token: adminToken, body: { username, password } });
-  if (res.status !== 201 && res.status !== 200) throw new Error(`creating a user failed: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+  if (res.status !== 201 && res.status !== 200)
+    throw new Error(`creating a user failed: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
   return { id: res.body.data.id as string, username, password };
 }
 
 /** 401 with a message saying why: what every instance must answer for an ended session. */
 function expect401(t: Tally, res: { status: number; body: { message?: string } }, where: string) {
-  t.expect(res.status === 401 && typeof res.body?.message === 'string' && res.body.message.length > 0, `${where}: expected 401 with a reason, got ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+  t.expect(
+    res.status === 401 && typeof res.body?.message === 'string' && res.body.message.length > 0,
+    `${where}: expected 401 with a reason, got ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`,
+  );
 }
 
 /** The id of the session a sign-in made (its own sessions list marks it `current`). */
@@ -37,17 +41,27 @@ async function sessionIdOf(t: Tally, base: string, accessToken: string): Promise
 
 /** 401 whose code names the reason (SESSION_ENDED, FORCED_LOGOUT …), on whichever instance answers. */
 function expectReason(t: Tally, res: { status: number; body: { code?: string } }, code: string, where: string) {
-  t.expect(res.status === 401 && res.body?.code === code, `${where}: expected 401 ${code}, got ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+  t.expect(
+    res.status === 401 && res.body?.code === code,
+    `${where}: expected 401 ${code}, got ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`,
+  );
 }
 
 /** Opens the events stream of a session on one instance and resolves with the first `session-ended` notice. */
-function nextSessionEnded(base: string, accessToken: string, timeoutMs = 5_000): { connected: Promise<void>; notice: Promise<{ reason: string; ms: number }> } {
+function nextSessionEnded(
+  base: string,
+  accessToken: string,
+  timeoutMs = 5_000,
+): { connected: Promise<void>; notice: Promise<{ reason: string; ms: number }> } {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), timeoutMs);
   let connected!: () => void;
   const ready = new Promise<void>((r) => (connected = r));
   const notice = (async () => {
-    const res = await fetch(`${base}/api/auth/events`, { headers: { authorization: `Bearer ${accessToken}` }, signal: abort.signal });
+    const res = await fetch(`${base}/api/auth/events`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+      signal: abort.signal,
+    });
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
     let text = '';
@@ -74,7 +88,9 @@ export const SCENARIOS: Scenario[] = [
       const u = await createUser(c, t, admin.accessToken);
       const one = await signIn(t, at(c, 0), u.username, u.password);
       const two = await signIn(t, at(c, 1), u.username, u.password);
-      const refreshed = await t.call(at(c, 1), 'POST', '/api/auth/refresh', { body: { refreshToken: one.refreshToken } });
+      const refreshed = await t.call(at(c, 1), 'POST', '/api/auth/refresh', {
+        body: { refreshToken: one.refreshToken },
+      });
       t.expect(refreshed.status === 200, `refresh on B: ${refreshed.status}`);
       const token = refreshed.body.data.accessToken as string;
       const id = await sessionIdOf(t, at(c, 1), token);
@@ -82,7 +98,13 @@ export const SCENARIOS: Scenario[] = [
       t.expect(end.status >= 200 && end.status < 300, `end on C: ${end.status}`);
       expectReason(t, await t.call(at(c, 0), 'GET', '/api/auth/me', { token }), 'SESSION_ENDED', 'access token on A');
       expectReason(t, await t.call(at(c, 1), 'GET', '/api/auth/me', { token }), 'SESSION_ENDED', 'access token on B');
-      expect401(t, await t.call(at(c, 0), 'POST', '/api/auth/refresh', { body: { refreshToken: refreshed.body.data.refreshToken } }), 'refresh on A');
+      expect401(
+        t,
+        await t.call(at(c, 0), 'POST', '/api/auth/refresh', {
+          body: { refreshToken: refreshed.body.data.refreshToken },
+        }),
+        'refresh on A',
+      );
       const other = await t.call(at(c, 2), 'GET', '/api/auth/me', { token: two.accessToken });
       t.expect(other.status === 200, `the other session on C: ${other.status}`);
     },
@@ -100,9 +122,22 @@ export const SCENARIOS: Scenario[] = [
       t.expect(out.status >= 200 && out.status < 300, `force-logout on C: ${out.status}`);
       const heard = await stream.notice.catch((e: Error) => ({ reason: `none (${e.message})`, ms: NaN }));
       t.note(`events stream on A: ${heard.reason} after ${heard.ms - sent} ms`);
-      t.expect(heard.reason === 'FORCED_LOGOUT' && heard.ms - sent < 1_000, `events stream on A: ${heard.reason} after ${heard.ms - sent} ms`);
-      expectReason(t, await t.call(at(c, 0), 'GET', '/api/auth/me', { token: s.accessToken }), 'FORCED_LOGOUT', 'access token on A');
-      expectReason(t, await t.call(at(c, 1), 'GET', '/api/auth/me', { token: s.accessToken }), 'FORCED_LOGOUT', 'access token on B');
+      t.expect(
+        heard.reason === 'FORCED_LOGOUT' && heard.ms - sent < 1_000,
+        `events stream on A: ${heard.reason} after ${heard.ms - sent} ms`,
+      );
+      expectReason(
+        t,
+        await t.call(at(c, 0), 'GET', '/api/auth/me', { token: s.accessToken }),
+        'FORCED_LOGOUT',
+        'access token on A',
+      );
+      expectReason(
+        t,
+        await t.call(at(c, 1), 'GET', '/api/auth/me', { token: s.accessToken }),
+        'FORCED_LOGOUT',
+        'access token on B',
+      );
     },
   },
   {
@@ -121,11 +156,18 @@ export const SCENARIOS: Scenario[] = [
       const admin = await signIn(t, at(c, 0));
       const u = await createUser(c, t, admin.accessToken);
       const s = await signIn(t, at(c, 0), u.username, u.password);
-      const off = await t.call(at(c, 1), 'PATCH', `/api/users/${u.id}`, { token: admin.accessToken, body: { status: 'disabled' } });
+      const off = await t.call(at(c, 1), 'PATCH', `/api/users/${u.id}`, {
+        token: admin.accessToken,
+        body: { status: 'disabled' },
+      });
       t.expect(off.status === 200, `disable on B: ${off.status}`);
       expect401(t, await t.call(at(c, 0), 'GET', '/api/auth/me', { token: s.accessToken }), 'access token on A');
       expect401(t, await t.call(at(c, 2), 'GET', '/api/auth/me', { token: s.accessToken }), 'access token on C');
-      expect401(t, await t.call(at(c, 2), 'POST', '/api/auth/refresh', { body: { refreshToken: s.refreshToken } }), 'refresh on C');
+      expect401(
+        t,
+        await t.call(at(c, 2), 'POST', '/api/auth/refresh', { body: { refreshToken: s.refreshToken } }),
+        'refresh on C',
+      );
     },
   },
   {
@@ -134,17 +176,28 @@ export const SCENARIOS: Scenario[] = [
       const admin = await signIn(t, at(c, 0));
       const u = await createUser(c, t, admin.accessToken);
       const s = await signIn(t, at(c, 0), u.username, u.password);
-      const reset = await t.call(at(c, 2), 'POST', `/api/users/${u.id}/reset-password`, { token: admin.accessToken, body: { password: 'another-password-123' } });
+      const reset = await t.call(at(c, 2), 'POST', `/api/users/${u.id}/reset-password`, {
+        token: admin.accessToken,
+        body: { password: 'another-password-123' },
+      });
       t.expect(reset.status >= 200 && reset.status < 300, `reset on C: ${reset.status}`);
       expect401(t, await t.call(at(c, 0), 'GET', '/api/auth/me', { token: s.accessToken }), 'access token on A');
-      expect401(t, await t.call(at(c, 1), 'POST', '/api/auth/refresh', { body: { refreshToken: s.refreshToken } }), 'refresh on B');
+      expect401(
+        t,
+        await t.call(at(c, 1), 'POST', '/api/auth/refresh', { body: { refreshToken: s.refreshToken } }),
+        'refresh on B',
+      );
     },
   },
   {
     name: '100 concurrent refreshes of one token: exactly one success',
     async run(c, t) {
       const s = await signIn(t, c.proxy);
-      const replies = await Promise.all(Array.from({ length: 100 }, () => t.call(c.proxy, 'POST', '/api/auth/refresh', { body: { refreshToken: s.refreshToken } })));
+      const replies = await Promise.all(
+        Array.from({ length: 100 }, () =>
+          t.call(c.proxy, 'POST', '/api/auth/refresh', { body: { refreshToken: s.refreshToken } }),
+        ),
+      );
       const ok = replies.filter((r) => r.status === 200).length;
       const spread = new Set(replies.map((r) => r.upstream)).size;
       t.note(`${ok} success, ${replies.filter((r) => r.status === 401).length}×401, over ${spread} instances`);
@@ -158,7 +211,8 @@ export const SCENARIOS: Scenario[] = [
     async run(c, t) {
       const ip = randomIp();
       const replies = [];
-      for (let i = 0; i < RATE_LIMIT_MAX + 30; i++) replies.push(await t.call(c.proxy, 'GET', '/api/random-color', { ip }));
+      for (let i = 0; i < RATE_LIMIT_MAX + 30; i++)
+        replies.push(await t.call(c.proxy, 'GET', '/api/random-color', { ip }));
       const ok = replies.filter((r) => r.status === 200).length;
       t.note(`${ok}×200, ${replies.filter((r) => r.status === 429).length}×429`);
       t.expect(ok === RATE_LIMIT_MAX, `expected ${RATE_LIMIT_MAX} answers before 429, got ${ok}`);
@@ -176,12 +230,18 @@ export const SCENARIOS: Scenario[] = [
       t.expect(add.status === 201, `add on A: ${add.status}`);
       const times = await Promise.all(
         c.instances.map(async (inst) => {
-          const seen = await waitFor(async () => (await t.call(inst.url, 'GET', `/api/holiday?year=${year}`)).status === 200, 1000);
+          const seen = await waitFor(
+            async () => (await t.call(inst.url, 'GET', `/api/holiday?year=${year}`)).status === 200,
+            1000,
+          );
           return seen ? Date.now() - t0 : undefined;
         }),
       );
       t.note(`served after ${times.map((ms) => (ms === undefined ? '>1000' : ms)).join(' / ')} ms`);
-      t.expect(times.every((ms) => ms !== undefined), 'not every instance served the change within 1 s');
+      t.expect(
+        times.every((ms) => ms !== undefined),
+        'not every instance served the change within 1 s',
+      );
     },
   },
   {
@@ -199,7 +259,10 @@ export const SCENARIOS: Scenario[] = [
       t.failures = failed.length;
       // Only requests that were inside the killed process may fail; one sent after the kill goes elsewhere.
       const late = failed.filter((r) => r.sent > killedAt + 100);
-      t.expect(late.length === 0, `${late.length} requests sent after the kill failed: ${late.map((r) => `${r.kind} ${r.status} ${r.detail}`).join('; ')}`);
+      t.expect(
+        late.length === 0,
+        `${late.length} requests sent after the kill failed: ${late.map((r) => `${r.kind} ${r.status} ${r.detail}`).join('; ')}`,
+      );
       t.lostWrites = await countLostWrites(c.pg, records);
       const writes = records.filter((r) => r.kind === 'write' && r.status === 201).length;
       const kinds = [...new Set(failed.map((r) => `${r.kind} ${r.status}`))].join(', ');
@@ -216,18 +279,34 @@ export const SCENARIOS: Scenario[] = [
       await c.pg.stop();
       await sleep(1500);
       const down = await Promise.all(c.instances.map((i) => t.call(i.url, 'GET', '/readyz')));
-      t.expect(down.every((r) => r.status === 503), `/readyz while PostgreSQL is down: ${down.map((r) => r.status).join(', ')}`);
-      const write = await t.call(c.proxy, 'POST', '/api/admin/content/jokes', { token: admin.accessToken, body: { content: `cluster-pgdown-${Date.now()}` } });
-      t.expect(write.status >= 500 && typeof write.body?.code === 'string' && typeof write.body?.message === 'string', `a write while PostgreSQL is down: ${write.status} ${JSON.stringify(write.body).slice(0, 120)}`);
+      t.expect(
+        down.every((r) => r.status === 503),
+        `/readyz while PostgreSQL is down: ${down.map((r) => r.status).join(', ')}`,
+      );
+      const write = await t.call(c.proxy, 'POST', '/api/admin/content/jokes', {
+        token: admin.accessToken,
+        body: { content: `cluster-pgdown-${Date.now()}` },
+      });
+      t.expect(
+        write.status >= 500 && typeof write.body?.code === 'string' && typeof write.body?.message === 'string',
+        `a write while PostgreSQL is down: ${write.status} ${JSON.stringify(write.body).slice(0, 120)}`,
+      );
       const pub = await t.call(c.proxy, 'GET', '/api/random-color');
       t.expect(pub.status === 200, `a public read while PostgreSQL is down: ${pub.status}`);
       await sleep(1500);
       await c.pg.start();
       const back = Date.now();
-      const recovered = await Promise.all(c.instances.map(async (i) => ((await waitForStatus(`${i.url}/readyz`, 200, 10_000)) ? Date.now() - back : undefined)));
+      const recovered = await Promise.all(
+        c.instances.map(async (i) =>
+          (await waitForStatus(`${i.url}/readyz`, 200, 10_000)) ? Date.now() - back : undefined,
+        ),
+      );
       const readyAt = Date.now();
       t.note(`ready again after ${recovered.map((ms) => ms ?? '>10000').join(' / ')} ms`);
-      t.expect(recovered.every((ms) => ms !== undefined), 'an instance was not ready within 10 s of PostgreSQL returning');
+      t.expect(
+        recovered.every((ms) => ms !== undefined),
+        'an instance was not ready within 10 s of PostgreSQL returning',
+      );
       await sleep(1500);
       const records = await load.stop();
       // Requests sent once every instance is ready again must all succeed (a small margin for ones in flight).
@@ -235,9 +314,14 @@ export const SCENARIOS: Scenario[] = [
       t.expect(after.length === 0, `${after.length} failures after recovery`);
       t.failures = records.filter((r) => r.status < 200 || r.status >= 300).length;
       t.lostWrites = await countLostWrites(c.pg, records);
-      const final = await t.call(c.proxy, 'POST', '/api/admin/content/jokes', { token: admin.accessToken, body: { content: `cluster-pgback-${Date.now()}` } });
+      const final = await t.call(c.proxy, 'POST', '/api/admin/content/jokes', {
+        token: admin.accessToken,
+        body: { content: `cluster-pgback-${Date.now()}` },
+      });
       t.expect(final.status === 201, `a write after recovery: ${final.status}`);
-      t.note(`${records.filter((r) => r.kind === 'write' && r.status === 201).length} writes answered 201; failures are the outage's`);
+      t.note(
+        `${records.filter((r) => r.kind === 'write' && r.status === 201).length} writes answered 201; failures are the outage's`,
+      );
     },
   },
   {
@@ -245,26 +329,54 @@ export const SCENARIOS: Scenario[] = [
     async run(c, t) {
       const admin = await signIn(t, c.proxy);
       await c.redis.stop();
-      const ready = await waitFor(async () => (await Promise.all(c.instances.map((i) => t.call(i.url, 'GET', '/readyz')))).every((r) => r.status === 200 && r.body.rateLimit === 'per-instance'), 5000);
+      const ready = await waitFor(
+        async () =>
+          (await Promise.all(c.instances.map((i) => t.call(i.url, 'GET', '/readyz')))).every(
+            (r) => r.status === 200 && r.body.rateLimit === 'per-instance',
+          ),
+        5000,
+      );
       t.expect(ready, '/readyz does not report ready with per-instance rate limits while Redis is down');
       // Counted per instance: one client gets the full allowance on A, and again on B.
       const ip = randomIp();
       let okA = 0;
-      for (let i = 0; i < RATE_LIMIT_MAX + 5; i++) if ((await t.call(at(c, 0), 'GET', '/api/random-color', { ip })).status === 200) okA++;
+      for (let i = 0; i < RATE_LIMIT_MAX + 5; i++)
+        if ((await t.call(at(c, 0), 'GET', '/api/random-color', { ip })).status === 200) okA++;
       const onB = await t.call(at(c, 1), 'GET', '/api/random-color', { ip });
-      t.expect(okA === RATE_LIMIT_MAX && onB.status === 200, `per-instance limit: ${okA} on A, then ${onB.status} on B`);
-      t.expect(/counted per instance/.test(c.instances[0].logText()), 'no warning about per-instance rate limits in the log');
+      t.expect(
+        okA === RATE_LIMIT_MAX && onB.status === 200,
+        `per-instance limit: ${okA} on A, then ${onB.status} on B`,
+      );
+      t.expect(
+        /counted per instance/.test(c.instances[0].logText()),
+        'no warning about per-instance rate limits in the log',
+      );
       const login = await t.call(c.proxy, 'POST', '/api/auth/login', { body: ADMIN });
       t.expect(login.status === 200, `sign-in while Redis is down: ${login.status}`);
       // A change made now cannot be announced; the others must pick it up when Redis returns.
       const year = 2070 + Math.floor(Math.random() * 30);
-      const add = await t.call(at(c, 0), 'POST', '/api/admin/content/holidays', { token: admin.accessToken, body: { year, holidays: [{ name: '元旦', start: `${year}-01-01`, end: `${year}-01-01`, work: [] }] } });
+      const add = await t.call(at(c, 0), 'POST', '/api/admin/content/holidays', {
+        token: admin.accessToken,
+        body: { year, holidays: [{ name: '元旦', start: `${year}-01-01`, end: `${year}-01-01`, work: [] }] },
+      });
       t.expect(add.status === 201, `content change while Redis is down: ${add.status}`);
       await c.redis.start();
       const back = Date.now();
-      const shared = await waitFor(async () => (await Promise.all(c.instances.map((i) => t.call(i.url, 'GET', '/readyz')))).every((r) => r.body?.rateLimit === 'shared'), 15_000);
+      const shared = await waitFor(
+        async () =>
+          (await Promise.all(c.instances.map((i) => t.call(i.url, 'GET', '/readyz')))).every(
+            (r) => r.body?.rateLimit === 'shared',
+          ),
+        15_000,
+      );
       t.expect(shared, 'rate limits not shared again within 15 s of Redis returning');
-      const synced = await waitFor(async () => (await Promise.all(c.instances.map((i) => t.call(i.url, 'GET', `/api/holiday?year=${year}`)))).every((r) => r.status === 200), 15_000);
+      const synced = await waitFor(
+        async () =>
+          (await Promise.all(c.instances.map((i) => t.call(i.url, 'GET', `/api/holiday?year=${year}`)))).every(
+            (r) => r.status === 200,
+          ),
+        15_000,
+      );
       t.expect(synced, 'the change made during the outage did not reach every instance after Redis returned');
       t.note(`shared again and resynchronised after ${Date.now() - back} ms`);
     },

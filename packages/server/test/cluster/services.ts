@@ -35,7 +35,9 @@ export async function waitFor(check: () => Promise<boolean> | boolean, ms: numbe
 }
 
 function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((r) => child.once('exit', () => r()));
 }
 
 /** A PostgreSQL server of its own: initdb into a temporary folder, run as the `postgres` user when we are root. */
@@ -50,7 +52,10 @@ export class ThrowawayPostgres {
     if (!versions.length) throw new Error('no PostgreSQL under /usr/lib/postgresql');
     this.bin = `/usr/lib/postgresql/${versions[0]}/bin`;
     if (process.getuid?.() === 0) {
-      this.owner = { uid: Number(execFileSync('id', ['-u', 'postgres']).toString()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString()) };
+      this.owner = {
+        uid: Number(execFileSync('id', ['-u', 'postgres']).toString()),
+        gid: Number(execFileSync('id', ['-g', 'postgres']).toString()),
+      };
       fs.chownSync(this.dir, this.owner.uid, this.owner.gid);
     }
   }
@@ -60,14 +65,31 @@ export class ThrowawayPostgres {
   }
 
   async init() {
-    execFileSync(`${this.bin}/initdb`, ['-D', path.join(this.dir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], { stdio: 'ignore', ...this.owner });
+    execFileSync(
+      `${this.bin}/initdb`,
+      ['-D', path.join(this.dir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
+      { stdio: 'ignore', ...this.owner },
+    );
     await this.start();
   }
 
   async start() {
     this.child = spawn(
       `${this.bin}/postgres`,
-      ['-D', path.join(this.dir, 'data'), '-p', String(this.port), '-k', this.dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=200'],
+      [
+        '-D',
+        path.join(this.dir, 'data'),
+        '-p',
+        String(this.port),
+        '-k',
+        this.dir,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'fsync=off',
+        '-c',
+        'max_connections=200',
+      ],
       { stdio: 'ignore', ...this.owner },
     );
     const up = await waitFor(async () => {
@@ -116,7 +138,11 @@ export class ThrowawayRedis {
   }
 
   async start() {
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    this.child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     const up = await waitFor(
       () =>
         new Promise<boolean>((resolve) => {

@@ -17,7 +17,13 @@ interface ShutdownState {
   before(i: Instance, t: Tally): Promise<void>;
 }
 
-const fire = (t: Tally, i: Instance, n: number, path: (k: number) => string, init: { method?: string; body?: unknown } = {}) => {
+const fire = (
+  t: Tally,
+  i: Instance,
+  n: number,
+  path: (k: number) => string,
+  init: { method?: string; body?: unknown } = {},
+) => {
   for (let k = 0; k < n; k++) void t.call(i.url, init.method ?? 'GET', path(k), { body: init.body, timeoutMs: 20_000 });
 };
 const nonce = () => Math.random().toString(36).slice(2);
@@ -77,16 +83,27 @@ const STATES: ShutdownState[] = [
     async before(i, t) {
       i.child!.stdout!.pause();
       // Well past the 64 KiB a pipe holds: every request logs a few lines.
-      await Promise.all(Array.from({ length: 8 }, async () => {
-        for (let k = 0; k < 150; k++) await t.call(i.url, 'GET', '/api/random-color', { ip: randomIp() });
-      }));
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          for (let k = 0; k < 150; k++) await t.call(i.url, 'GET', '/api/random-color', { ip: randomIp() });
+        }),
+      );
     },
   },
 ];
 
 /** One row per state: SIGTERM → exit time. Instances start together (the slow part) and are signalled one by one. */
 export async function shutdownScenarios(c: Cluster) {
-  const rows = STATES.map((s) => ({ state: s, t: new Tally(`SIGTERM ${s.name}`), inst: new Instance({ name: `term-${STATES.indexOf(s)}`, dir: path.join(c.dir, 'shutdown'), env: { ...c.env, ...s.env }, stdout: s.stdout }) }));
+  const rows = STATES.map((s) => ({
+    state: s,
+    t: new Tally(`SIGTERM ${s.name}`),
+    inst: new Instance({
+      name: `term-${STATES.indexOf(s)}`,
+      dir: path.join(c.dir, 'shutdown'),
+      env: { ...c.env, ...s.env },
+      stdout: s.stdout,
+    }),
+  }));
   c.extra.push(...rows.map((r) => r.inst));
   await Promise.all(rows.map((r) => r.inst.start()));
   for (const { state, t, inst } of rows) {

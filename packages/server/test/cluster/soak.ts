@@ -27,7 +27,8 @@ const connections = Number(values.connections);
 const load = Number(values.load);
 const warmup = Number(values.warmup);
 for (const [name, v] of Object.entries({ minutes, window: windowS, connections, load, warmup })) {
-  if (!(v > 0)) throw new Error(`--${name} must be a positive number (got ${String(values[name as keyof typeof values])})`);
+  if (!(v > 0))
+    throw new Error(`--${name} must be a positive number (got ${String(values[name as keyof typeof values])})`);
 }
 
 const rssMb = (pid: number) => {
@@ -49,16 +50,25 @@ async function main(cluster: RunningCluster) {
     { method: 'GET', path: '/api/users?page=1&pageSize=10', headers: auth },
     { method: 'GET', path: '/api/admin/content/jokes?page=1&pageSize=10', headers: auth },
   ];
-  const run = (duration: number, overallRate?: number) => autocannon({ url: cluster.proxy, connections, duration, overallRate, requests });
+  const run = (duration: number, overallRate?: number) =>
+    autocannon({ url: cluster.proxy, connections, duration, overallRate, requests });
 
   const probe = await run(15);
   const capacity = probe.requests.average;
   const rate = Math.round(capacity * load);
-  console.log(`capacity through the proxy: ${capacity.toFixed(0)} req/s (${probe.non2xx} non-2xx while probing); soaking at ${rate} req/s for ${minutes} min\n`);
+  console.log(
+    `capacity through the proxy: ${capacity.toFixed(0)} req/s (${probe.non2xx} non-2xx while probing); soaking at ${rate} req/s for ${minutes} min\n`,
+  );
 
   const header = `| minute | req/s | p50 ms | p99 ms | errors | ${cluster.instances.map((i) => `RSS ${i.name} MB`).join(' | ')} |`;
   console.log(header);
-  console.log(`|${header.split('|').slice(1, -1).map(() => '--:').join('|')}|`);
+  console.log(
+    `|${header
+      .split('|')
+      .slice(1, -1)
+      .map(() => '--:')
+      .join('|')}|`,
+  );
   const rss: number[][] = [];
   let errors = 0;
   const windows = Math.max(1, Math.round((minutes * 60) / windowS));
@@ -68,7 +78,9 @@ async function main(cluster: RunningCluster) {
     errors += wErrors;
     const mem = cluster.instances.map((i) => rssMb(i.child!.pid!));
     rss.push(mem);
-    console.log(`| ${(((w + 1) * windowS) / 60).toFixed(1)} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${wErrors} | ${mem.map((m) => m.toFixed(0)).join(' | ')} |`);
+    console.log(
+      `| ${(((w + 1) * windowS) / 60).toFixed(1)} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${wErrors} | ${mem.map((m) => m.toFixed(0)).join(' | ')} |`,
+    );
   }
   // The first minutes grow and shrink as code warms up and the heap finds its size; growth counts from after them.
   const base = rss[Math.min(rss.length - 1, Math.max(0, Math.round((warmup * 60) / windowS) - 1))];

@@ -4,7 +4,14 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
-export type AuditFn = (req: FastifyRequest, action: string, targetType: string, targetId: string | null, detail?: unknown, db?: Kysely<Database>) => Promise<void>;
+export type AuditFn = (
+  req: FastifyRequest,
+  action: string,
+  targetType: string,
+  targetId: string | null,
+  detail?: unknown,
+  db?: Kysely<Database>,
+) => Promise<void>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,7 +51,15 @@ export async function recordAudit(db: Kysely<Database>, e: AuditEntryInput): Pro
 export default fp(
   async (app) => {
     const audit: AuditFn = (req, action, targetType, targetId, detail = {}, db = app.db.kysely) =>
-      recordAudit(db, { actorId: req.auth?.id ?? null, actorUsername: req.auth?.username ?? '', action, targetType, targetId, detail, ip: req.ip });
+      recordAudit(db, {
+        actorId: req.auth?.id ?? null,
+        actorUsername: req.auth?.username ?? '',
+        action,
+        targetType,
+        targetId,
+        detail,
+        ip: req.ip,
+      });
     app.decorate('audit', audit);
   },
   { name: 'audit-recorder' },

@@ -21,7 +21,10 @@ export function timeWindow(f: AuditFilter): { from?: string; before?: string } {
     before = to.bare ? to.ms + DAY_MS : to.ms + 1;
   }
   if (from !== undefined && before !== undefined && from >= before) throw fieldError('to', '应晚于 from', f.to);
-  return { from: from === undefined ? undefined : new Date(from).toISOString(), before: before === undefined ? undefined : new Date(before).toISOString() };
+  return {
+    from: from === undefined ? undefined : new Date(from).toISOString(),
+    before: before === undefined ? undefined : new Date(before).toISOString(),
+  };
 }
 
 function filtered<O>(qb: SelectQueryBuilder<Database, 'audit_logs', O>, f: AuditFilter) {
@@ -29,7 +32,12 @@ function filtered<O>(qb: SelectQueryBuilder<Database, 'audit_logs', O>, f: Audit
   const kw = f.keyword;
   if (kw) {
     q = q.where((eb) =>
-      eb.or([containsText('action', kw), containsText('actor_username', kw), containsText('target_type', kw), containsText('target_id', kw)]),
+      eb.or([
+        containsText('action', kw),
+        containsText('actor_username', kw),
+        containsText('target_type', kw),
+        containsText('target_id', kw),
+      ]),
     );
   }
   if (f.action) q = q.where('action', '=', f.action);
@@ -66,7 +74,12 @@ export const auditRepository = {
     const { total } = await filtered(db.selectFrom('audit_logs'), f)
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();
-    const rows = await filtered(db.selectFrom('audit_logs').selectAll(), f).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    const rows = await filtered(db.selectFrom('audit_logs').selectAll(), f)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
     return { items: rows.map(toEntry), total: Number(total) };
   },
 };

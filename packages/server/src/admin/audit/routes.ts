@@ -32,7 +32,8 @@ export default async function auditRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Search the audit log',
-        description: 'Newest first. Filters combine: keyword, exact action, actorId, and a time window from/to (ISO dates or instants).',
+        description:
+          'Newest first. Filters combine: keyword, exact action, actorId, and a time window from/to (ISO dates or instants).',
         querystring: AuditQuery,
         response: { 200: PagedSchema(AuditEntrySchema) },
       },
@@ -50,7 +51,8 @@ export default async function auditRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Export the audit log as CSV',
-        description: 'Same filters as the search, without paging; the newest 50 000 rows at most (`X-Export-Truncated: true` when cut).',
+        description:
+          'Same filters as the search, without paging; the newest 50 000 rows at most (`X-Export-Truncated: true` when cut).',
         querystring: AuditExportQuery,
         response: { 200: CsvResponse },
       },

@@ -8,11 +8,24 @@ const IsoDate = Type.String({
 });
 
 const Filters = {
-  keyword: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive substring of the action, the actor’s username, the target type or the target id' })),
-  action: Type.Optional(Type.String({ maxLength: 64, description: 'Exact action, e.g. user.create', examples: ['user.create'] })),
+  keyword: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: 'Case-insensitive substring of the action, the actor’s username, the target type or the target id',
+    }),
+  ),
+  action: Type.Optional(
+    Type.String({ maxLength: 64, description: 'Exact action, e.g. user.create', examples: ['user.create'] }),
+  ),
   actorId: Type.Optional(Type.String({ maxLength: 64, description: 'Id of the user who acted' })),
-  from: Type.Optional({ ...IsoDate, description: 'From this instant (inclusive). A bare date means 00:00 UTC of that day.' }),
-  to: Type.Optional({ ...IsoDate, description: 'Up to this instant (inclusive). A bare date includes that whole day (UTC).' }),
+  from: Type.Optional({
+    ...IsoDate,
+    description: 'From this instant (inclusive). A bare date means 00:00 UTC of that day.',
+  }),
+  to: Type.Optional({
+    ...IsoDate,
+    description: 'Up to this instant (inclusive). A bare date includes that whole day (UTC).',
+  }),
 };
 
 export const AuditQuery = Type.Object({ ...PageFields, ...Filters });

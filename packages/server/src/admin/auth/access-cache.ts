@@ -34,7 +34,14 @@ function compileQueries(db: Kysely<Database>) {
       (userId: string, sessionId: string) =>
         db
           .selectFrom('users')
-          .select(['users.id', 'users.username', 'users.nickname', 'users.status', 'users.token_version', 'users.sessions_end_reason'])
+          .select([
+            'users.id',
+            'users.username',
+            'users.nickname',
+            'users.status',
+            'users.token_version',
+            'users.sessions_end_reason',
+          ])
           // null: no such session of this user; '': live; else why it ended.
           .select((eb) =>
             eb
@@ -60,7 +67,10 @@ function compileQueries(db: Kysely<Database>) {
           .where('ur.user_id', '=', userId),
       [USER_ID],
     ),
-    menus: precompile(() => db.selectFrom('menus').select(['id', 'parent_id', 'code', 'name', 'path', 'icon', 'sort']), []),
+    menus: precompile(
+      () => db.selectFrom('menus').select(['id', 'parent_id', 'code', 'name', 'path', 'icon', 'sort']),
+      [],
+    ),
   };
 }
 
@@ -86,7 +96,11 @@ export class AccessCache<Derived> {
    * The user's row and the access revision it was read with, and the state of session `sessionId` of that user
    * (session columns null when there is no such session); undefined when the user does not exist.
    */
-  async user(db: Kysely<Database>, userId: string, sessionId = ''): Promise<(UserRow & { revision: number }) | undefined> {
+  async user(
+    db: Kysely<Database>,
+    userId: string,
+    sessionId = '',
+  ): Promise<(UserRow & { revision: number }) | undefined> {
     const [row] = await this.q.user(db, userId, sessionId);
     if (!row) return undefined;
     const revision = Number(row.rev);
@@ -102,7 +116,12 @@ export class AccessCache<Derived> {
    * What `derive` makes of the user's grants at `revision`, cached while the revision is current. The grants are
    * always read after the revision, so what is cached is never older than the revision it is filed under.
    */
-  async derive(db: Kysely<Database>, userId: string, revision: number, derive: (rows: GrantRow[]) => Derived): Promise<Derived> {
+  async derive(
+    db: Kysely<Database>,
+    userId: string,
+    revision: number,
+    derive: (rows: GrantRow[]) => Derived,
+  ): Promise<Derived> {
     const hit = revision === this.rev ? this.derived.get(userId) : undefined;
     if (hit) return hit;
     const value = derive(await this.q.grants(db, userId));

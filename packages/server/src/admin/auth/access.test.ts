@@ -2,14 +2,40 @@ import { describe, expect, it } from 'vitest';
 import { buildMenuTree, grantsFrom, menuMask } from './access.js';
 import type { GrantRow, MenuRow } from './access-cache.js';
 
-const menu = (id: string, parent: string | null, sort = 0): MenuRow => ({ id, parent_id: parent, code: id, name: id, path: `/${id}`, icon: '', sort });
-const MENUS = [menu('system', null, 10), menu('system:user', 'system', 1), menu('system:role', 'system', 2), menu('content', null, 20), menu('content:poems', 'content', 1)];
-const grant = (role: string, menuCode: string | null, bits: number | null, code = role): GrantRow => ({ id: role, code, name: role, sort: 0, menuCode, bits });
+const menu = (id: string, parent: string | null, sort = 0): MenuRow => ({
+  id,
+  parent_id: parent,
+  code: id,
+  name: id,
+  path: `/${id}`,
+  icon: '',
+  sort,
+});
+const MENUS = [
+  menu('system', null, 10),
+  menu('system:user', 'system', 1),
+  menu('system:role', 'system', 2),
+  menu('content', null, 20),
+  menu('content:poems', 'content', 1),
+];
+const grant = (role: string, menuCode: string | null, bits: number | null, code = role): GrantRow => ({
+  id: role,
+  code,
+  name: role,
+  sort: 0,
+  menuCode,
+  bits,
+});
 
 describe('grantsFrom', () => {
   it('ORs each menu over the roles and the aggregate over the menus', () => {
     const g = grantsFrom([grant('a', 'system:user', 1), grant('b', 'system:user', 4), grant('b', 'system:role', 256)]);
-    expect(g.menuMasks).toEqual(new Map([['system:user', 5], ['system:role', 256]]));
+    expect(g.menuMasks).toEqual(
+      new Map([
+        ['system:user', 5],
+        ['system:role', 256],
+      ]),
+    );
     expect(g.aggregate).toBe(261);
     expect(g.roles.map((r) => r.id)).toEqual(['a', 'b']);
     expect(g.isSuper).toBe(false);

@@ -73,7 +73,9 @@ export function grantsFrom(rows: GrantRow[]): Grants {
     if (!roles.has(row.id)) roles.set(row.id, { id: row.id, code: row.code, name: row.name, sort: Number(row.sort) });
     if (row.menuCode) menuMasks.set(row.menuCode, orMasks([menuMasks.get(row.menuCode) ?? 0, Number(row.bits)]));
   }
-  const ordered = [...roles.values()].sort((a, b) => a.sort - b.sort || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  const ordered = [...roles.values()].sort(
+    (a, b) => a.sort - b.sort || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+  );
   const isSuper = ordered.some((r) => r.code === SUPER_ADMIN_ROLE);
   return {
     roles: ordered.map(({ id, code, name }) => ({ id, code, name })),
@@ -83,7 +85,11 @@ export function grantsFrom(rows: GrantRow[]): Grants {
   };
 }
 
-export async function loadUserAccess(db: Kysely<Database>, userId: string, sessionId?: string): Promise<UserAccess | undefined> {
+export async function loadUserAccess(
+  db: Kysely<Database>,
+  userId: string,
+  sessionId?: string,
+): Promise<UserAccess | undefined> {
   const cache = cacheFor(db);
   const user = await cache.user(db, userId, sessionId);
   if (!user) return undefined;
@@ -96,7 +102,8 @@ export async function loadUserAccess(db: Kysely<Database>, userId: string, sessi
     status: user.status,
     tokenVersion: Number(user.token_version),
     sessionsEndReason: user.sessions_end_reason,
-    session: sessionId && user.session_state !== null ? { id: sessionId, endReason: user.session_state || null } : undefined,
+    session:
+      sessionId && user.session_state !== null ? { id: sessionId, endReason: user.session_state || null } : undefined,
     revision: user.revision,
     ...flat,
     grants,
@@ -127,7 +134,11 @@ export function buildMenuTree(all: MenuRow[], grants: Pick<Grants, 'isSuper' | '
   const visible = new Set<string>();
   for (const m of all) {
     if (menuMask(grants, m.code) === undefined) continue;
-    for (let cur: MenuRow | undefined = m; cur && !visible.has(cur.id); cur = cur.parent_id ? byId.get(cur.parent_id) : undefined) {
+    for (
+      let cur: MenuRow | undefined = m;
+      cur && !visible.has(cur.id);
+      cur = cur.parent_id ? byId.get(cur.parent_id) : undefined
+    ) {
       visible.add(cur.id);
     }
   }

@@ -42,11 +42,13 @@ export async function authenticate(req: FastifyRequest): Promise<AuthContext> {
   const access = await loadUserAccess(req.server.db.kysely, claims.sub, claims.sid);
   if (!access) throw signedOut('SESSION_ENDED', 'user no longer exists');
   if (access.status !== 'enabled') throw signedOut('ACCOUNT_DISABLED', 'user is disabled');
-  if (access.tokenVersion !== claims.ver) throw signedOut(versionReason(access.sessionsEndReason), 'token revoked: version mismatch, sign in again');
+  if (access.tokenVersion !== claims.ver)
+    throw signedOut(versionReason(access.sessionsEndReason), 'token revoked: version mismatch, sign in again');
   if (claims.sid !== undefined) {
     const reason = access.session ? access.session.endReason : 'SESSION_ENDED';
     // The contract keeps an access token usable after its own holder signs out (LOGOUT); any other end is immediate.
-    if (reason && reason !== 'LOGOUT') throw signedOut(isSignedOutCode(reason) ? reason : 'SESSION_ENDED', 'session ended');
+    if (reason && reason !== 'LOGOUT')
+      throw signedOut(isSignedOutCode(reason) ? reason : 'SESSION_ENDED', 'session ended');
   }
   return { ...access, tokenIssuedAt: claims.iat, sessionId: claims.sid };
 }

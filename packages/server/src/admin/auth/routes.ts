@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { normalizeMask } from '../permissions/mask.js';
 import { PERMISSION_POINTS } from '../permissions/points.js';
 import { visibleMenuTree, type MenuNode } from './access.js';
-import { publicUser, AuthService, CredentialError, getDummyHash, type ClientInfo } from './service.js';
+import { publicUser, type AuthService, CredentialError, getDummyHash, type ClientInfo } from './service.js';
 import { FailureStore, LoginThrottle } from './throttle.js';
 import { clientKindOf, deviceLabel } from '../sessions/device.js';
 import { AppError } from '../../errors.js';
@@ -50,20 +50,41 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
           'Returns an access token (short-lived) and a refresh token (single use). Unknown user, wrong password and disabled user all answer 401 with the same body. ' +
           'Repeated failures per account or per IP answer 429 with Retry-After.',
         body: LoginBody,
-        response: { 200: data(Type.Object({ accessToken: Type.String(), refreshToken: Type.String(), user: UserSummarySchema })) },
+        response: {
+          200: data(Type.Object({ accessToken: Type.String(), refreshToken: Type.String(), user: UserSummarySchema })),
+        },
       },
     },
     async (req) => {
       const { username, password } = req.body as Static<typeof LoginBody>;
       const client = clientInfo(req);
-      const attempt = { event: 'login' as const, username, ip: client.ip, userAgent: client.userAgent, deviceLabel: deviceLabel(client.userAgent), clientKind: client.clientKind };
+      const attempt = {
+        event: 'login' as const,
+        username,
+        ip: client.ip,
+        userAgent: client.userAgent,
+        deviceLabel: deviceLabel(client.userAgent),
+        clientKind: client.clientKind,
+      };
       const logged = { actorId: null, actorUsername: '' };
       try {
-        const { sessionId, ...result } = await throttle.guard(username, req.ip, () => auth.login(username, password, client), isCredentialFailure);
-        await app.loginLog.record([{ ...attempt, ...logged, result: 'success', reason: '', userId: result.user.id, sessionId }]);
+        const { sessionId, ...result } = await throttle.guard(
+          username,
+          req.ip,
+          () => auth.login(username, password, client),
+          isCredentialFailure,
+        );
+        await app.loginLog.record([
+          { ...attempt, ...logged, result: 'success', reason: '', userId: result.user.id, sessionId },
+        ]);
         return { data: result };
       } catch (e) {
-        const reason = e instanceof CredentialError ? e.failure : e instanceof AppError && e.code === 'TOO_MANY_REQUESTS' ? 'THROTTLED' : 'ERROR';
+        const reason =
+          e instanceof CredentialError
+            ? e.failure
+            : e instanceof AppError && e.code === 'TOO_MANY_REQUESTS'
+              ? 'THROTTLED'
+              : 'ERROR';
         const userId = e instanceof CredentialError ? e.userId : null;
         await app.loginLog.record([{ ...attempt, ...logged, result: 'failure', reason, userId, sessionId: null }]);
         throw e;
@@ -85,7 +106,9 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
         response: { 200: data(TokenPairSchema) },
       },
     },
-    async (req) => ({ data: await auth.refresh((req.body as Static<typeof RefreshBody>).refreshToken, clientInfo(req)) }),
+    async (req) => ({
+      data: await auth.refresh((req.body as Static<typeof RefreshBody>).refreshToken, clientInfo(req)),
+    }),
   );
 
   app.post(
@@ -115,8 +138,11 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
       schema: {
         tags: [TAG],
         summary: 'The signed-in user, roles, aggregate mask and visible menu tree',
-        description: 'A menu is visible when any of the user’s enabled roles holds a grant on it, even with bits 0; its ancestors are included so the tree is complete.',
-        response: { 200: data(Type.Intersect([UserSummarySchema, Type.Object({ menus: Type.Array(MenuNodeSchema) })])) },
+        description:
+          'A menu is visible when any of the user’s enabled roles holds a grant on it, even with bits 0; its ancestors are included so the tree is complete.',
+        response: {
+          200: data(Type.Intersect([UserSummarySchema, Type.Object({ menus: Type.Array(MenuNodeSchema) })])),
+        },
       },
     },
     async (req) => {
@@ -142,7 +168,12 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
     async (req) => {
       const { oldPassword, newPassword } = req.body as Static<typeof ChangePasswordBody>;
       const { id, username, sessionId } = req.auth!;
-      const pair = await throttle.guard(username, req.ip, () => auth.changePassword(id, oldPassword, newPassword, clientInfo(req), sessionId), isCredentialFailure);
+      const pair = await throttle.guard(
+        username,
+        req.ip,
+        () => auth.changePassword(id, oldPassword, newPassword, clientInfo(req), sessionId),
+        isCredentialFailure,
+      );
       await app.audit(req, 'auth.change-password', 'user', req.auth!.id);
       return { data: pair };
     },

@@ -4,7 +4,8 @@ export const RoleRefSchema = Type.Object({ id: Type.String(), code: Type.String(
 
 /** A mask in a response: an integer; the super administrator's is 9223372036854775807 written as exact digits. */
 export const MaskSchema = Type.Integer({
-  description: 'Permission mask. The super administrator holds all ones, shown as 9223372036854775807 (2^63-1) — parse it as a 64-bit integer, not a double.',
+  description:
+    'Permission mask. The super administrator holds all ones, shown as 9223372036854775807 (2^63-1) — parse it as a 64-bit integer, not a double.',
   examples: [5, '9223372036854775807'],
 });
 
@@ -29,8 +30,14 @@ export const LoginBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const RefreshBody = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false });
-export const LogoutBody = Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: 4096 })) }, { additionalProperties: false });
+export const RefreshBody = Type.Object(
+  { refreshToken: Type.String({ minLength: 1, maxLength: 4096 }) },
+  { additionalProperties: false },
+);
+export const LogoutBody = Type.Object(
+  { refreshToken: Type.Optional(Type.String({ maxLength: 4096 })) },
+  { additionalProperties: false },
+);
 
 export const PasswordPolicy = Type.String({ minLength: 8, maxLength: 128, description: '8 to 128 characters' });
 

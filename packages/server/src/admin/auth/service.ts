@@ -73,7 +73,9 @@ export function publicUser(a: UserAccess) {
 export type EndReason = SignedOutCode | 'LOGOUT';
 
 /** Which sessions to end: one or several by id (optionally only a given user's), or every session of a user. */
-export type SessionScope = { ids: string[]; userId?: string; exceptId?: string } | { userId: string; exceptId?: string };
+export type SessionScope =
+  | { ids: string[]; userId?: string; exceptId?: string }
+  | { userId: string; exceptId?: string };
 
 /** A session that was just ended, for the listeners (login log, instant notice). */
 export interface EndedSession {
@@ -113,7 +115,13 @@ export class AuthService {
   }
 
   /** Issues a pair for session `sessionId`; every rotation of one sign-in keeps the session id as its family. */
-  private async issuePair(userId: string, ver: number, sessionId: string, db: Kysely<Database>, client: ClientInfo): Promise<{ pair: TokenPair; expiresAt: string }> {
+  private async issuePair(
+    userId: string,
+    ver: number,
+    sessionId: string,
+    db: Kysely<Database>,
+    client: ClientInfo,
+  ): Promise<{ pair: TokenPair; expiresAt: string }> {
     const accessToken = await this.tokens.signAccess(userId, ver, sessionId);
     const refresh = await this.tokens.signRefresh(userId, ver, sessionId);
     const expiresAt = refresh.expiresAt.toISOString();
@@ -136,7 +144,12 @@ export class AuthService {
   }
 
   /** A new session (one sign-in) and its first pair. */
-  async startSession(userId: string, ver: number, client: ClientInfo, db: Kysely<Database> = this.db): Promise<TokenPair & { sessionId: string }> {
+  async startSession(
+    userId: string,
+    ver: number,
+    client: ClientInfo,
+    db: Kysely<Database> = this.db,
+  ): Promise<TokenPair & { sessionId: string }> {
     const sessionId = randomUUID();
     const now = this.iso();
     const userAgent = client.userAgent.slice(0, 255);
@@ -164,7 +177,11 @@ export class AuthService {
    * (a dummy hash is verified when the user does not exist).
    */
   async login(username: string, password: string, client: ClientInfo) {
-    const row = await this.db.selectFrom('users').select(['id', 'password_hash', 'status']).where('username_key', '=', usernameKey(username)).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('users')
+      .select(['id', 'password_hash', 'status'])
+      .where('username_key', '=', usernameKey(username))
+      .executeTakeFirst();
     const ok = await verifyPassword(row?.password_hash, password);
     if (!row || !ok || row.status !== 'enabled') {
       const failure = !row ? 'UNKNOWN_USER' : !ok ? 'WRONG_PASSWORD' : 'ACCOUNT_DISABLED';
@@ -182,15 +199,24 @@ export class AuthService {
    */
   async refresh(token: string, client: ClientInfo): Promise<TokenPair> {
     const claims = await this.tokens.verifyRefresh(token);
-    const row = await this.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('refresh_tokens')
+      .selectAll()
+      .where('token_hash', '=', sha256(token))
+      .executeTakeFirst();
     if (!row || row.id !== claims.jti || row.user_id !== claims.sub) throw unauthorized('refresh token not recognised');
     if (row.revoked_at) throw signedOut(await this.endReasonOf(row.family_id), 'refresh token revoked');
     if (row.rotated_at) {
-      if (this.now() - Date.parse(row.rotated_at) <= this.graceMs) throw signedOut('REFRESH_SUPERSEDED', 'refresh token already used by a concurrent request');
+      if (this.now() - Date.parse(row.rotated_at) <= this.graceMs)
+        throw signedOut('REFRESH_SUPERSEDED', 'refresh token already used by a concurrent request');
       await this.endSessions({ ids: [row.family_id] }, 'REFRESH_REUSED', null);
       throw signedOut('REFRESH_REUSED', 'refresh token reuse detected: this session has been revoked, sign in again');
     }
-    const user = await this.db.selectFrom('users').select(['status', 'token_version', 'sessions_end_reason']).where('id', '=', row.user_id).executeTakeFirst();
+    const user = await this.db
+      .selectFrom('users')
+      .select(['status', 'token_version', 'sessions_end_reason'])
+      .where('id', '=', row.user_id)
+      .executeTakeFirst();
     if (!user) throw signedOut('SESSION_ENDED', 'user no longer exists');
     if (user.status !== 'enabled') throw signedOut('ACCOUNT_DISABLED', 'user is disabled');
     if (Number(user.token_version) !== claims.ver) {
@@ -207,9 +233,14 @@ export class AuthService {
         .where('rotated_at', 'is', null)
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) throw signedOut('REFRESH_SUPERSEDED', 'refresh token already used by a concurrent request');
+      if (Number(res.numUpdatedRows) !== 1)
+        throw signedOut('REFRESH_SUPERSEDED', 'refresh token already used by a concurrent request');
       const { pair, expiresAt } = await this.issuePair(row.user_id, claims.ver, row.family_id, trx, client);
-      await trx.updateTable('sessions').set({ last_used_at: now, expires_at: expiresAt }).where('id', '=', row.family_id).execute();
+      await trx
+        .updateTable('sessions')
+        .set({ last_used_at: now, expires_at: expiresAt })
+        .where('id', '=', row.family_id)
+        .execute();
       return pair;
     });
   }
@@ -225,7 +256,12 @@ export class AuthService {
    * tokens refused from the next request. Returns the sessions ended; listeners hear of them once `db` commits
    * (right away when `db` is not a transaction).
    */
-  async endSessions(scope: SessionScope, reason: EndReason, by: string | null, db: Kysely<Database> = this.db): Promise<EndedSession[]> {
+  async endSessions(
+    scope: SessionScope,
+    reason: EndReason,
+    by: string | null,
+    db: Kysely<Database> = this.db,
+  ): Promise<EndedSession[]> {
     if ('ids' in scope && scope.ids.length === 0) return [];
     let q = db.selectFrom('sessions').select(['id', 'user_id']).where('ended_at', 'is', null);
     if ('ids' in scope) q = q.where('id', 'in', scope.ids);
@@ -235,8 +271,18 @@ export class AuthService {
     if (rows.length > 0) {
       const ids = rows.map((r) => r.id);
       const now = this.iso();
-      await db.updateTable('sessions').set({ ended_at: now, end_reason: reason, ended_by: by }).where('id', 'in', ids).where('ended_at', 'is', null).execute();
-      await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('family_id', 'in', ids).where('revoked_at', 'is', null).execute();
+      await db
+        .updateTable('sessions')
+        .set({ ended_at: now, end_reason: reason, ended_by: by })
+        .where('id', 'in', ids)
+        .where('ended_at', 'is', null)
+        .execute();
+      await db
+        .updateTable('refresh_tokens')
+        .set({ revoked_at: now })
+        .where('family_id', 'in', ids)
+        .where('revoked_at', 'is', null)
+        .execute();
     }
     const ended = rows.map((r) => ({ id: r.id, userId: r.user_id, reason, by }));
     if (db === this.db) await this.announce(ended);
@@ -256,7 +302,12 @@ export class AuthService {
    */
   async logout(userId: string, refreshToken: string | undefined): Promise<void> {
     if (!refreshToken) return;
-    const row = await this.db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', sha256(refreshToken)).where('user_id', '=', userId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('refresh_tokens')
+      .select('family_id')
+      .where('token_hash', '=', sha256(refreshToken))
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     if (row) await this.endSessions({ ids: [row.family_id] }, 'LOGOUT', userId);
   }
 
@@ -265,10 +316,19 @@ export class AuthService {
    * Used by password change, administrator reset, disabling a user and forced sign-out. Inside a transaction the
    * caller announces the returned sessions after commit.
    */
-  async invalidateSessions(userId: string, db: Kysely<Database> = this.db, reason: SignedOutCode = 'PASSWORD_CHANGED', by: string | null = null) {
+  async invalidateSessions(
+    userId: string,
+    db: Kysely<Database> = this.db,
+    reason: SignedOutCode = 'PASSWORD_CHANGED',
+    by: string | null = null,
+  ) {
     const row = await db
       .updateTable('users')
-      .set((eb) => ({ token_version: eb('token_version', '+', 1), sessions_end_reason: reason, updated_at: this.iso() }))
+      .set((eb) => ({
+        token_version: eb('token_version', '+', 1),
+        sessions_end_reason: reason,
+        updated_at: this.iso(),
+      }))
       .where('id', '=', userId)
       .returning('token_version')
       .executeTakeFirst();
@@ -277,17 +337,35 @@ export class AuthService {
   }
 
   /** The new session replaces `currentSessionId` (the one changing the password) and keeps its client kind. */
-  async changePassword(userId: string, oldPassword: string, newPassword: string, client: ClientInfo, currentSessionId?: string): Promise<TokenPair> {
+  async changePassword(
+    userId: string,
+    oldPassword: string,
+    newPassword: string,
+    client: ClientInfo,
+    currentSessionId?: string,
+  ): Promise<TokenPair> {
     if (oldPassword === newPassword) throw new AppError('VALIDATION_ERROR', 'newPassword must differ from oldPassword');
-    const row = await this.db.selectFrom('users').select(['password_hash']).where('id', '=', userId).executeTakeFirstOrThrow();
-    if (!(await verifyPassword(row.password_hash, oldPassword))) throw new CredentialError('VALIDATION_ERROR', 'oldPassword is incorrect');
+    const row = await this.db
+      .selectFrom('users')
+      .select(['password_hash'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    if (!(await verifyPassword(row.password_hash, oldPassword)))
+      throw new CredentialError('VALIDATION_ERROR', 'oldPassword is incorrect');
     const passwordHash = await hashPassword(newPassword);
     const { pair, ended } = await this.db.transaction().execute(async (trx) => {
       await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
       const { tokenVersion, ended } = await this.invalidateSessions(userId, trx, 'PASSWORD_CHANGED', userId);
-      const current = currentSessionId ? await trx.selectFrom('sessions').select('client_kind').where('id', '=', currentSessionId).executeTakeFirst() : undefined;
+      const current = currentSessionId
+        ? await trx.selectFrom('sessions').select('client_kind').where('id', '=', currentSessionId).executeTakeFirst()
+        : undefined;
       const kind = client.clientKind === 'other' && current ? (current.client_kind as ClientKind) : client.clientKind;
-      const { sessionId: _sid, ...pair } = await this.startSession(userId, tokenVersion, { ...client, clientKind: kind }, trx);
+      const { sessionId: _sid, ...pair } = await this.startSession(
+        userId,
+        tokenVersion,
+        { ...client, clientKind: kind },
+        trx,
+      );
       return { pair, ended };
     });
     await this.announce(ended);

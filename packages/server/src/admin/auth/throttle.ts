@@ -75,12 +75,28 @@ export class FailureStore {
   // One row per statement: a statement locking several rows could deadlock on PostgreSQL with another locking
   // them in a different order (two sign-ins sharing an address and an account).
   async undo(keys: string[]): Promise<void> {
-    await Promise.all(keys.map((key) => this.db.updateTable('login_failures').set({ count: sql`case when count > 0 then count - 1 else 0 end` }).where('key', '=', key).execute()));
+    await Promise.all(
+      keys.map((key) =>
+        this.db
+          .updateTable('login_failures')
+          .set({ count: sql`case when count > 0 then count - 1 else 0 end` })
+          .where('key', '=', key)
+          .execute(),
+      ),
+    );
   }
 
   async failed(keys: string[], now: number): Promise<void> {
     const at = new Date(now).toISOString();
-    await Promise.all(keys.map((key) => this.db.updateTable('login_failures').set({ last_failure_at: at, updated_at: at }).where('key', '=', key).execute()));
+    await Promise.all(
+      keys.map((key) =>
+        this.db
+          .updateTable('login_failures')
+          .set({ last_failure_at: at, updated_at: at })
+          .where('key', '=', key)
+          .execute(),
+      ),
+    );
   }
 
   async clear(keys: string[]): Promise<void> {
@@ -92,14 +108,19 @@ export class FailureStore {
     const prefix = pairPrefix(username);
     const res = await this.db
       .deleteFrom('login_failures')
-      .where((eb) => eb.or([eb('key', '=', accountKey(username)), eb(sql`substr(key, 1, ${prefix.length})`, '=', prefix)]))
+      .where((eb) =>
+        eb.or([eb('key', '=', accountKey(username)), eb(sql`substr(key, 1, ${prefix.length})`, '=', prefix)]),
+      )
       .executeTakeFirst();
     return Number(res.numDeletedRows);
   }
 
   /** Drops counters quiet for over an hour. */
   async prune(now: number): Promise<void> {
-    await this.db.deleteFrom('login_failures').where('updated_at', '<', new Date(now - FORGET_AFTER_MS).toISOString()).execute();
+    await this.db
+      .deleteFrom('login_failures')
+      .where('updated_at', '<', new Date(now - FORGET_AFTER_MS).toISOString())
+      .execute();
   }
 }
 
@@ -107,9 +128,13 @@ export class FailureStore {
 export function throttled(waitMs: number): AppError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
   const minutes = Math.ceil(seconds / 60);
-  return new AppError('TOO_MANY_REQUESTS', `登录失败次数过多，请在 ${minutes} 分钟后重试 (too many failed sign-in attempts; try again in ${seconds} s)`, {
-    'retry-after': String(seconds),
-  });
+  return new AppError(
+    'TOO_MANY_REQUESTS',
+    `登录失败次数过多，请在 ${minutes} 分钟后重试 (too many failed sign-in attempts; try again in ${seconds} s)`,
+    {
+      'retry-after': String(seconds),
+    },
+  );
 }
 
 export class LoginThrottle {
@@ -137,7 +162,12 @@ export class LoginThrottle {
    * Runs `check` as one counted attempt: a result clears the (account, IP) key, `isFailure` errors keep it
    * counted, any other error takes it back. Throws 429 (with Retry-After) without running `check` when held back.
    */
-  async guard<T>(username: string, ip: string, check: () => Promise<T>, isFailure: (e: unknown) => boolean): Promise<T> {
+  async guard<T>(
+    username: string,
+    ip: string,
+    check: () => Promise<T>,
+    isFailure: (e: unknown) => boolean,
+  ): Promise<T> {
     const now = this.now();
     const keys = [pairKey(username, ip), ipKey(ip), accountKey(username)];
     // The (account, IP) key first, and the others only for an attempt it lets through: counted all at once, a burst's
@@ -155,7 +185,8 @@ export class LoginThrottle {
       await this.store.undo(keys);
       throw throttled(wait);
     }
-    if (account.count - 1 >= this.limits.accountSlowdownAfter) await this.sleep(this.limits.slowdownMs ?? DEFAULT_SLOWDOWN_MS);
+    if (account.count - 1 >= this.limits.accountSlowdownAfter)
+      await this.sleep(this.limits.slowdownMs ?? DEFAULT_SLOWDOWN_MS);
     let result: T;
     try {
       result = await check();

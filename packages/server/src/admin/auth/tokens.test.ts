@@ -25,7 +25,10 @@ describe('TokenService', () => {
     vi.setSystemTime(new Date('2026-01-01T00:00:59Z'));
     await expect(tokens.verifyAccess(token)).resolves.toMatchObject({ sub: 'u1' });
     vi.setSystemTime(new Date('2026-01-01T00:01:01Z'));
-    await expect(tokens.verifyAccess(token)).rejects.toMatchObject({ code: 'TOKEN_EXPIRED', message: expect.stringMatching(/access token expired/) });
+    await expect(tokens.verifyAccess(token)).rejects.toMatchObject({
+      code: 'TOKEN_EXPIRED',
+      message: expect.stringMatching(/access token expired/),
+    });
   });
 
   it('does not accept a token signed with another key, even after verifying a genuine one', async () => {
@@ -38,8 +41,12 @@ describe('TokenService', () => {
   it('tells the two kinds apart in both directions', async () => {
     const tokens = new TokenService(KEY, 900, 3600);
     const refresh = (await tokens.signRefresh('u1', 0, 'fam')).token;
-    await expect(tokens.verifyAccess(refresh)).rejects.toMatchObject({ message: expect.stringMatching(/refresh token cannot be used/) });
-    await expect(tokens.verifyRefresh(await tokens.signAccess('u1', 0, 's1'))).rejects.toMatchObject({ message: expect.stringMatching(/access token cannot be used/) });
+    await expect(tokens.verifyAccess(refresh)).rejects.toMatchObject({
+      message: expect.stringMatching(/refresh token cannot be used/),
+    });
+    await expect(tokens.verifyRefresh(await tokens.signAccess('u1', 0, 's1'))).rejects.toMatchObject({
+      message: expect.stringMatching(/access token cannot be used/),
+    });
     await expect(tokens.verifyRefresh(refresh)).resolves.toMatchObject({ sub: 'u1', fam: 'fam' });
   });
 });

@@ -45,7 +45,8 @@ export function resolveSecret(configured: string | undefined, dataDir: string, p
   try {
     const kept = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64url');
     // A truncated or hand-edited file must not silently become a guessable key.
-    if (kept.length < 32) throw new Error(`${file} holds fewer than 32 key bytes; delete it to generate a new secret (every session ends)`);
+    if (kept.length < 32)
+      throw new Error(`${file} holds fewer than 32 key bytes; delete it to generate a new secret (every session ends)`);
     return kept;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
@@ -76,16 +77,32 @@ export class TokenService {
     return this.sign('access', { ver, sid }, userId, this.accessTtl);
   }
 
-  async signRefresh(userId: string, ver: number, family: string): Promise<{ token: string; jti: string; expiresAt: Date }> {
+  async signRefresh(
+    userId: string,
+    ver: number,
+    family: string,
+  ): Promise<{ token: string; jti: string; expiresAt: Date }> {
     const jti = randomUUID();
     const token = await this.sign('refresh', { ver, fam: family }, userId, this.refreshTtl, jti);
     return { token, jti, expiresAt: new Date(Date.now() + this.refreshTtl * 1000) };
   }
 
-  private async sign(kind: TokenKind, claims: Record<string, unknown>, sub: string, ttl: number, jti?: string): Promise<string> {
+  private async sign(
+    kind: TokenKind,
+    claims: Record<string, unknown>,
+    sub: string,
+    ttl: number,
+    jti?: string,
+  ): Promise<string> {
     const { typ, aud } = KINDS[kind];
     const now = Math.floor(Date.now() / 1000);
-    const jwt = new SignJWT(claims).setProtectedHeader({ alg: ALG, typ }).setIssuer(ISSUER).setAudience(aud).setSubject(sub).setIssuedAt(now).setExpirationTime(now + ttl);
+    const jwt = new SignJWT(claims)
+      .setProtectedHeader({ alg: ALG, typ })
+      .setIssuer(ISSUER)
+      .setAudience(aud)
+      .setSubject(sub)
+      .setIssuedAt(now)
+      .setExpirationTime(now + ttl);
     if (jti) jwt.setJti(jti);
     return jwt.sign(await this.cryptoKey());
   }
@@ -101,14 +118,16 @@ export class TokenService {
     if (known && known.exp > Date.now() / 1000) return known;
     if (known) this.verifiedAccess.delete(token);
     const claims = (await this.verify('access', token)) as AccessClaims;
-    if (this.verifiedAccess.size >= VERIFIED_CACHE_SIZE) this.verifiedAccess.delete(this.verifiedAccess.keys().next().value!);
+    if (this.verifiedAccess.size >= VERIFIED_CACHE_SIZE)
+      this.verifiedAccess.delete(this.verifiedAccess.keys().next().value!);
     this.verifiedAccess.set(token, claims);
     return claims;
   }
 
   async verifyRefresh(token: string): Promise<RefreshClaims> {
     const c = (await this.verify('refresh', token)) as RefreshClaims;
-    if (typeof c.jti !== 'string' || typeof c.fam !== 'string') throw unauthorized('invalid refresh token: missing jti or family');
+    if (typeof c.jti !== 'string' || typeof c.fam !== 'string')
+      throw unauthorized('invalid refresh token: missing jti or family');
     return c;
   }
 
@@ -122,15 +141,19 @@ export class TokenService {
         typ,
         requiredClaims: ['sub', 'iat', 'exp'],
       });
-      if (typeof payload.sub !== 'string' || !payload.sub) throw unauthorized(`invalid ${kind} token: malformed sub claim`);
-      if (!Number.isSafeInteger(payload.ver) || (payload.ver as number) < 0) throw unauthorized(`invalid ${kind} token: missing or malformed ver claim`);
+      if (typeof payload.sub !== 'string' || !payload.sub)
+        throw unauthorized(`invalid ${kind} token: malformed sub claim`);
+      if (!Number.isSafeInteger(payload.ver) || (payload.ver as number) < 0)
+        throw unauthorized(`invalid ${kind} token: missing or malformed ver claim`);
       return payload as unknown as AccessClaims;
     } catch (e) {
       if (e instanceof joseErrors.JWTExpired) throw signedOut('TOKEN_EXPIRED', `${kind} token expired`);
       if (e instanceof joseErrors.JWTClaimValidationFailed && (e.claim === 'typ' || e.claim === 'aud')) {
         // Signature already checked: it is one of ours, but of the other kind (or forged claims under our key).
         const other: TokenKind = kind === 'access' ? 'refresh' : 'access';
-        throw unauthorized(`invalid ${kind} token: a${other === 'access' ? 'n' : ''} ${other} token cannot be used here`);
+        throw unauthorized(
+          `invalid ${kind} token: a${other === 'access' ? 'n' : ''} ${other} token cannot be used here`,
+        );
       }
       if (e instanceof joseErrors.JOSEError) throw unauthorized(`invalid ${kind} token: ${describeJoseError(e)}`);
       throw e;
@@ -142,7 +165,13 @@ export class TokenService {
    * verify, which doubles the cost of each authenticated request.
    */
   private cryptoKey(): Promise<CryptoKey> {
-    return (this.imported ??= crypto.subtle.importKey('raw', new Uint8Array(this.key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
+    return (this.imported ??= crypto.subtle.importKey(
+      'raw',
+      new Uint8Array(this.key),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    ));
   }
 }
 

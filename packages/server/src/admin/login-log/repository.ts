@@ -69,7 +69,12 @@ export const loginLogRepository = {
     const { total } = await filtered(db.selectFrom('login_logs'), f)
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();
-    const rows = await filtered(db.selectFrom('login_logs').selectAll(), f).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    const rows = await filtered(db.selectFrom('login_logs').selectAll(), f)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
     return { items: rows.map(toEntry), total: Number(total) };
   },
 

@@ -36,7 +36,8 @@ export default async function loginLogRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Search the login log',
-        description: 'Newest first. Filters combine: keyword (username as typed), userId, ip (prefix), event, result, and a time window from/to.',
+        description:
+          'Newest first. Filters combine: keyword (username as typed), userId, ip (prefix), event, result, and a time window from/to.',
         querystring: LoginLogQuery,
         response: { 200: PagedSchema(LoginLogEntrySchema) },
       },
@@ -54,7 +55,8 @@ export default async function loginLogRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Export the login log as CSV',
-        description: 'Same filters as the search, without paging; the newest 50 000 rows at most (`X-Export-Truncated: true` when cut).',
+        description:
+          'Same filters as the search, without paging; the newest 50 000 rows at most (`X-Export-Truncated: true` when cut).',
         querystring: LoginLogExportQuery,
         response: { 200: CsvResponse },
       },

@@ -8,10 +8,16 @@ export type LoginEvent = (typeof LOGIN_EVENTS)[number];
 export const LOGIN_RESULTS = ['success', 'failure'] as const;
 export type LoginResult = (typeof LOGIN_RESULTS)[number];
 
-const literals = <T extends readonly string[]>(values: T, description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
+const literals = <T extends readonly string[]>(values: T, description: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { description },
+  );
 
 const Filters = {
-  keyword: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive substring of the username (as typed)' })),
+  keyword: Type.Optional(
+    Type.String({ maxLength: 100, description: 'Case-insensitive substring of the username (as typed)' }),
+  ),
   userId: Type.Optional(Type.String({ format: 'uuid', description: 'Only rows of this user' })),
   ip: Type.Optional(Type.String({ maxLength: 64, description: 'Address starts with this (e.g. 10.0.)' })),
   event: Type.Optional(literals(LOGIN_EVENTS, 'login, logout, session-ended, forced-logout or refresh-reused')),

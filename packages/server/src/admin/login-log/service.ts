@@ -50,12 +50,21 @@ export class LoginLog {
       const sessions = await this.db
         .selectFrom('sessions')
         .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select(['sessions.id', 'users.username', 'sessions.ip', 'sessions.user_agent', 'sessions.device_label', 'sessions.client_kind'])
+        .select([
+          'sessions.id',
+          'users.username',
+          'sessions.ip',
+          'sessions.user_agent',
+          'sessions.device_label',
+          'sessions.client_kind',
+        ])
         .where('sessions.id', 'in', ids)
         .execute();
       const byId = new Map(sessions.map((s) => [s.id, s]));
       const actorIds = [...new Set(ended.map((e) => e.by).filter((b): b is string => b !== null))];
-      const actors = actorIds.length ? await this.db.selectFrom('users').select(['id', 'username']).where('id', 'in', actorIds).execute() : [];
+      const actors = actorIds.length
+        ? await this.db.selectFrom('users').select(['id', 'username']).where('id', 'in', actorIds).execute()
+        : [];
       const actorName = new Map(actors.map((a) => [a.id, a.username]));
       await this.record(
         ended.map((e) => {

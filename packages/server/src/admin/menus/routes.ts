@@ -20,14 +20,22 @@ export default async function menusRoutes(app: FastifyInstance) {
     '/',
     {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
-      schema: { tags, summary: 'The whole menu tree', description: 'Every menu, nested; siblings ordered by sort, then code.', response: { 200: data(Type.Array(MenuTreeNodeSchema)) } },
+      schema: {
+        tags,
+        summary: 'The whole menu tree',
+        description: 'Every menu, nested; siblings ordered by sort, then code.',
+        response: { 200: data(Type.Array(MenuTreeNodeSchema)) },
+      },
     },
     async () => ({ data: await menus.tree() }),
   );
 
   app.get<Id>(
     '/:id',
-    { config: { auth: { menu: MENU, bits: ['SEARCH'] } }, schema: { tags, summary: 'A menu with its subtree', params: IdParams, response: { 200: NodeResponse } } },
+    {
+      config: { auth: { menu: MENU, bits: ['SEARCH'] } },
+      schema: { tags, summary: 'A menu with its subtree', params: IdParams, response: { 200: NodeResponse } },
+    },
     async (req) => ({ data: await menus.get(req.params.id) }),
   );
 
@@ -38,7 +46,8 @@ export default async function menusRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Create a root menu',
-        description: 'The super administrator role is granted every permission on it; other roles see it once granted (PUT /api/roles/{id}/menus). A taken code answers 409.',
+        description:
+          'The super administrator role is granted every permission on it; other roles see it once granted (PUT /api/roles/{id}/menus). A taken code answers 409.',
         body: CreateMenuBody,
         response: { 201: NodeResponse },
       },
@@ -50,7 +59,14 @@ export default async function menusRoutes(app: FastifyInstance) {
     '/:id/children',
     {
       config: { auth: { menu: MENU, bits: ['ADD_CHILD'] } },
-      schema: { tags, summary: 'Create a child menu', description: 'Like creating a root menu, under the menu `id` (404 if it does not exist).', params: IdParams, body: CreateMenuBody, response: { 201: NodeResponse } },
+      schema: {
+        tags,
+        summary: 'Create a child menu',
+        description: 'Like creating a root menu, under the menu `id` (404 if it does not exist).',
+        params: IdParams,
+        body: CreateMenuBody,
+        response: { 201: NodeResponse },
+      },
     },
     async (req, reply) => reply.code(201).send({ data: await menus.create(actorOf(req), req.params.id, req.body) }),
   );
@@ -62,7 +78,8 @@ export default async function menusRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Edit or move a menu',
-        description: '`parentId` moves the menu (null: to the root); a menu cannot move under itself or its own descendants (400). Built-in menus keep their code (409).',
+        description:
+          '`parentId` moves the menu (null: to the root); a menu cannot move under itself or its own descendants (400). Built-in menus keep their code (409).',
         params: IdParams,
         body: UpdateMenuBody,
         response: { 200: NodeResponse },
@@ -78,7 +95,8 @@ export default async function menusRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Delete a menu',
-        description: 'A menu with children answers 409 CONFLICT unless `cascade=true`, which deletes the whole subtree. Grants on deleted menus go with them. Built-in menus cannot be deleted (409).',
+        description:
+          'A menu with children answers 409 CONFLICT unless `cascade=true`, which deletes the whole subtree. Grants on deleted menus go with them. Built-in menus cannot be deleted (409).',
         params: IdParams,
         querystring: DeleteMenuQuery,
         response: { 204: NoContent },

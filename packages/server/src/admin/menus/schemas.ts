@@ -1,7 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from '../shared/schemas.js';
 
-const MenuCode = Type.String({ pattern: '^[a-z][a-z0-9_:.-]{1,63}$', 'x-hint': '2 至 64 个字符：小写字母开头，只含小写字母、数字、_ : . -', examples: ['reports:daily'] });
+const MenuCode = Type.String({
+  pattern: '^[a-z][a-z0-9_:.-]{1,63}$',
+  'x-hint': '2 至 64 个字符：小写字母开头，只含小写字母、数字、_ : . -',
+  examples: ['reports:daily'],
+});
 const MenuName = Type.String({ minLength: 1, maxLength: 64, examples: ['诗词库'] });
 const MenuPath = Type.String({ maxLength: 255, examples: ['/content/poems'] });
 const MenuIcon = Type.String({ maxLength: 64, description: 'A lucide icon name', examples: ['book-open'] });
@@ -32,7 +36,10 @@ export const MenuTreeNodeSchema = Type.Recursive(
       path: Type.String(),
       icon: Type.String(),
       sort: Type.Integer(),
-      builtIn: Type.Boolean({ description: 'Shipped with the service: cannot be deleted, and its code cannot change (route permissions refer to it)' }),
+      builtIn: Type.Boolean({
+        description:
+          'Shipped with the service: cannot be deleted, and its code cannot change (route permissions refer to it)',
+      }),
       createdAt: Timestamp,
       updatedAt: Timestamp,
       children: Type.Array(Self),
@@ -41,7 +48,13 @@ export const MenuTreeNodeSchema = Type.Recursive(
 );
 
 export const CreateMenuBody = Type.Object(
-  { code: MenuCode, name: MenuName, path: Type.Optional(MenuPath), icon: Type.Optional(MenuIcon), sort: Type.Optional(Sort) },
+  {
+    code: MenuCode,
+    name: MenuName,
+    path: Type.Optional(MenuPath),
+    icon: Type.Optional(MenuIcon),
+    sort: Type.Optional(Sort),
+  },
   { additionalProperties: false },
 );
 
@@ -52,13 +65,20 @@ export const UpdateMenuBody = Type.Object(
     path: Type.Optional(MenuPath),
     icon: Type.Optional(MenuIcon),
     sort: Type.Optional(Sort),
-    parentId: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'Move under another menu; null makes it a root' })),
+    parentId: Type.Optional(
+      Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+        description: 'Move under another menu; null makes it a root',
+      }),
+    ),
   },
   { additionalProperties: false, minProperties: 1, 'x-hint': '至少包含 code、name、path、icon、sort、parentId 之一' },
 );
 
 export const DeleteMenuQuery = Type.Object({
-  cascade: Type.Boolean({ default: false, description: 'Also delete every descendant; without it a menu that has children answers 409' }),
+  cascade: Type.Boolean({
+    default: false,
+    description: 'Also delete every descendant; without it a menu that has children answers 409',
+  }),
 });
 
 export type CreateMenuInput = Static<typeof CreateMenuBody>;

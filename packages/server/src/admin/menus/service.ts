@@ -81,7 +81,13 @@ export class MenusService {
           .insertInto('role_menus')
           .values({ role_id: await superRoleId(trx), menu_id: row.id, bits: SUPER_MASK })
           .execute();
-        await actor.audit(parentId ? 'menu.add-child' : 'menu.create', 'menu', row.id, { code: row.code, name: row.name, parentId }, trx);
+        await actor.audit(
+          parentId ? 'menu.add-child' : 'menu.create',
+          'menu',
+          row.id,
+          { code: row.code, name: row.name, parentId },
+          trx,
+        );
         return this.get(row.id, trx);
       });
     } catch (e) {
@@ -97,7 +103,8 @@ export class MenusService {
         const before = moving ? rows.find((r) => r.id === id) : await repo.findForUpdate(trx, id, this.db.dialect);
         if (!before) throw notFound('menu');
         if (patch.code !== undefined && patch.code !== before.code) {
-          if (builtInMenuCodes().has(before.code)) throw conflict(`menu "${before.code}" is built in: its code cannot change (route permissions refer to it)`);
+          if (builtInMenuCodes().has(before.code))
+            throw conflict(`menu "${before.code}" is built in: its code cannot change (route permissions refer to it)`);
           if (await repo.codeTaken(trx, patch.code, id)) throw taken(patch.code);
         }
         if (moving && patch.parentId !== null) {
@@ -131,7 +138,9 @@ export class MenusService {
       if (!target) throw notFound('menu');
       const descendants = descendantsOf(rows, id);
       if (descendants.length && !cascade) {
-        throw conflict(`menu "${target.code}" has ${descendants.length} descendant menu(s): delete them first or pass cascade=true`);
+        throw conflict(
+          `menu "${target.code}" has ${descendants.length} descendant menu(s): delete them first or pass cascade=true`,
+        );
       }
       const doomed = rows.filter((r) => r.id === id || descendants.includes(r.id));
       const builtIn = builtInMenuCodes();
@@ -141,7 +150,13 @@ export class MenusService {
         trx,
         doomed.map((r) => r.id),
       );
-      const deleted = [target.code, ...doomed.filter((r) => r.id !== id).map((r) => r.code).sort()];
+      const deleted = [
+        target.code,
+        ...doomed
+          .filter((r) => r.id !== id)
+          .map((r) => r.code)
+          .sort(),
+      ];
       await actor.audit('menu.delete', 'menu', id, { code: target.code, cascade, deleted }, trx);
     });
   }

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { gaps, mergeGrants, unionOf, type Holding } from './coverage.js';
 import { SUPER_MASK } from './mask.js';
 
-const holding = (masks: Record<string, number>, isSuper = false): Holding => ({ isSuper, masks: new Map(Object.entries(masks)) });
+const holding = (masks: Record<string, number>, isSuper = false): Holding => ({
+  isSuper,
+  masks: new Map(Object.entries(masks)),
+});
 const map = (o: Record<string, number>) => new Map(Object.entries(o));
 
 describe('gaps', () => {
@@ -43,6 +46,15 @@ describe('mergeGrants', () => {
 
 describe('unionOf', () => {
   it('ORs per menu, all-ones absorbing', () => {
-    expect(unionOf([[['a', 1]], [['a', 4], ['b', 2]], [['b', SUPER_MASK]]])).toEqual(map({ a: 5, b: SUPER_MASK }));
+    expect(
+      unionOf([
+        [['a', 1]],
+        [
+          ['a', 4],
+          ['b', 2],
+        ],
+        [['b', SUPER_MASK]],
+      ]),
+    ).toEqual(map({ a: 5, b: SUPER_MASK }));
   });
 });

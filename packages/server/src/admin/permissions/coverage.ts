@@ -26,7 +26,8 @@ export function gaps(holder: Holding, wanted: Holding): Gap[] {
   for (const [menu, bits] of wanted.masks) {
     const held = holder.masks.get(menu);
     if (held === undefined) out.push({ menu, bits });
-    else if (held !== SUPER_MASK && (bits === SUPER_MASK || (bits & ~held) !== 0)) out.push({ menu, bits: bits === SUPER_MASK ? bits : bits & ~held });
+    else if (held !== SUPER_MASK && (bits === SUPER_MASK || (bits & ~held) !== 0))
+      out.push({ menu, bits: bits === SUPER_MASK ? bits : bits & ~held });
   }
   return out;
 }
@@ -50,7 +51,8 @@ export function mergeGrants(
     const ex = existing.get(menu);
     const req = requested.get(menu);
     if (held === undefined) {
-      if (req !== undefined && (ex === undefined || (req & ~ex) !== 0)) refused.push({ menu, bits: ex === undefined ? req : req & ~ex });
+      if (req !== undefined && (ex === undefined || (req & ~ex) !== 0))
+        refused.push({ menu, bits: ex === undefined ? req : req & ~ex });
       if (ex !== undefined) grants.set(menu, ex);
       continue;
     }

@@ -21,7 +21,10 @@ export const PERMISSION_POINTS = [
 export type PermissionName = (typeof PERMISSION_POINTS)[number]['value'];
 
 /** Bit value by name, e.g. `PERMISSION.EDIT === 4`. */
-export const PERMISSION = Object.fromEntries(PERMISSION_POINTS.map((p) => [p.value, p.bits])) as Record<PermissionName, number>;
+export const PERMISSION = Object.fromEntries(PERMISSION_POINTS.map((p) => [p.value, p.bits])) as Record<
+  PermissionName,
+  number
+>;
 
 /** OR of all ten points (1023). */
 export const ALL_POINT_BITS = PERMISSION_POINTS.reduce((m, p) => m | p.bits, 0);

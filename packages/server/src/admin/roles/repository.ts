@@ -13,7 +13,8 @@ export interface RoleFilter {
 
 function filtered<O>(qb: SelectQueryBuilder<Database, 'roles', O>, f: RoleFilter) {
   let q = qb;
-  if (f.keyword) q = q.where((eb) => eb.or([containsText('roles.code', f.keyword!), containsText('roles.name', f.keyword!)]));
+  if (f.keyword)
+    q = q.where((eb) => eb.or([containsText('roles.code', f.keyword!), containsText('roles.name', f.keyword!)]));
   if (f.status) q = q.where('roles.status', '=', f.status);
   return q;
 }
@@ -24,7 +25,12 @@ export const rolesRepository = {
     const { total } = await filtered(db.selectFrom('roles'), q)
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();
-    const items = await filtered(db.selectFrom('roles').selectAll(), q).orderBy('sort').orderBy('code').limit(limit).offset(offset).execute();
+    const items = await filtered(db.selectFrom('roles').selectAll(), q)
+      .orderBy('sort')
+      .orderBy('code')
+      .limit(limit)
+      .offset(offset)
+      .execute();
     return { items, total: Number(total) };
   },
 
@@ -33,7 +39,9 @@ export const rolesRepository = {
   },
 
   findMany(db: Kysely<Database>, ids: string[]) {
-    return ids.length ? db.selectFrom('roles').select(['id', 'code', 'name']).where('id', 'in', ids).execute() : Promise.resolve([]);
+    return ids.length
+      ? db.selectFrom('roles').select(['id', 'code', 'name']).where('id', 'in', ids).execute()
+      : Promise.resolve([]);
   },
 
   /** The rows, locked on PostgreSQL before the transaction writes anything (see lockForWrite), in id order. */
@@ -59,9 +67,17 @@ export const rolesRepository = {
     return (await q.executeTakeFirst()) !== undefined;
   },
 
-  async setGrants(db: Kysely<Database>, roleId: string, grants: Array<{ menuId: string; bits: number }>): Promise<void> {
+  async setGrants(
+    db: Kysely<Database>,
+    roleId: string,
+    grants: Array<{ menuId: string; bits: number }>,
+  ): Promise<void> {
     await db.deleteFrom('role_menus').where('role_id', '=', roleId).execute();
-    if (grants.length) await db.insertInto('role_menus').values(grants.map((g) => ({ role_id: roleId, menu_id: g.menuId, bits: g.bits }))).execute();
+    if (grants.length)
+      await db
+        .insertInto('role_menus')
+        .values(grants.map((g) => ({ role_id: roleId, menu_id: g.menuId, bits: g.bits })))
+        .execute();
   },
 
   /** Deletes the roles with their user assignments and grants; returns how many roles were deleted. */

@@ -3,8 +3,24 @@ import type { Static } from '@sinclair/typebox';
 import { data } from '../auth/schemas.js';
 import { actorOf } from '../shared/actor.js';
 import { sendCsv, type CsvColumn } from '../shared/csv.js';
-import { CsvResponse, DeletedSchema, IdParams, IdsBody, NoContent, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
-import { CreateRoleBody, RoleDetailSchema, RoleExportQuery, RoleFilter, RoleSchema, SetGrantsBody, UpdateRoleBody } from './schemas.js';
+import {
+  CsvResponse,
+  DeletedSchema,
+  IdParams,
+  IdsBody,
+  NoContent,
+  PagedSchema,
+  SYSTEM_TAG,
+} from '../shared/schemas.js';
+import {
+  CreateRoleBody,
+  RoleDetailSchema,
+  RoleExportQuery,
+  RoleFilter,
+  RoleSchema,
+  SetGrantsBody,
+  UpdateRoleBody,
+} from './schemas.js';
 import { RolesService, type RoleDto } from './service.js';
 import { MENUS } from '../../catalogue.js';
 
@@ -31,16 +47,30 @@ export default async function rolesRoutes(app: FastifyInstance) {
     '/',
     {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
-      schema: { tags, summary: 'List roles', description: '`keyword` matches code or name (case-insensitive substring); ordered by sort, then code.', querystring: RoleFilter, response: { 200: PagedSchema(RoleSchema) } },
+      schema: {
+        tags,
+        summary: 'List roles',
+        description: '`keyword` matches code or name (case-insensitive substring); ordered by sort, then code.',
+        querystring: RoleFilter,
+        response: { 200: PagedSchema(RoleSchema) },
+      },
     },
-    async (req) => ({ data: { ...(await roles.list(actorOf(req), req.query)), page: req.query.page, pageSize: req.query.pageSize } }),
+    async (req) => ({
+      data: { ...(await roles.list(actorOf(req), req.query)), page: req.query.page, pageSize: req.query.pageSize },
+    }),
   );
 
   app.get<{ Querystring: Static<typeof RoleExportQuery> }>(
     '/export',
     {
       config: { auth: { menu: MENU, bits: ['EXPORT'] } },
-      schema: { tags, summary: 'Export roles as CSV', description: 'Same filters as the list, without paging; at most 50 000 rows.', querystring: RoleExportQuery, response: { 200: CsvResponse } },
+      schema: {
+        tags,
+        summary: 'Export roles as CSV',
+        description: 'Same filters as the list, without paging; at most 50 000 rows.',
+        querystring: RoleExportQuery,
+        response: { 200: CsvResponse },
+      },
     },
     async (req, reply) => {
       const { items, truncated } = await roles.exportRows(req.query);
@@ -53,7 +83,13 @@ export default async function rolesRoutes(app: FastifyInstance) {
     '/:id',
     {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
-      schema: { tags, summary: 'Get a role with its menu grants', description: 'Grant masks are normalised: the super administrator’s all-ones mask reads 9223372036854775807.', params: IdParams, response: { 200: data(RoleDetailSchema) } },
+      schema: {
+        tags,
+        summary: 'Get a role with its menu grants',
+        description: 'Grant masks are normalised: the super administrator’s all-ones mask reads 9223372036854775807.',
+        params: IdParams,
+        response: { 200: data(RoleDetailSchema) },
+      },
     },
     async (req) => ({ data: await roles.get(actorOf(req), req.params.id) }),
   );
@@ -62,7 +98,13 @@ export default async function rolesRoutes(app: FastifyInstance) {
     '/',
     {
       config: { auth: { menu: MENU, bits: ['ADD'] } },
-      schema: { tags, summary: 'Create a role', description: 'A taken code answers 409 CONFLICT. A new role has no grants.', body: CreateRoleBody, response: { 201: data(RoleSchema) } },
+      schema: {
+        tags,
+        summary: 'Create a role',
+        description: 'A taken code answers 409 CONFLICT. A new role has no grants.',
+        body: CreateRoleBody,
+        response: { 201: data(RoleSchema) },
+      },
     },
     async (req, reply) => reply.code(201).send({ data: await roles.create(actorOf(req), req.body) }),
   );
@@ -89,7 +131,14 @@ export default async function rolesRoutes(app: FastifyInstance) {
     '/:id',
     {
       config: { auth: { menu: MENU, bits: ['DELETE'] } },
-      schema: { tags, summary: 'Delete a role', description: 'Removes its user assignments and grants. The super administrator role cannot be deleted (409 SUPER_ADMIN_PROTECTED).', params: IdParams, response: { 204: NoContent } },
+      schema: {
+        tags,
+        summary: 'Delete a role',
+        description:
+          'Removes its user assignments and grants. The super administrator role cannot be deleted (409 SUPER_ADMIN_PROTECTED).',
+        params: IdParams,
+        response: { 204: NoContent },
+      },
     },
     async (req, reply) => {
       await roles.delete(actorOf(req), [req.params.id], 'role.delete');
@@ -101,7 +150,14 @@ export default async function rolesRoutes(app: FastifyInstance) {
     '/batch-delete',
     {
       config: { auth: { menu: MENU, bits: ['BATCH_DELETE'] } },
-      schema: { tags, summary: 'Delete several roles', description: 'All or nothing: a batch holding the super administrator role is refused (409 SUPER_ADMIN_PROTECTED). Unknown ids are ignored.', body: IdsBody, response: { 200: DeletedSchema } },
+      schema: {
+        tags,
+        summary: 'Delete several roles',
+        description:
+          'All or nothing: a batch holding the super administrator role is refused (409 SUPER_ADMIN_PROTECTED). Unknown ids are ignored.',
+        body: IdsBody,
+        response: { 200: DeletedSchema },
+      },
     },
     async (req) => ({ data: { deleted: await roles.delete(actorOf(req), req.body.ids, 'role.batch-delete') } }),
   );

@@ -2,7 +2,11 @@ import { Type, type Static } from '@sinclair/typebox';
 import { MaskSchema } from '../auth/schemas.js';
 import { DeniedReason, PageFields, StatusSchema, Timestamp } from '../shared/schemas.js';
 
-const RoleCode = Type.String({ pattern: '^[a-z][a-z0-9_:-]{1,31}$', 'x-hint': '2 至 32 个字符：小写字母开头，只含小写字母、数字、_ : -', examples: ['auditor'] });
+const RoleCode = Type.String({
+  pattern: '^[a-z][a-z0-9_:-]{1,31}$',
+  'x-hint': '2 至 32 个字符：小写字母开头，只含小写字母、数字、_ : -',
+  examples: ['auditor'],
+});
 const RoleName = Type.String({ minLength: 1, maxLength: 64, examples: ['审计员'] });
 const Description = Type.String({ maxLength: 255 });
 const Sort = Type.Integer({ minimum: 0, maximum: 100000, description: 'Ascending order in lists' });
@@ -31,7 +35,13 @@ export const RoleFilter = Type.Object({ ...PageFields, status: Type.Optional(Sta
 export const RoleExportQuery = Type.Object({ keyword: PageFields.keyword, status: Type.Optional(StatusSchema) });
 
 export const CreateRoleBody = Type.Object(
-  { code: RoleCode, name: RoleName, description: Type.Optional(Description), status: Type.Optional(StatusSchema), sort: Type.Optional(Sort) },
+  {
+    code: RoleCode,
+    name: RoleName,
+    description: Type.Optional(Description),
+    status: Type.Optional(StatusSchema),
+    sort: Type.Optional(Sort),
+  },
   { additionalProperties: false },
 );
 

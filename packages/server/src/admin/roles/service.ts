@@ -34,8 +34,14 @@ export function parseGrants(grants: GrantInput[]): Array<{ menuId: string; bits:
   const seen = new Set<string>();
   return grants.map((g, i) => {
     const bits = parseGrantBits(g.bits);
-    if (bits === undefined) throw fieldError(`grants.${i}.bits`, '应为权限点之和（0 至 1023 的整数，由 1、2、4 … 512 组成）', g.bits);
-    if (bits === SUPER_MASK) throw fieldError(`grants.${i}.bits`, '全部权限（-1 / 9223372036854775807）只属于超级管理员角色，请列出具体权限点', g.bits);
+    if (bits === undefined)
+      throw fieldError(`grants.${i}.bits`, '应为权限点之和（0 至 1023 的整数，由 1、2、4 … 512 组成）', g.bits);
+    if (bits === SUPER_MASK)
+      throw fieldError(
+        `grants.${i}.bits`,
+        '全部权限（-1 / 9223372036854775807）只属于超级管理员角色，请列出具体权限点',
+        g.bits,
+      );
     if (seen.has(g.menuId)) throw fieldError(`grants.${i}.menuId`, '同一菜单只能出现一次', g.menuId);
     seen.add(g.menuId);
     return { menuId: g.menuId, bits };
@@ -72,7 +78,10 @@ export class RolesService {
     if (!role) throw notFound('role');
     const grants = await repo.grants(db, id);
     const [dto] = await this.withDeniedReasons(actor, [toRoleDto(role)], db);
-    return { ...dto, grants: grants.map((g) => ({ menuId: g.menuId, menuCode: g.menuCode, bits: normalizeMask(g.bits) })) };
+    return {
+      ...dto,
+      grants: grants.map((g) => ({ menuId: g.menuId, menuCode: g.menuCode, bits: normalizeMask(g.bits) })),
+    };
   }
 
   async create(actor: Actor, input: CreateRoleInput): Promise<RoleDto> {
@@ -107,7 +116,8 @@ export class RolesService {
         if (before.code === SUPER_ADMIN_ROLE) {
           if (patch.code !== undefined && patch.code !== before.code) throw superAdminProtected(RULES.roleCode);
           if (patch.status === 'disabled') throw superAdminProtected(RULES.roleDisable);
-          if (!actor.isSuper && Object.keys(changesOf(toRoleDto(before), patch)).length) throw privilegeEscalation('只有超级管理员可以修改超级管理员角色');
+          if (!actor.isSuper && Object.keys(changesOf(toRoleDto(before), patch)).length)
+            throw privilegeEscalation('只有超级管理员可以修改超级管理员角色');
         }
         if (patch.status !== undefined && patch.status !== before.status) {
           // Switching a role on or off changes what its holders can do: only for a role the actor covers and does not hold.
@@ -115,7 +125,8 @@ export class RolesService {
           if (escalation.holdsRole(id)) throw privilegeEscalation(`你不能启用或停用自己所属的角色「${before.name}」`);
           await escalation.assertMayAssign([id]);
         }
-        if (patch.code !== undefined && patch.code !== before.code && (await repo.codeTaken(trx, patch.code, id))) throw taken(patch.code);
+        if (patch.code !== undefined && patch.code !== before.code && (await repo.codeTaken(trx, patch.code, id)))
+          throw taken(patch.code);
         const changes = changesOf(toRoleDto(before), patch);
         if (Object.keys(changes).length === 0) return toRoleDto(before);
         await trx

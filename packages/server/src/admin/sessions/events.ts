@@ -65,10 +65,16 @@ export class SessionEvents {
   async publish(ended: EndedSession[]): Promise<void> {
     const events = ended.map((e) => {
       const reason = e.reason === 'LOGOUT' ? 'SESSION_ENDED' : e.reason;
-      return { sessionId: e.id, reason, message: isSignedOutCode(reason) ? SIGNED_OUT_MESSAGES[reason] : SIGNED_OUT_MESSAGES.SESSION_ENDED };
+      return {
+        sessionId: e.id,
+        reason,
+        message: isSignedOutCode(reason) ? SIGNED_OUT_MESSAGES[reason] : SIGNED_OUT_MESSAGES.SESSION_ENDED,
+      };
     });
     this.deliver(events);
-    await this.redis?.publish(CHANNEL, `${this.instanceId}|${JSON.stringify(events)}`).catch((err) => this.log.warn({ err: err.message }, 'session events publish failed'));
+    await this.redis
+      ?.publish(CHANNEL, `${this.instanceId}|${JSON.stringify(events)}`)
+      .catch((err) => this.log.warn({ err: err.message }, 'session events publish failed'));
   }
 
   private deliver(events: SessionEndedEvent[]): void {

@@ -8,7 +8,11 @@ type Joined = SelectQueryBuilder<Database, 'sessions' | 'users', object>;
 
 /** Sessions that still hold a usable refresh token: not ended, not expired. */
 function live(db: Kysely<Database>, now: string): Joined {
-  return db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id').where('sessions.ended_at', 'is', null).where('sessions.expires_at', '>', now);
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .where('sessions.ended_at', 'is', null)
+    .where('sessions.expires_at', '>', now);
 }
 
 function filtered(q: Joined, f: Partial<SessionFilter>): Joined {
@@ -16,7 +20,10 @@ function filtered(q: Joined, f: Partial<SessionFilter>): Joined {
   if (f.userId) out = out.where('sessions.user_id', '=', f.userId);
   if (f.clientKind) out = out.where('sessions.client_kind', '=', f.clientKind);
   if (f.ip) out = out.where(startsWithText('sessions.ip', f.ip));
-  if (f.keyword) out = out.where((eb) => eb.or([containsText('users.username', f.keyword!), containsText('users.nickname', f.keyword!)]));
+  if (f.keyword)
+    out = out.where((eb) =>
+      eb.or([containsText('users.username', f.keyword!), containsText('users.nickname', f.keyword!)]),
+    );
   return out;
 }
 
@@ -36,11 +43,23 @@ const COLUMNS = [
 
 export const sessionsRepository = {
   /** Live sessions, most recently used first. */
-  async list(db: Kysely<Database>, now: string, f: Partial<SessionFilter>, limit: number, offset: number): Promise<{ items: SessionDto[]; total: number }> {
+  async list(
+    db: Kysely<Database>,
+    now: string,
+    f: Partial<SessionFilter>,
+    limit: number,
+    offset: number,
+  ): Promise<{ items: SessionDto[]; total: number }> {
     const { total } = await filtered(live(db, now), f)
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();
-    const rows = await filtered(live(db, now), f).select(COLUMNS).orderBy('sessions.last_used_at', 'desc').orderBy('sessions.id').limit(limit).offset(offset).execute();
+    const rows = await filtered(live(db, now), f)
+      .select(COLUMNS)
+      .orderBy('sessions.last_used_at', 'desc')
+      .orderBy('sessions.id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
     return {
       total: Number(total),
       items: rows.map((r) => ({
@@ -60,9 +79,16 @@ export const sessionsRepository = {
   },
 
   /** Owners of the given live sessions (unknown or ended ids are left out). */
-  async owners(db: Kysely<Database>, now: string, ids: string[]): Promise<Array<{ id: string; userId: string; username: string }>> {
+  async owners(
+    db: Kysely<Database>,
+    now: string,
+    ids: string[],
+  ): Promise<Array<{ id: string; userId: string; username: string }>> {
     if (ids.length === 0) return [];
-    const rows = await live(db, now).select(['sessions.id', 'sessions.user_id', 'users.username']).where('sessions.id', 'in', ids).execute();
+    const rows = await live(db, now)
+      .select(['sessions.id', 'sessions.user_id', 'users.username'])
+      .where('sessions.id', 'in', ids)
+      .execute();
     return rows.map((r) => ({ id: r.id, userId: r.user_id, username: r.username }));
   },
 };

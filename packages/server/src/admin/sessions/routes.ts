@@ -34,7 +34,8 @@ export default async function sessionRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'List live sessions',
-        description: 'Sessions that have not ended or expired, most recently refreshed first. Filters: userId, ip (prefix), clientKind, keyword (username or nickname).',
+        description:
+          'Sessions that have not ended or expired, most recently refreshed first. Filters: userId, ip (prefix), clientKind, keyword (username or nickname).',
         querystring: SessionQuery,
         response: { 200: PagedSchema(SessionSchema) },
       },
@@ -52,7 +53,8 @@ export default async function sessionRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'End a session',
-        description: 'Its tokens answer 401 SESSION_ENDED from their next use. Only a super administrator may end a super administrator’s session (409 SUPER_ADMIN_PROTECTED).',
+        description:
+          'Its tokens answer 401 SESSION_ENDED from their next use. Only a super administrator may end a super administrator’s session (409 SUPER_ADMIN_PROTECTED).',
         params: IdParams,
         response: { 204: NoContent },
       },
@@ -70,7 +72,8 @@ export default async function sessionRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'End several sessions',
-        description: 'All or nothing: if one of them belongs to a super administrator and you are not one, none ends (409). Unknown or ended ids are ignored.',
+        description:
+          'All or nothing: if one of them belongs to a super administrator and you are not one, none ends (409). Unknown or ended ids are ignored.',
         body: IdsBody,
         response: { 200: DeletedSchema },
       },
@@ -85,7 +88,8 @@ export default async function sessionRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Force a user to sign out everywhere',
-        description: 'token_version + 1: every token on every device answers 401 FORCED_LOGOUT from its next use. Only a super administrator may do this to a super administrator (409).',
+        description:
+          'token_version + 1: every token on every device answers 401 FORCED_LOGOUT from its next use. Only a super administrator may do this to a super administrator (409).',
         params: IdParams,
         response: { 200: data(Type.Object({ ended: Type.Integer({ description: 'Sessions that were live' }) })) },
       },
@@ -116,14 +120,20 @@ export async function sessionEventRoutes(app: FastifyInstance) {
           'A text/event-stream (read it with fetch and the Bearer header). When this session ends — signed out elsewhere, by an operator, forced sign-out, ' +
           'new password, account disabled, refresh replay — it sends `event: session-ended` with `data: {"reason": "<401 code>", "message": "<Chinese text>"}` and closes. ' +
           'With REDIS_URL the notice reaches the streams on every instance.',
-        response: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: Type.String() } } } },
+        response: {
+          200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: Type.String() } } },
+        },
       },
     },
     async (req, reply) => {
       const sessionId = req.auth!.sessionId;
       reply.hijack();
       const res = reply.raw;
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+      });
       res.write(': connected\n\n');
       streams.add(res);
       const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS).unref();
@@ -150,7 +160,12 @@ export async function ownSessionRoutes(app: FastifyInstance) {
     '/',
     {
       config: { auth: 'authenticated' },
-      schema: { tags: AUTH_TAGS, summary: 'My live sessions', description: '`current` marks the session of the token making this request.', response: { 200: data(Type.Array(OwnSessionSchema)) } },
+      schema: {
+        tags: AUTH_TAGS,
+        summary: 'My live sessions',
+        description: '`current` marks the session of the token making this request.',
+        response: { 200: data(Type.Array(OwnSessionSchema)) },
+      },
     },
     async (req) => ({ data: await sessions.listOwn(req.auth!.id, req.auth!.sessionId) }),
   );
@@ -162,7 +177,8 @@ export async function ownSessionRoutes(app: FastifyInstance) {
       schema: {
         tags: AUTH_TAGS,
         summary: 'Sign out one of my devices',
-        description: 'Its tokens answer 401 SESSION_ENDED from their next use. 404 when the id is not a live session of yours.',
+        description:
+          'Its tokens answer 401 SESSION_ENDED from their next use. 404 when the id is not a live session of yours.',
         params: IdParams,
         response: { 204: NoContent },
       },

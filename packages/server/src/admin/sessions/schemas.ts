@@ -19,11 +19,16 @@ export const SessionSchema = Type.Object({
   ip: Type.String({ description: 'Address it signed in from (honours TRUST_PROXY)' }),
   userAgent: Type.String(),
   clientKind: ClientKindSchema,
-  deviceLabel: Type.String({ description: 'Browser and system read from the user agent, e.g. Chrome 131 · Windows 10' }),
+  deviceLabel: Type.String({
+    description: 'Browser and system read from the user agent, e.g. Chrome 131 · Windows 10',
+  }),
 });
 export type SessionDto = Static<typeof SessionSchema>;
 
-export const OwnSessionSchema = Type.Intersect([SessionSchema, Type.Object({ current: Type.Boolean({ description: 'The session of the token making this request' }) })]);
+export const OwnSessionSchema = Type.Intersect([
+  SessionSchema,
+  Type.Object({ current: Type.Boolean({ description: 'The session of the token making this request' }) }),
+]);
 
 export const SessionQuery = Type.Object({
   ...PageFields,

@@ -15,7 +15,12 @@ import { EscalationGuard, type AccountAction } from '../escalation.js';
  * super administrator may end a super administrator's sessions (409 SUPER_ADMIN_PROTECTED), and below that only the
  * sessions of users whose grants the actor covers (403 PRIVILEGE_ESCALATION). One's own sessions are always one's own.
  */
-export async function assertMayActOnUsers(db: Kysely<Database>, actor: Actor, userIds: string[], action: AccountAction): Promise<void> {
+export async function assertMayActOnUsers(
+  db: Kysely<Database>,
+  actor: Actor,
+  userIds: string[],
+  action: AccountAction,
+): Promise<void> {
   if (actor.isSuper) return;
   const others = unique(userIds).filter((id) => id !== actor.id);
   for (const id of others) {
@@ -59,7 +64,12 @@ export class SessionsService {
     const ended = await this.db.transaction().execute(async (trx) => {
       const owners = await repo.owners(trx, this.auth.iso(), wanted);
       if (action === 'session.delete' && owners.length === 0) throw notFound('session');
-      await assertMayActOnUsers(trx, actor, owners.map((o) => o.userId), '结束该用户的会话');
+      await assertMayActOnUsers(
+        trx,
+        actor,
+        owners.map((o) => o.userId),
+        '结束该用户的会话',
+      );
       const done = await this.auth.endSessions({ ids: owners.map((o) => o.id) }, 'SESSION_ENDED', actor.id, trx);
       if (done.length > 0) {
         const detail = { sessions: owners.map((o) => ({ id: o.id, userId: o.userId, username: o.username })) };

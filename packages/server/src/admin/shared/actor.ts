@@ -12,7 +12,13 @@ export interface Actor {
   id: string;
   username: string;
   isSuper: boolean;
-  audit(action: string, targetType: string, targetId: string | null, detail: unknown, trx: Kysely<Database>): Promise<void>;
+  audit(
+    action: string,
+    targetType: string,
+    targetId: string | null,
+    detail: unknown,
+    trx: Kysely<Database>,
+  ): Promise<void>;
 }
 
 export function actorOf(req: FastifyRequest): Actor {
@@ -21,7 +27,8 @@ export function actorOf(req: FastifyRequest): Actor {
     id: a.id,
     username: a.username,
     isSuper: a.isSuper,
-    audit: (action, targetType, targetId, detail, trx) => req.server.audit(req, action, targetType, targetId, detail, trx),
+    audit: (action, targetType, targetId, detail, trx) =>
+      req.server.audit(req, action, targetType, targetId, detail, trx),
   };
 }
 
@@ -30,7 +37,12 @@ export function actorOf(req: FastifyRequest): Actor {
  * provides it. Inside a transaction, `announce` the returned sessions once it has committed.
  */
 export interface SessionInvalidator {
-  invalidateSessions(userId: string, db: Kysely<Database>, reason: SignedOutCode, by: string | null): Promise<{ ended: EndedSession[] }>;
+  invalidateSessions(
+    userId: string,
+    db: Kysely<Database>,
+    reason: SignedOutCode,
+    by: string | null,
+  ): Promise<{ ended: EndedSession[] }>;
   announce(ended: EndedSession[]): Promise<void>;
 }
 

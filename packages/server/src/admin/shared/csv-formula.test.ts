@@ -7,11 +7,11 @@ describe('CSV formula neutralisation', () => {
     ['+1', "'+1"],
     ['-1', "'-1"],
     ['@SUM(A1)', "'@SUM(A1)"],
-    ['  =HYPERLINK("http://x")', "'  =HYPERLINK(\"http://x\")"],
+    ['  =HYPERLINK("http://x")', '\'  =HYPERLINK("http://x")'],
     ['\t=1', "'\t=1"],
     ['\r=1', "'\r'=1"],
     ['\n=1', "'\n'=1"],
-    ['note; =cmd|" /C calc"!A0', "note;' =cmd|\" /C calc\"!A0"],
+    ['note; =cmd|" /C calc"!A0', 'note;\' =cmd|" /C calc"!A0'],
     ['a;b;@x', "a;b;'@x"],
     ['line one\n=2*3', "line one\n'=2*3"],
     ["'=1", "''=1"],
@@ -24,7 +24,21 @@ describe('CSV formula neutralisation', () => {
   });
 
   it('restoring undoes neutralising, for cells that already held quotes too', () => {
-    const cells = ['=1', "'=1", "''=1", "' =1", " '=1", 'a;=b', "a;'=b", '\n\n=x', 'x\r\n@y', 'safe', "'safe", ";'", "'"];
+    const cells = [
+      '=1',
+      "'=1",
+      "''=1",
+      "' =1",
+      " '=1",
+      'a;=b',
+      "a;'=b",
+      '\n\n=x',
+      'x\r\n@y',
+      'safe',
+      "'safe",
+      ";'",
+      "'",
+    ];
     for (const c of cells) expect([c, restoreFormula(neutraliseFormula(c))]).toEqual([c, c]);
   });
 
@@ -35,7 +49,8 @@ describe('CSV formula neutralisation', () => {
     for (let n = 0; n < 3000; n++) {
       const cell = Array.from({ length: 1 + (n % 9) }, () => alphabet[next()]).join('');
       const out = neutraliseFormula(cell);
-      for (const segment of out.split(/[;\r\n]/)) expect([cell, segment]).not.toEqual([cell, expect.stringMatching(/^[\s]*[=+\-@]/)]);
+      for (const segment of out.split(/[;\r\n]/))
+        expect([cell, segment]).not.toEqual([cell, expect.stringMatching(/^[\s]*[=+\-@]/)]);
       expect([cell, restoreFormula(out)]).toEqual([cell, cell]);
     }
   });

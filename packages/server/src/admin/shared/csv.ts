@@ -13,7 +13,13 @@ export interface CsvColumn<T> {
  * that a spreadsheet would run as formulas get a ' (CSV injection, see csv-formula.ts); every export goes through here.
  * `truncated` adds `X-Export-Truncated: true` when the result was cut at EXPORT_LIMIT rows.
  */
-export function sendCsv<T>(reply: FastifyReply, filename: string, columns: CsvColumn<T>[], rows: T[], truncated = false) {
+export function sendCsv<T>(
+  reply: FastifyReply,
+  filename: string,
+  columns: CsvColumn<T>[],
+  rows: T[],
+  truncated = false,
+) {
   const cell = (v: string | number | null | undefined) => (typeof v === 'string' ? neutraliseFormula(v) : (v ?? ''));
   const body = stringify([columns.map((c) => c.header), ...rows.map((r) => columns.map((c) => cell(c.value(r))))], {
     bom: true,

@@ -17,7 +17,8 @@ export function findNul(value: unknown, base = ''): string | undefined {
   return undefined;
 }
 
-export const nulError = (field: string) => fieldError(field, '不能包含 NUL 字符（\\u0000） · must not contain NUL characters');
+export const nulError = (field: string) =>
+  fieldError(field, '不能包含 NUL 字符（\\u0000） · must not contain NUL characters');
 
 /**
  * One check for every admin route, before schema validation and before any handler: PostgreSQL refuses NUL in
@@ -26,7 +27,11 @@ export const nulError = (field: string) => fieldError(field, '不能包含 NUL �
  * naming the field, on both databases alike.
  */
 export async function rejectNulBytes(req: FastifyRequest): Promise<void> {
-  for (const [source, value] of [['body', req.body], ['querystring', req.query], ['params', req.params]] as const) {
+  for (const [source, value] of [
+    ['body', req.body],
+    ['querystring', req.query],
+    ['params', req.params],
+  ] as const) {
     const field = findNul(value);
     if (field !== undefined) throw nulError(field || source);
   }

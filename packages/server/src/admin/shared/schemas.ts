@@ -4,7 +4,9 @@ import { AppError, quote } from '../../errors.js';
 /** OpenAPI tag of every users / roles / menus / audit-log route. */
 export const SYSTEM_TAG = '系统管理 System';
 
-export const StatusSchema = Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], { description: 'enabled or disabled' });
+export const StatusSchema = Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], {
+  description: 'enabled or disabled',
+});
 
 export const IdParams = Type.Object({ id: Type.String({ format: 'uuid', description: 'Record id (UUID)' }) });
 
@@ -31,9 +33,18 @@ export const Timestamp = Type.String({ description: 'ISO 8601 UTC', examples: ['
 
 /** `{data:{items, total, page, pageSize}}` */
 export const PagedSchema = <T extends TSchema>(item: T) =>
-  Type.Object({ data: Type.Object({ items: Type.Array(item), total: Type.Integer(), page: Type.Integer(), pageSize: Type.Integer() }) });
+  Type.Object({
+    data: Type.Object({
+      items: Type.Array(item),
+      total: Type.Integer(),
+      page: Type.Integer(),
+      pageSize: Type.Integer(),
+    }),
+  });
 
-export const DeletedSchema = Type.Object({ data: Type.Object({ deleted: Type.Integer({ description: 'How many records were deleted' }) }) });
+export const DeletedSchema = Type.Object({
+  data: Type.Object({ deleted: Type.Integer({ description: 'How many records were deleted' }) }),
+});
 
 export const NoContent = Type.Null({ description: 'Done' });
 
@@ -45,7 +56,10 @@ export const CsvResponse = {
 
 /** A 400 in the same wording as schema validation errors: names the field, what is allowed and what was given. */
 export function fieldError(field: string, allowed: string, given?: unknown): AppError {
-  return new AppError('VALIDATION_ERROR', `参数 ${field} 无效：${allowed}${given === undefined ? '' : `，收到 ${quote(given)}`}`);
+  return new AppError(
+    'VALIDATION_ERROR',
+    `参数 ${field} 无效：${allowed}${given === undefined ? '' : `，收到 ${quote(given)}`}`,
+  );
 }
 
 /**
@@ -53,5 +67,8 @@ export function fieldError(field: string, allowed: string, given?: unknown): App
  * would be refused with, 403 PRIVILEGE_ESCALATION); absent when it may. Clients disable the controls and show it.
  */
 export const DeniedReason = Type.Optional(
-  Type.String({ description: 'Why you may not edit, disable, delete, reset, re-role or re-grant this row (it holds permissions you lack); absent when you may' }),
+  Type.String({
+    description:
+      'Why you may not edit, disable, delete, reset, re-role or re-grant this row (it holds permissions you lack); absent when you may',
+  }),
 );

@@ -17,7 +17,12 @@ export function usernameKey(username: string): string {
  * they cannot sign in until renamed. Logged at every start while any remain, naming them.
  */
 export async function warnUsernameCollisions(db: Kysely<Database>, log: FastifyBaseLogger): Promise<string[]> {
-  const rows = await db.selectFrom('users').select(['id', 'username']).where('username_key', 'is', null).orderBy('username').execute();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'username'])
+    .where('username_key', 'is', null)
+    .orderBy('username')
+    .execute();
   if (rows.length) {
     log.warn(
       { users: rows.map((r) => ({ id: r.id, username: r.username })) },

@@ -7,11 +7,21 @@ import type { UserDto, UserFilterQuery } from './schemas.js';
 import { usernameKey } from '../shared/username-key.js';
 
 type UserRow = Pick<Database['users'], 'id' | 'username' | 'nickname' | 'status' | 'created_at' | 'updated_at'>;
-const COLUMNS = ['users.id', 'users.username', 'users.nickname', 'users.status', 'users.created_at', 'users.updated_at'] as const;
+const COLUMNS = [
+  'users.id',
+  'users.username',
+  'users.nickname',
+  'users.status',
+  'users.created_at',
+  'users.updated_at',
+] as const;
 
 function filtered<O>(qb: SelectQueryBuilder<Database, 'users', O>, f: UserFilterQuery) {
   let q = qb;
-  if (f.keyword) q = q.where((eb) => eb.or([containsText('users.username', f.keyword!), containsText('users.nickname', f.keyword!)]));
+  if (f.keyword)
+    q = q.where((eb) =>
+      eb.or([containsText('users.username', f.keyword!), containsText('users.nickname', f.keyword!)]),
+    );
   if (f.status) q = q.where('users.status', '=', f.status);
   return q;
 }
@@ -81,7 +91,11 @@ export const usersRepository = {
   /** Replaces the user's roles with `roleIds`. */
   async setRoles(db: Kysely<Database>, userId: string, roleIds: string[]): Promise<void> {
     await db.deleteFrom('user_roles').where('user_id', '=', userId).execute();
-    if (roleIds.length) await db.insertInto('user_roles').values(roleIds.map((role_id) => ({ user_id: userId, role_id }))).execute();
+    if (roleIds.length)
+      await db
+        .insertInto('user_roles')
+        .values(roleIds.map((role_id) => ({ user_id: userId, role_id })))
+        .execute();
   },
 
   /** Deletes the users with their role assignments and refresh tokens; returns how many users were deleted. */

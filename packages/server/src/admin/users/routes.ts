@@ -3,7 +3,15 @@ import type { Static } from '@sinclair/typebox';
 import { data } from '../auth/schemas.js';
 import { actorOf } from '../shared/actor.js';
 import { sendCsv, type CsvColumn } from '../shared/csv.js';
-import { CsvResponse, DeletedSchema, IdParams, IdsBody, NoContent, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
+import {
+  CsvResponse,
+  DeletedSchema,
+  IdParams,
+  IdsBody,
+  NoContent,
+  PagedSchema,
+  SYSTEM_TAG,
+} from '../shared/schemas.js';
 import { USERS_MENU as MENU, UsersService } from './service.js';
 import {
   CreateUserBody,
@@ -58,7 +66,8 @@ export default async function usersRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Export users as CSV',
-        description: 'Same filters as the list, without paging; at most 50 000 rows (`X-Export-Truncated: true` when cut). Roles are listed by name.',
+        description:
+          'Same filters as the list, without paging; at most 50 000 rows (`X-Export-Truncated: true` when cut). Roles are listed by name.',
         querystring: UserExportQuery,
         response: { 200: CsvResponse },
       },
@@ -72,7 +81,10 @@ export default async function usersRoutes(app: FastifyInstance) {
 
   app.get<Id>(
     '/:id',
-    { config: { auth: { menu: MENU, bits: ['SEARCH'] } }, schema: { tags, summary: 'Get a user', params: IdParams, response: { 200: data(UserSchema) } } },
+    {
+      config: { auth: { menu: MENU, bits: ['SEARCH'] } },
+      schema: { tags, summary: 'Get a user', params: IdParams, response: { 200: data(UserSchema) } },
+    },
     async (req) => ({ data: await users.get(actorOf(req), req.params.id) }),
   );
 

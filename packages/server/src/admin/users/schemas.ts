@@ -10,7 +10,10 @@ export const Username = Type.String({
   examples: ['zhang.san'],
 });
 export const Nickname = Type.String({ maxLength: 64, examples: ['张三'] });
-const RoleIds = Type.Array(Type.String({ format: 'uuid' }), { maxItems: 50, description: 'Role ids (duplicates ignored)' });
+const RoleIds = Type.Array(Type.String({ format: 'uuid' }), {
+  maxItems: 50,
+  description: 'Role ids (duplicates ignored)',
+});
 
 export const UserSchema = Type.Object({
   id: Type.String(),

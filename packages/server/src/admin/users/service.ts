@@ -98,10 +98,22 @@ export class UsersService {
         await this.checkRoles(trx, actor, escalation, roleIds);
         const id = randomUUID();
         const now = nowIso();
-        const user = { username: input.username, nickname: input.nickname ?? '', status: input.status ?? ('enabled' as const) };
+        const user = {
+          username: input.username,
+          nickname: input.nickname ?? '',
+          status: input.status ?? ('enabled' as const),
+        };
         await trx
           .insertInto('users')
-          .values({ id, ...user, username_key: usernameKey(user.username), password_hash: passwordHash, token_version: 0, created_at: now, updated_at: now })
+          .values({
+            id,
+            ...user,
+            username_key: usernameKey(user.username),
+            password_hash: passwordHash,
+            token_version: 0,
+            created_at: now,
+            updated_at: now,
+          })
           .execute();
         await repo.setRoles(trx, id, roleIds);
         await actor.audit('user.create', 'user', id, { ...user, roleIds }, trx);
@@ -122,19 +134,28 @@ export class UsersService {
         if (!before) throw notFound('user');
         if (!actor.isSuper && (await isSuperAdmin(trx, id))) throw forbidden();
         const disabling = guard !== undefined && before.status === 'enabled';
-        if (id !== actor.id) await (await EscalationGuard.of(trx, actor)).assertMayActOn([id], disabling ? '停用该用户' : '编辑该用户');
+        if (id !== actor.id)
+          await (await EscalationGuard.of(trx, actor)).assertMayActOn([id], disabling ? '停用该用户' : '编辑该用户');
         if (disabling) {
           guard.ensureOneRemainsWithout([id], RULES.lastDisable);
           if (id === actor.id) throw conflict('you cannot disable your own account');
         }
-        if (patch.username !== undefined && patch.username !== before.username && (await repo.usernameTaken(trx, patch.username, id))) {
+        if (
+          patch.username !== undefined &&
+          patch.username !== before.username &&
+          (await repo.usernameTaken(trx, patch.username, id))
+        ) {
           throw taken(patch.username);
         }
         const changes = changesOf(before, patch);
         if (Object.keys(changes).length === 0) return before;
         await trx
           .updateTable('users')
-          .set({ ...patch, ...(patch.username !== undefined && { username_key: usernameKey(patch.username) }), updated_at: nowIso() })
+          .set({
+            ...patch,
+            ...(patch.username !== undefined && { username_key: usernameKey(patch.username) }),
+            updated_at: nowIso(),
+          })
           .where('id', '=', id)
           .execute();
         if (disabling) ({ ended } = await this.sessions.invalidateSessions(id, trx, 'ACCOUNT_DISABLED', actor.id));
@@ -162,7 +183,10 @@ export class UsersService {
       await (await EscalationGuard.of(trx, actor)).assertMayActOn(foundIds, '删除该用户');
       const deleted = await repo.deleteMany(trx, foundIds);
       if (deleted > 0) {
-        const detail = action === 'user.delete' ? { username: found[0].username } : { ids: foundIds, usernames: found.map((u) => u.username) };
+        const detail =
+          action === 'user.delete'
+            ? { username: found[0].username }
+            : { ids: foundIds, usernames: found.map((u) => u.username) };
         await actor.audit(action, 'user', action === 'user.delete' ? foundIds[0] : null, detail, trx);
       }
       return deleted;
@@ -177,7 +201,11 @@ export class UsersService {
       if (!user) throw notFound('user');
       if (!actor.isSuper && (await isSuperAdmin(trx, id))) throw forbidden();
       if (id !== actor.id) await (await EscalationGuard.of(trx, actor)).assertMayActOn([id], '重置该用户的密码');
-      await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: nowIso() }).where('id', '=', id).execute();
+      await trx
+        .updateTable('users')
+        .set({ password_hash: passwordHash, updated_at: nowIso() })
+        .where('id', '=', id)
+        .execute();
       const { ended } = await this.sessions.invalidateSessions(id, trx, 'PASSWORD_CHANGED', actor.id);
       await actor.audit('user.reset-password', 'user', id, { username: user.username }, trx);
       return ended;
@@ -202,7 +230,13 @@ export class UsersService {
       await repo.setRoles(trx, id, wanted);
       const after = (await repo.find(trx, id))!;
       const codes = (u: UserDto) => u.roles.map((r) => r.code);
-      await actor.audit('user.set-roles', 'user', id, { username: before.username, from: codes(before), to: codes(after) }, trx);
+      await actor.audit(
+        'user.set-roles',
+        'user',
+        id,
+        { username: before.username, from: codes(before), to: codes(after) },
+        trx,
+      );
       return after;
     });
   }

@@ -15,7 +15,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
     .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('content_items_library_idx').on('content_items').columns(['library', 'created_at']).execute();
+  await db.schema
+    .createIndex('content_items_library_idx')
+    .on('content_items')
+    .columns(['library', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('content_meta')

@@ -41,11 +41,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (isPostgres(db)) {
-    for (const t of TABLES) await sql`drop trigger if exists ${sql.id(`${t}_access_revision`)} on ${sql.table(t)}`.execute(db);
+    for (const t of TABLES)
+      await sql`drop trigger if exists ${sql.id(`${t}_access_revision`)} on ${sql.table(t)}`.execute(db);
     await sql`drop function if exists bump_access_revision()`.execute(db);
   } else {
     for (const t of TABLES) {
-      for (const event of ['insert', 'update', 'delete']) await sql`drop trigger if exists ${sql.id(`${t}_${event}_access_revision`)}`.execute(db);
+      for (const event of ['insert', 'update', 'delete'])
+        await sql`drop trigger if exists ${sql.id(`${t}_${event}_access_revision`)}`.execute(db);
     }
   }
   await db.schema.dropTable('access_revision').ifExists().execute();

@@ -33,7 +33,12 @@ export async function up(db: Kysely<any>): Promise<void> {
         action: 'user.username-collision',
         target_type: 'user',
         target_id: u.id,
-        detail: JSON.stringify({ username: u.username, collidesWith: first.username, collidesWithId: first.id, effect: 'cannot sign in until renamed' }),
+        detail: JSON.stringify({
+          username: u.username,
+          collidesWith: first.username,
+          collidesWithId: first.id,
+          effect: 'cannot sign in until renamed',
+        }),
         ip: '',
         created_at: now,
       })

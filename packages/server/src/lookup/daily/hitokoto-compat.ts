@@ -36,7 +36,11 @@ export interface HitokotoRequest {
 
 function either<T>(own: string, ownValue: T | undefined, alias: string, aliasValue: T | undefined): T | undefined {
   if (ownValue !== undefined && aliasValue !== undefined && ownValue !== aliasValue) {
-    throw paramError(alias, `与 ${own} 是同一设置（hitokoto.cn 的写法），两者同时给出时必须相同；${own} 为 ${String(ownValue)}`, aliasValue);
+    throw paramError(
+      alias,
+      `与 ${own} 是同一设置（hitokoto.cn 的写法），两者同时给出时必须相同；${own} 为 ${String(ownValue)}`,
+      aliasValue,
+    );
   }
   return ownValue ?? aliasValue;
 }

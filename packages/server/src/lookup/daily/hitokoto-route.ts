@@ -2,7 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { RawReply, lookupRoute } from '../../plugins/lookup-platform.js';
 import { ok } from '../../plugins/envelope.js';
-import { HITOKOTO_CATEGORIES, fileSentenceSource, hitokotoScript, pickHitokoto, type Sentence, type SentenceSource } from './hitokoto.js';
+import {
+  HITOKOTO_CATEGORIES,
+  fileSentenceSource,
+  hitokotoScript,
+  pickHitokoto,
+  type Sentence,
+  type SentenceSource,
+} from './hitokoto.js';
 import { encodeBody, resolveHitokotoQuery } from './hitokoto-compat.js';
 
 const categories = Object.entries(HITOKOTO_CATEGORIES)
@@ -15,7 +22,10 @@ export const HitokotoSchema = Type.Object({
   type: Type.String({ description: `Category letter: ${categories}`, examples: ['a'] }),
   length: Type.Integer({ description: 'Length of content in characters (Unicode code points)', examples: [7] }),
   content: Type.String({ examples: ['真相只有一个！'] }),
-  hitokoto: Type.String({ description: '与 content 相同，hitokoto.cn 的字段名 The same as content, under hitokoto.cn’s field name', examples: ['真相只有一个！'] }),
+  hitokoto: Type.String({
+    description: '与 content 相同，hitokoto.cn 的字段名 The same as content, under hitokoto.cn’s field name',
+    examples: ['真相只有一个！'],
+  }),
   creator: Type.String({ examples: ['tianji'] }),
   from_who: Type.Union([Type.String(), Type.Null()], { description: 'Who said it, or null', examples: ['江户川柯南'] }),
   commit_from: Type.String({ examples: ['tianji'] }),
@@ -26,14 +36,22 @@ export const HitokotoSchema = Type.Object({
  * shipped file. Either way the endpoint reads an in-memory snapshot.
  */
 function sentenceSource(app: FastifyInstance): SentenceSource {
-  if (app.hasDecorator('content')) return { all: () => app.content.items('hitokoto') as unknown as readonly Sentence[] };
+  if (app.hasDecorator('content'))
+    return { all: () => app.content.items('hitokoto') as unknown as readonly Sentence[] };
   return fileSentenceSource();
 }
 
 export default async function hitokotoRoute(app: FastifyInstance) {
   const source = sentenceSource(app);
   const length = (name: string, alias = '') =>
-    Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: `${alias}${name} length of the sentence in characters (inclusive)`, examples: [name === 'Minimum' ? 5 : 30] }));
+    Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 1000,
+        description: `${alias}${name} length of the sentence in characters (inclusive)`,
+        examples: [name === 'Minimum' ? 5 : 30],
+      }),
+    );
   const formats = ['json', 'text', 'js'];
 
   lookupRoute(app, {
@@ -53,25 +71,73 @@ export default async function hitokotoRoute(app: FastifyInstance) {
       'hitokoto.cn compatibility: its parameters are accepted with its meaning (c repeatable, encode, charset utf-8|gbk, callback for JSONP, select, min_length, max_length); the sentence carries hitokoto.cn’s `hitokoto` field too.',
     ].join('\n'),
     query: Type.Object({
-      type: Type.Optional(Type.String({ maxLength: 64, description: 'Category letters a–l, comma-separated', examples: ['a,b'], 'x-hint': 'a 至 l 的分类字母，多个用逗号分隔，最长 64 个字符' })),
+      type: Type.Optional(
+        Type.String({
+          maxLength: 64,
+          description: 'Category letters a–l, comma-separated',
+          examples: ['a,b'],
+          'x-hint': 'a 至 l 的分类字母，多个用逗号分隔，最长 64 个字符',
+        }),
+      ),
       // A plain enum (not a union of literals) so a wrong value is reported with every allowed value.
-      format: Type.Optional(Type.Unsafe<'json' | 'text' | 'js'>(Type.String({ enum: formats, description: 'json (default) = the envelope, text = the bare sentence, js = a script', examples: ['json'] }))),
+      format: Type.Optional(
+        Type.Unsafe<'json' | 'text' | 'js'>(
+          Type.String({
+            enum: formats,
+            description: 'json (default) = the envelope, text = the bare sentence, js = a script',
+            examples: ['json'],
+          }),
+        ),
+      ),
       minLength: length('Minimum'),
       maxLength: length('Maximum'),
-      c: Type.Optional(Type.Array(Type.String({ pattern: '^[a-l]$', 'x-hint': 'a 至 l 的单个分类字母' }), { maxItems: 12, description: 'hitokoto.cn：分类字母，可重复（c=a&c=b），与 type 合并 Category letter, repeatable', examples: [['a']] })),
-      encode: Type.Optional(Type.Unsafe<'json' | 'text' | 'js'>(Type.String({ enum: formats, description: 'hitokoto.cn：同 format The same as format', examples: ['text'] }))),
-      charset: Type.Optional(Type.Unsafe<string>(Type.String({ enum: ['utf-8', 'UTF-8', 'utf8', 'gbk', 'GBK'], description: 'hitokoto.cn：text / js / JSONP 的字符集，utf-8（默认）或 gbk Character set of the answer', examples: ['utf-8'] }))),
-      callback: Type.Optional(Type.String({ maxLength: 64, pattern: '^[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*$', 'x-hint': 'JavaScript 函数名（字母、数字、_、$，可用 . 连接），最长 64 个字符', description: 'hitokoto.cn：JSONP 回调函数名（encode=json 时）JSONP callback', examples: ['showHitokoto'] })),
+      c: Type.Optional(
+        Type.Array(Type.String({ pattern: '^[a-l]$', 'x-hint': 'a 至 l 的单个分类字母' }), {
+          maxItems: 12,
+          description: 'hitokoto.cn：分类字母，可重复（c=a&c=b），与 type 合并 Category letter, repeatable',
+          examples: [['a']],
+        }),
+      ),
+      encode: Type.Optional(
+        Type.Unsafe<'json' | 'text' | 'js'>(
+          Type.String({ enum: formats, description: 'hitokoto.cn：同 format The same as format', examples: ['text'] }),
+        ),
+      ),
+      charset: Type.Optional(
+        Type.Unsafe<string>(
+          Type.String({
+            enum: ['utf-8', 'UTF-8', 'utf8', 'gbk', 'GBK'],
+            description: 'hitokoto.cn：text / js / JSONP 的字符集，utf-8（默认）或 gbk Character set of the answer',
+            examples: ['utf-8'],
+          }),
+        ),
+      ),
+      callback: Type.Optional(
+        Type.String({
+          maxLength: 64,
+          pattern: '^[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*$',
+          'x-hint': 'JavaScript 函数名（字母、数字、_、$，可用 . 连接），最长 64 个字符',
+          description: 'hitokoto.cn：JSONP 回调函数名（encode=json 时）JSONP callback',
+          examples: ['showHitokoto'],
+        }),
+      ),
       min_length: length('Minimum', 'hitokoto.cn：同 minLength. '),
       max_length: length('Maximum', 'hitokoto.cn：同 maxLength. '),
-      select: Type.String({ minLength: 1, maxLength: 100, default: '.hitokoto', description: 'format=js: CSS selector of the element to fill', examples: ['.hitokoto'] }),
+      select: Type.String({
+        minLength: 1,
+        maxLength: 100,
+        default: '.hitokoto',
+        description: 'format=js: CSS selector of the element to fill',
+        examples: ['.hitokoto'],
+      }),
     }),
     data: HitokotoSchema,
     handler: (q) => {
       const r = resolveHitokotoQuery(q);
       const picked = pickHitokoto(source, { types: r.types, minLength: r.minLength, maxLength: r.maxLength });
       const sentence = { ...picked, hitokoto: picked.content };
-      const raw = (type: string, text: string) => new RawReply(`${type}; charset=${r.charset}`, encodeBody(text, r.charset));
+      const raw = (type: string, text: string) =>
+        new RawReply(`${type}; charset=${r.charset}`, encodeBody(text, r.charset));
       if (r.format === 'text') return raw('text/plain', sentence.content);
       if (r.format === 'js') return raw('text/javascript', hitokotoScript(sentence.content, q.select));
       if (r.callback) return raw('text/javascript', `;${r.callback}(${JSON.stringify(sentence)});`);

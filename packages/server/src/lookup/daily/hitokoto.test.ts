@@ -1,10 +1,31 @@
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { LookupError } from '../../errors.js';
-import { HITOKOTO_CATEGORIES, charLength, fileSentenceSource, hitokotoScript, parseTypes, pickHitokoto, type Sentence } from './hitokoto.js';
+import {
+  HITOKOTO_CATEGORIES,
+  charLength,
+  fileSentenceSource,
+  hitokotoScript,
+  parseTypes,
+  pickHitokoto,
+  type Sentence,
+} from './hitokoto.js';
 
-const s = (id: string, type: string, content: string): Sentence => ({ id, type, content, from: '测试', from_who: null, creator: 'tianji', commit_from: 'tianji' });
-const library = [s('1', 'a', '短句'), s('2', 'a', '这是一句稍微长一点的话。'), s('3', 'k', '𠮷野家的😀'), s('4', 'i', '床前明月光')];
+const s = (id: string, type: string, content: string): Sentence => ({
+  id,
+  type,
+  content,
+  from: '测试',
+  from_who: null,
+  creator: 'tianji',
+  commit_from: 'tianji',
+});
+const library = [
+  s('1', 'a', '短句'),
+  s('2', 'a', '这是一句稍微长一点的话。'),
+  s('3', 'k', '𠮷野家的😀'),
+  s('4', 'i', '床前明月光'),
+];
 const source = { all: () => library };
 
 describe('parseTypes', () => {
@@ -36,16 +57,29 @@ describe('pickHitokoto', () => {
   });
 
   it('returns exactly the hitokoto fields, with from_who null when unknown', () => {
-    expect(pickHitokoto(source, { types: ['i'] })).toEqual({ id: '4', from: '测试', type: 'i', length: 5, content: '床前明月光', creator: 'tianji', from_who: null, commit_from: 'tianji' });
+    expect(pickHitokoto(source, { types: ['i'] })).toEqual({
+      id: '4',
+      from: '测试',
+      type: 'i',
+      length: 5,
+      content: '床前明月光',
+      creator: 'tianji',
+      from_who: null,
+      commit_from: 'tianji',
+    });
   });
 
   it('says which lengths exist when no sentence fits', () => {
-    expect(() => pickHitokoto(source, { types: ['a'], minLength: 50, maxLength: 60 })).toThrow(/长度在 50 至 60 个字符之间.*现有句子长度为 2 至 12 个字符/);
+    expect(() => pickHitokoto(source, { types: ['a'], minLength: 50, maxLength: 60 })).toThrow(
+      /长度在 50 至 60 个字符之间.*现有句子长度为 2 至 12 个字符/,
+    );
     expect(() => pickHitokoto(source, { types: ['a'], minLength: 50 })).toThrow(/长度不少于 50 个字符/);
   });
 
   it('rejects minLength above maxLength', () => {
-    expect(() => pickHitokoto(source, { types: ['a'], minLength: 9, maxLength: 3 })).toThrow(/参数 minLength.*maxLength/);
+    expect(() => pickHitokoto(source, { types: ['a'], minLength: 9, maxLength: 3 })).toThrow(
+      /参数 minLength.*maxLength/,
+    );
   });
 
   it('says so when a category has no sentences yet', () => {
@@ -64,7 +98,11 @@ describe('pickHitokoto', () => {
 describe('the shipped library', () => {
   it('has sentences in every category, each with a UUID and a known letter', () => {
     const all = fileSentenceSource().all();
-    for (const letter of Object.keys(HITOKOTO_CATEGORIES)) expect(all.some((x) => x.type === letter), letter).toBe(true);
+    for (const letter of Object.keys(HITOKOTO_CATEGORIES))
+      expect(
+        all.some((x) => x.type === letter),
+        letter,
+      ).toBe(true);
     for (const x of all) {
       expect(x.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(x.content.trim()).toBe(x.content);

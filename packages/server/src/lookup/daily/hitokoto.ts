@@ -57,7 +57,9 @@ export const charLength = (s: string): number => {
 };
 
 /** The shipped sentences, read once. */
-export function fileSentenceSource(file: URL | string = new URL('../../../../../data/content/hitokoto.json', import.meta.url)): SentenceSource {
+export function fileSentenceSource(
+  file: URL | string = new URL('../../../../../data/content/hitokoto.json', import.meta.url),
+): SentenceSource {
   const rows = JSON.parse(readFileSync(file, 'utf8')) as Sentence[];
   return { all: () => rows };
 }
@@ -73,7 +75,12 @@ export function parseTypes(raw: string | undefined): string[] {
     .filter(Boolean);
   if (parts.length === 0) return LETTERS;
   const unknown = [...new Set(parts.filter((p) => !(p in HITOKOTO_CATEGORIES)))];
-  if (unknown.length) throw paramError('type', `未知的分类 ${unknown.map((u) => `"${u}"`).join('、')}；应为 a 至 l 的字母，多个用逗号分隔（${CATEGORY_LIST}）`, raw);
+  if (unknown.length)
+    throw paramError(
+      'type',
+      `未知的分类 ${unknown.map((u) => `"${u}"`).join('、')}；应为 a 至 l 的字母，多个用逗号分隔（${CATEGORY_LIST}）`,
+      raw,
+    );
   return [...new Set(parts)];
 }
 
@@ -137,7 +144,10 @@ export function pickHitokoto(source: SentenceSource, q: HitokotoQuery): Hitokoto
   const pool = poolOf(prepare(source.all()), q.types);
   const names = q.types.map((t) => `${t} ${HITOKOTO_CATEGORIES[t]}`).join('，');
   if (pool.length === 0) throw paramError('type', `所选分类（${names}）中还没有句子`, q.types.join(','));
-  const fits = q.minLength === undefined && q.maxLength === undefined ? pool : pool.filter((s) => s.length >= min && s.length <= max);
+  const fits =
+    q.minLength === undefined && q.maxLength === undefined
+      ? pool
+      : pool.filter((s) => s.length >= min && s.length <= max);
   const chosen = pickRandom(fits);
   if (!chosen) {
     const lengths = pool.map((s) => s.length);
@@ -157,7 +167,10 @@ export function pickHitokoto(source: SentenceSource, q: HitokotoQuery): Hitokoto
 
 /** A JSON string literal that is also safe inside an HTML <script> element (no `</script>`, no `<!--`). */
 function scriptString(s: string): string {
-  return JSON.stringify(s).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(s)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /**

@@ -6,7 +6,9 @@ describe('daily pick', () => {
 
   it('gives everyone the same item for a date and usually another item the next day', () => {
     expect(pickForDay(items, '2026-11-21', 'jokes')).toBe(pickForDay(items, '2026-11-21', 'jokes'));
-    const days = Array.from({ length: 30 }, (_, d) => pickForDay(items, `2026-11-${String(d + 1).padStart(2, '0')}`, 'jokes'));
+    const days = Array.from({ length: 30 }, (_, d) =>
+      pickForDay(items, `2026-11-${String(d + 1).padStart(2, '0')}`, 'jokes'),
+    );
     expect(new Set(days).size).toBeGreaterThan(20);
   });
 

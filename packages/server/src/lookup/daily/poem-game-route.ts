@@ -38,8 +38,23 @@ export default async function poemGameRoute(app: FastifyInstance) {
       '飞花令: `keyword` (1–4 Chinese characters) → verses of classical poetry containing it. 接龙: `after` (a verse) → verses that begin with its last character. ' +
       'Give exactly one of the two. Each answer carries title, author and dynasty; `count` verses are drawn at random (reproducible with `seed`). No match is an error that says so.',
     query: Type.Object({
-      keyword: Type.Optional(Type.String({ minLength: 1, maxLength: 4, pattern: '^\\p{Script=Han}+$', 'x-hint': '1–4 个汉字，如 月', examples: ['月'] })),
-      after: Type.Optional(Type.String({ minLength: 1, maxLength: 50, description: 'The previous verse (接龙)', examples: ['床前明月光'] })),
+      keyword: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 4,
+          pattern: '^\\p{Script=Han}+$',
+          'x-hint': '1–4 个汉字，如 月',
+          examples: ['月'],
+        }),
+      ),
+      after: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 50,
+          description: 'The previous verse (接龙)',
+          examples: ['床前明月光'],
+        }),
+      ),
       count: Type.Integer({ minimum: 1, maximum: 20, default: 5, description: 'Verses to return (1–20)' }),
       seed: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     }),
@@ -50,7 +65,8 @@ export default async function poemGameRoute(app: FastifyInstance) {
       items: Type.Array(VerseSchema),
     }),
     handler: (q) => {
-      if ((q.keyword === undefined) === (q.after === undefined)) throw paramError('keyword', '请提供 keyword（飞花令）或 after（接龙）其中之一');
+      if ((q.keyword === undefined) === (q.after === undefined))
+        throw paramError('keyword', '请提供 keyword（飞花令）或 after（接龙）其中之一');
       const index = source.index();
       let keyword: string;
       let matches: readonly Verse[];
@@ -69,7 +85,13 @@ export default async function poemGameRoute(app: FastifyInstance) {
         mode: q.keyword !== undefined ? ('feihua' as const) : ('jielong' as const),
         keyword,
         total: matches.length,
-        items: draw(matches, q.count, q.seed).map((v) => ({ line: v.text, title: v.poem.title, author: v.poem.author, dynasty: v.poem.dynasty, poemId: v.poem.id })),
+        items: draw(matches, q.count, q.seed).map((v) => ({
+          line: v.text,
+          title: v.poem.title,
+          author: v.poem.author,
+          dynasty: v.poem.dynasty,
+          poemId: v.poem.id,
+        })),
       };
     },
   });

@@ -2,8 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { PoemIndex, lastHanChar, versesOf, type Poem } from './poem-index.js';
 
 const poems: Poem[] = [
-  { id: '1', title: '静夜思', author: '李白', dynasty: '唐', lines: ['床前明月光，疑是地上霜。', '举头望明月，低头思故乡。'] },
-  { id: '2', title: '霜月', author: '李商隐', dynasty: '唐', lines: ['初闻征雁已无蝉，百尺楼高水接天。', '青女素娥俱耐冷，月中霜里斗婵娟。'] },
+  {
+    id: '1',
+    title: '静夜思',
+    author: '李白',
+    dynasty: '唐',
+    lines: ['床前明月光，疑是地上霜。', '举头望明月，低头思故乡。'],
+  },
+  {
+    id: '2',
+    title: '霜月',
+    author: '李商隐',
+    dynasty: '唐',
+    lines: ['初闻征雁已无蝉，百尺楼高水接天。', '青女素娥俱耐冷，月中霜里斗婵娟。'],
+  },
 ];
 
 describe('poem index', () => {

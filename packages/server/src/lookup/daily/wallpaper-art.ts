@@ -28,12 +28,22 @@ export const PALETTES: Palette[] = [
 const hex = (c: string) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16));
 function mix(a: string, b: string, t: number): string {
   const [x, y] = [hex(a), hex(b)];
-  return `#${x.map((v, i) => Math.round(v + (y[i] - v) * t).toString(16).padStart(2, '0')).join('')}`;
+  return `#${x
+    .map((v, i) =>
+      Math.round(v + (y[i] - v) * t)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 /** A ridge line: a sum of sines with random phases, sampled across the width. */
 function ridgePath(rng: Rng, width: number, height: number, base: number, amplitude: number): string {
-  const waves = Array.from({ length: 4 }, (_, k) => ({ f: (k + 1) * (0.6 + rng.next() * 1.2), p: rng.next() * Math.PI * 2, a: amplitude / (k + 1.3) }));
+  const waves = Array.from({ length: 4 }, (_, k) => ({
+    f: (k + 1) * (0.6 + rng.next() * 1.2),
+    p: rng.next() * Math.PI * 2,
+    a: amplitude / (k + 1.3),
+  }));
   const steps = 64;
   const pts: string[] = [];
   for (let i = 0; i <= steps; i++) {
@@ -61,8 +71,13 @@ export function renderWallpaperSvg(seed: string, width: number, height: number):
     const t = i / (layers - 1);
     const base = height * (0.45 + t * 0.42);
     const path = ridgePath(rng, width, height, base, height * (0.12 - t * 0.05));
-    ridges.push(`<path d="${path}" fill="${mix(palette.ridges[0], palette.ridges[1], t)}" opacity="${(0.75 + t * 0.25).toFixed(2)}"/>`);
-    if (i < layers - 1) ridges.push(`<rect x="0" y="${(base - height * 0.06).toFixed(1)}" width="${width}" height="${(height * 0.12).toFixed(1)}" fill="url(#mist)"/>`);
+    ridges.push(
+      `<path d="${path}" fill="${mix(palette.ridges[0], palette.ridges[1], t)}" opacity="${(0.75 + t * 0.25).toFixed(2)}"/>`,
+    );
+    if (i < layers - 1)
+      ridges.push(
+        `<rect x="0" y="${(base - height * 0.06).toFixed(1)}" width="${width}" height="${(height * 0.12).toFixed(1)}" fill="url(#mist)"/>`,
+      );
   }
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +

@@ -12,7 +12,10 @@ import { renderWallpaperSvg } from './wallpaper-art.js';
 const SIZES = { desktop: { width: 1920, height: 1080 }, phone: { width: 1080, height: 1920 } } as const;
 type Device = keyof typeof SIZES;
 
-const Device = Type.Union([Type.Literal('desktop'), Type.Literal('phone')], { default: 'desktop', description: 'desktop 1920×1080 or phone 1080×1920' });
+const Device = Type.Union([Type.Literal('desktop'), Type.Literal('phone')], {
+  default: 'desktop',
+  description: 'desktop 1920×1080 or phone 1080×1920',
+});
 
 interface LibraryWallpaper {
   date: string;
@@ -50,10 +53,24 @@ export default async function wallpaperRoutes(app: FastifyInstance) {
       const date = resolveDate(q.date);
       const device = q.device as Device;
       // A link stored before links were checked is never served: that day gets the generated artwork instead.
-      const own = !q.random && (app.content.items('wallpapers') as unknown as LibraryWallpaper[]).find((w) => w.date === date && isSafeLink(w.url));
+      const own =
+        !q.random &&
+        (app.content.items('wallpapers') as unknown as LibraryWallpaper[]).find(
+          (w) => w.date === date && isSafeLink(w.url),
+        );
       if (own) {
         const url = own.url.startsWith('/') ? publicBaseUrl(req) + own.url : own.url;
-        return { date, title: own.title, description: own.description, url, svgUrl: null, width: own.width, height: own.height, copyright: own.copyright, source: 'library' as const };
+        return {
+          date,
+          title: own.title,
+          description: own.description,
+          url,
+          svgUrl: null,
+          width: own.width,
+          height: own.height,
+          copyright: own.copyright,
+          source: 'library' as const,
+        };
       }
       const seed = q.random ? `r${secureRng.int(2 ** 32).toString(36)}` : date;
       const { width, height } = SIZES[device];
@@ -83,7 +100,12 @@ export default async function wallpaperRoutes(app: FastifyInstance) {
     summary: '壁纸图片 Wallpaper image (raw PNG or SVG)',
     description: 'The generated artwork itself, for <img> tags. Same seed, same picture; cached for a year.',
     query: Type.Object({
-      seed: Type.String({ minLength: 1, maxLength: 64, description: 'A date (YYYY-MM-DD) or the seed from /api/wallpaper', examples: ['2026-11-21'] }),
+      seed: Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'A date (YYYY-MM-DD) or the seed from /api/wallpaper',
+        examples: ['2026-11-21'],
+      }),
       device: Device,
       format: Type.Union([Type.Literal('png'), Type.Literal('svg')], { default: 'png' }),
     }),

@@ -6,15 +6,29 @@ import { computeAlmanac } from './almanac.js';
 
 const AlmanacEntrySchema = Type.Object(
   {
-    date: Type.String({ pattern: '^\\d{4}-\\d{1,2}-\\d{1,2}$', description: 'The almanac day every entry belongs to, Y-M-D without zero padding (the requested date)', examples: ['2026-11-21'] }),
-    hours: Type.String({ pattern: '^\\d{2}:\\d{2}-\\d{2}:\\d{2}$', description: 'The two-hour window, HH:MM-HH:MM', examples: ['23:00-00:59'] }),
+    date: Type.String({
+      pattern: '^\\d{4}-\\d{1,2}-\\d{1,2}$',
+      description: 'The almanac day every entry belongs to, Y-M-D without zero padding (the requested date)',
+      examples: ['2026-11-21'],
+    }),
+    hours: Type.String({
+      pattern: '^\\d{2}:\\d{2}-\\d{2}:\\d{2}$',
+      description: 'The two-hour window, HH:MM-HH:MM',
+      examples: ['23:00-00:59'],
+    }),
     hour: Type.String({ description: 'The double hour, 子时 … 亥时', examples: ['子时'] }),
-    yi: Type.String({ description: 'Suitable activities, space-separated; 无 when none', examples: ['作灶 祭祀 祈福 斋醮 酬神'] }),
+    yi: Type.String({
+      description: 'Suitable activities, space-separated; 无 when none',
+      examples: ['作灶 祭祀 祈福 斋醮 酬神'],
+    }),
     ji: Type.String({ description: 'Activities to avoid, space-separated; 无 when none', examples: ['修造 动土'] }),
     chong: Type.String({ description: 'The clash: (clashing stem-branch) zodiac animal', examples: ['(戊午)马'] }),
     sha: Type.String({ description: 'Direction of the 煞', examples: ['南'] }),
     nayin: Type.String({ description: '纳音 of the hour’s stem-branch', examples: ['海中金'] }),
-    jiuxing: Type.String({ description: 'The hour’s flying star (紫白九星): number, colour, element, Big Dipper name', examples: ['三碧木天玑'] }),
+    jiuxing: Type.String({
+      description: 'The hour’s flying star (紫白九星): number, colour, element, Big Dipper name',
+      examples: ['三碧木天玑'],
+    }),
   },
   { additionalProperties: false },
 );

@@ -62,7 +62,9 @@ describe('computeAlmanac', () => {
       });
       // The same stem-branch as lunar-javascript's late 子 hour (23:00-23:59) of the day before.
       const prev = new Date(Date.UTC(2025, 0, 1) + (i - 1) * 86_400_000);
-      const lateZi = lunarJs.Solar.fromYmd(prev.getUTCFullYear(), prev.getUTCMonth() + 1, prev.getUTCDate()).getLunar().getTimes()[12];
+      const lateZi = lunarJs.Solar.fromYmd(prev.getUTCFullYear(), prev.getUTCMonth() + 1, prev.getUTCDate())
+        .getLunar()
+        .getTimes()[12];
       expect(entries[0].chong).toBe(lateZi.getChongDesc());
       expect(entries[0].nayin).toBe(lateZi.getNaYin());
     }
@@ -81,10 +83,19 @@ describe('computeAlmanac', () => {
 
   it('runs the hour stars backward after 夏至 and forward from 冬至 day (紫白九星)', () => {
     // 2026-11-21 is a 亥 day before 冬至: 子时 starts at 三碧 and runs backward.
-    expect(computeAlmanac('2026-11-21').slice(0, 3).map((e) => e.jiuxing.slice(0, 2))).toEqual(['三碧', '二黑', '一白']);
+    expect(
+      computeAlmanac('2026-11-21')
+        .slice(0, 3)
+        .map((e) => e.jiuxing.slice(0, 2)),
+    ).toEqual(['三碧', '二黑', '一白']);
     // 2026-12-22 (冬至, a 午 day) and 2026-12-25 (a 酉 day): 子午卯酉日 start at 一白 and run forward.
     for (const date of ['2026-12-22', '2026-12-25']) {
-      expect(computeAlmanac(date).slice(0, 3).map((e) => e.jiuxing.slice(0, 2)), date).toEqual(['一白', '二黑', '三碧']);
+      expect(
+        computeAlmanac(date)
+          .slice(0, 3)
+          .map((e) => e.jiuxing.slice(0, 2)),
+        date,
+      ).toEqual(['一白', '二黑', '三碧']);
     }
     // 2026-12-21 (巳 day, the eve of 冬至) is still backward from 三碧.
     expect(computeAlmanac('2026-12-21')[0].jiuxing.slice(0, 2)).toBe('三碧');
@@ -96,7 +107,9 @@ describe('computeAlmanac', () => {
     for (const i of offsets) {
       const d = new Date(Date.UTC(2026, 0, 1) + i * 86_400_000);
       const date = d.toISOString().slice(0, 10);
-      const times = lunarJs.Solar.fromYmd(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()).getLunar().getTimes();
+      const times = lunarJs.Solar.fromYmd(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate())
+        .getLunar()
+        .getTimes();
       const ours = computeAlmanac(date).map((e) => e.jiuxing);
       const theirs = times.slice(0, 12).map((t) => t.getNineStar().toString());
       if (date < '2026-12-22') expect(ours, date).toEqual(theirs);

@@ -20,7 +20,13 @@ export class AsnTable {
     /** Organisation per AS number: in this data set every AS has exactly one name, so rows keep only the number. */
     private readonly orgs: Map<number, string>,
     private readonly v4: { start: Uint32Array; end: Uint32Array; asn: Uint32Array },
-    private readonly v6: { startHi: BigUint64Array; startLo: BigUint64Array; endHi: BigUint64Array; endLo: BigUint64Array; asn: Uint32Array },
+    private readonly v6: {
+      startHi: BigUint64Array;
+      startLo: BigUint64Array;
+      endHi: BigUint64Array;
+      endLo: BigUint64Array;
+      asn: Uint32Array;
+    },
   ) {}
 
   get size(): number {

@@ -13,12 +13,24 @@ export default async function bmiRoute(app: FastifyInstance) {
       'BMI = weight (kg) / height (m)². Chinese adult standard by default (WS/T 428-2013: < 18.5 偏瘦, 18.5–23.9 正常, 24–27.9 超重, ≥ 28 肥胖); `standard=who` uses the WHO classification. ' +
       'The category is decided on the exact BMI (23.96 is 正常 under the Chinese standard). Returns the category in Chinese and English and the healthy weight range for the height. For adults; not medical advice.',
     query: Type.Object({
-      height: Type.Number({ minimum: 50, maximum: 260, description: 'Height in centimetres (50–260)', examples: [175] }),
+      height: Type.Number({
+        minimum: 50,
+        maximum: 260,
+        description: 'Height in centimetres (50–260)',
+        examples: [175],
+      }),
       weight: Type.Number({ minimum: 2, maximum: 500, description: 'Weight in kilograms (2–500)', examples: [70] }),
-      standard: Type.Union([Type.Literal('china'), Type.Literal('who')], { default: 'china', description: 'china (default) or who' }),
+      standard: Type.Union([Type.Literal('china'), Type.Literal('who')], {
+        default: 'china',
+        description: 'china (default) or who',
+      }),
     }),
     data: Type.Object({
-      bmi: Type.Number({ description: 'weight / height², two decimals (cut, not rounded, so it never shows the next band’s value); the category is decided on the exact value', examples: [22.85] }),
+      bmi: Type.Number({
+        description:
+          'weight / height², two decimals (cut, not rounded, so it never shows the next band’s value); the category is decided on the exact value',
+        examples: [22.85],
+      }),
       category: Type.String({ examples: ['正常'] }),
       categoryEn: Type.String({ examples: ['normal'] }),
       standard: Type.String(),

@@ -78,7 +78,10 @@ export function findChinaRegion(name: string): ChinaRegion | undefined {
   const n = name.trim();
   if (!n) return undefined;
   const lower = n.toLowerCase();
-  return CHINA_REGIONS.find((r) => r.zh === n || r.short === n || n.startsWith(r.short)) ?? CHINA_REGIONS.find((r) => lower === r.en.toLowerCase() || lower.startsWith(`${r.en.toLowerCase()} `));
+  return (
+    CHINA_REGIONS.find((r) => r.zh === n || r.short === n || n.startsWith(r.short)) ??
+    CHINA_REGIONS.find((r) => lower === r.en.toLowerCase() || lower.startsWith(`${r.en.toLowerCase()} `))
+  );
 }
 
 export function chinaRegionByCode(code: string): ChinaRegion | undefined {

@@ -75,7 +75,7 @@ export function normaliseName(name: string): string {
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
-    .replace(/[\s.'’,()（）·\-]/gu, '');
+    .replace(/[\s.'’,()（）·-]/gu, '');
 }
 
 export interface DialingCode {

@@ -3,17 +3,35 @@ import { Type } from '@sinclair/typebox';
 import { lookupRoute, todayInShanghai } from '../../plugins/lookup-platform.js';
 import { holidaysOfYear, type HolidaySchedules } from './holidays.js';
 
-const Day = (description: string, example: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, examples: [example] });
+const Day = (description: string, example: string) =>
+  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, examples: [example] });
 
 const HolidayEntrySchema = Type.Object(
   {
-    name: Type.String({ description: 'The holiday as the notice names it; a combined block names both (国庆节、中秋节)', examples: ['春节'] }),
+    name: Type.String({
+      description: 'The holiday as the notice names it; a combined block names both (国庆节、中秋节)',
+      examples: ['春节'],
+    }),
     start: Day('First day off, YYYY-MM-DD (元旦 may start in the previous December)', '2025-01-28'),
     end: Day('Last day off, YYYY-MM-DD', '2025-02-04'),
-    distance: Type.Integer({ description: 'Whole days from today (Asia/Shanghai) to start: 0 on the first day off, negative once start has passed', examples: [8] }),
-    length: Type.Integer({ minimum: 1, description: 'Days off in the block, weekends included (end − start + 1)', examples: [8] }),
-    balance: Type.Integer({ description: 'Days off gained beyond ordinary weekends: length − weekend days inside the block − work.length', examples: [4] }),
-    work: Type.Array(Day('Make-up working day', '2025-01-26'), { description: 'Make-up working days (调休上班), possibly empty', examples: [['2025-01-26', '2025-02-08']] }),
+    distance: Type.Integer({
+      description:
+        'Whole days from today (Asia/Shanghai) to start: 0 on the first day off, negative once start has passed',
+      examples: [8],
+    }),
+    length: Type.Integer({
+      minimum: 1,
+      description: 'Days off in the block, weekends included (end − start + 1)',
+      examples: [8],
+    }),
+    balance: Type.Integer({
+      description: 'Days off gained beyond ordinary weekends: length − weekend days inside the block − work.length',
+      examples: [4],
+    }),
+    work: Type.Array(Day('Make-up working day', '2025-01-26'), {
+      description: 'Make-up working days (调休上班), possibly empty',
+      examples: [['2025-01-26', '2025-02-08']],
+    }),
   },
   { additionalProperties: false },
 );
@@ -22,7 +40,11 @@ export default async function holidayRoute(app: FastifyInstance) {
   // Schedules come from the content library (seeded from data/holidays.json, editable in the admin app):
   // one item per year, { year, holidays: [...] }.
   const schedules = (): HolidaySchedules =>
-    Object.fromEntries((app.content.items('holidays') as unknown as Array<{ year: number; holidays: HolidaySchedules[string] }>).map((i) => [String(i.year), i.holidays]));
+    Object.fromEntries(
+      (app.content.items('holidays') as unknown as Array<{ year: number; holidays: HolidaySchedules[string] }>).map(
+        (i) => [String(i.year), i.holidays],
+      ),
+    );
   lookupRoute(app, {
     group: 'life',
     path: '/holiday',
@@ -42,7 +64,8 @@ export default async function holidayRoute(app: FastifyInstance) {
           minimum: 1900,
           maximum: 2100,
           'x-hint': '四位年份，范围 1900 至 2100（有放假安排的年份）',
-          description: 'The notice year (default the current year in Asia/Shanghai); only years with a published schedule answer',
+          description:
+            'The notice year (default the current year in Asia/Shanghai); only years with a published schedule answer',
           examples: [2025],
         }),
       ),

@@ -27,7 +27,8 @@ for (const y of years) {
     for (const d of b.work) work.set(d, y);
   }
 }
-const onlyYears = (m: Map<string, number>, keep: (y: number) => boolean) => [...m].filter(([, y]) => keep(y)).map(([d]) => d);
+const onlyYears = (m: Map<string, number>, keep: (y: number) => boolean) =>
+  [...m].filter(([, y]) => keep(y)).map(([d]) => d);
 
 /**
  * Days off a year grants by law (全国年节及纪念日放假办法): 10 under the 1999 rules, 11 from 2008 (清明, 端午, 中秋
@@ -72,7 +73,9 @@ describe('data/holidays.json', () => {
     for (const y of years) {
       for (const b of schedules[y]) {
         for (const d of [iso(utc(b.start) - DAY), iso(utc(b.end) + DAY)]) {
-          expect(isWeekend(d) && !work.has(d), `${y} ${b.name}: ${d} is a free weekend day next to the block`).toBe(false);
+          expect(isWeekend(d) && !work.has(d), `${y} ${b.name}: ${d} is a free weekend day next to the block`).toBe(
+            false,
+          );
         }
       }
     }
@@ -88,15 +91,33 @@ describe('data/holidays.json', () => {
   it('names every year’s 春节 and 国庆节, and from 2008 清明节, 端午节 and 中秋节', () => {
     for (const y of years) {
       const names = schedules[y].map((b) => b.name).join('、');
-      const expected = y < 2008 ? ['元旦', '春节', '劳动节', '国庆节'] : ['元旦', '春节', '清明节', '劳动节', '端午节', '中秋节', '国庆节'];
+      const expected =
+        y < 2008
+          ? ['元旦', '春节', '劳动节', '国庆节']
+          : ['元旦', '春节', '清明节', '劳动节', '端午节', '中秋节', '国庆节'];
       for (const n of expected) expect(names, String(y)).toContain(n);
     }
   });
 
   it('holds the known 2025 schedule: 春节 01-28 … 02-04 with make-up days 01-26 and 02-08, 劳动节 05-01 … 05-05', () => {
-    expect(schedules['2025']).toContainEqual({ name: '春节', start: '2025-01-28', end: '2025-02-04', work: ['2025-01-26', '2025-02-08'] });
-    expect(schedules['2025']).toContainEqual({ name: '劳动节', start: '2025-05-01', end: '2025-05-05', work: ['2025-04-27'] });
-    expect(schedules['2023']).toContainEqual({ name: '中秋节、国庆节', start: '2023-09-29', end: '2023-10-06', work: ['2023-10-07', '2023-10-08'] });
+    expect(schedules['2025']).toContainEqual({
+      name: '春节',
+      start: '2025-01-28',
+      end: '2025-02-04',
+      work: ['2025-01-26', '2025-02-08'],
+    });
+    expect(schedules['2025']).toContainEqual({
+      name: '劳动节',
+      start: '2025-05-01',
+      end: '2025-05-05',
+      work: ['2025-04-27'],
+    });
+    expect(schedules['2023']).toContainEqual({
+      name: '中秋节、国庆节',
+      start: '2023-09-29',
+      end: '2023-10-06',
+      work: ['2023-10-07', '2023-10-08'],
+    });
   });
 
   it('agrees day by day with lunar-javascript’s HolidayUtil, apart from the listed corrections', () => {
@@ -132,7 +153,8 @@ describe('data/holidays.json', () => {
       if (off.has(d) && detail.work) mismatches.push(`${d} off here, a working day there`);
       if (off.has(d) && !isWeekend(d) && !named) mismatches.push(`${d} off here, an ordinary weekday there`);
       if (named && !detail.work && !off.has(d)) mismatches.push(`${d} a holiday there (${detail.name}), not here`);
-      if (work.has(d) && !detail.work && !NOT_IN_CHINESE_DAYS.has(d)) mismatches.push(`${d} a make-up day here, off there`);
+      if (work.has(d) && !detail.work && !NOT_IN_CHINESE_DAYS.has(d))
+        mismatches.push(`${d} a make-up day here, off there`);
       if (named && detail.work && !work.has(d)) mismatches.push(`${d} a make-up day there, not here`);
     }
     expect(mismatches).toEqual([]);

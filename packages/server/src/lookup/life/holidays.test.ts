@@ -16,7 +16,15 @@ describe('holidaysOfYear', () => {
   it('gives 2025 春节 its 8 days off, its two make-up days and a balance of 4', () => {
     const spring = holidaysOfYear(schedules, 2025, '2025-01-20').find((h) => h.name === '春节');
     // 8 days, of which 2 (Sat 02-01, Sun 02-02) are weekend days anyway, and 2 Saturdays/Sundays are worked: 8 − 2 − 2.
-    expect(spring).toEqual({ name: '春节', start: '2025-01-28', end: '2025-02-04', distance: 8, length: 8, balance: 4, work: ['2025-01-26', '2025-02-08'] });
+    expect(spring).toEqual({
+      name: '春节',
+      start: '2025-01-28',
+      end: '2025-02-04',
+      distance: 8,
+      length: 8,
+      balance: 4,
+      work: ['2025-01-26', '2025-02-08'],
+    });
   });
 
   it('counts distance in whole days to start: positive before, 0 on the first day off, negative after', () => {

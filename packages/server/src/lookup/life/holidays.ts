@@ -20,7 +20,10 @@ export const HolidayScheduleSchema = Type.Object({
   work: Type.Array(Day),
 });
 /** Notice year (`"2025"`) → its blocks. A block may start in the previous December (元旦 2023 starts 2022-12-31). */
-export const HolidaySchedulesSchema = Type.Record(Type.String({ pattern: '^\\d{4}$' }), Type.Array(HolidayScheduleSchema));
+export const HolidaySchedulesSchema = Type.Record(
+  Type.String({ pattern: '^\\d{4}$' }),
+  Type.Array(HolidayScheduleSchema),
+);
 
 export type HolidaySchedule = Static<typeof HolidayScheduleSchema>;
 export type HolidaySchedules = Static<typeof HolidaySchedulesSchema>;
@@ -61,7 +64,11 @@ export function scheduledYears(schedules: HolidaySchedules): number[] {
 export function holidaysOfYear(schedules: HolidaySchedules, year: number, today: string): HolidayEntry[] {
   const blocks = schedules[String(year)];
   if (!blocks) {
-    throw paramError('year', `${year} 年的放假安排尚未发布（或未收录），可查询 ${describeYears(scheduledYears(schedules))} 年`, year);
+    throw paramError(
+      'year',
+      `${year} 年的放假安排尚未发布（或未收录），可查询 ${describeYears(scheduledYears(schedules))} 年`,
+      year,
+    );
   }
   return blocks
     .map((b) => {

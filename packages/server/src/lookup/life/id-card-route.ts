@@ -7,11 +7,21 @@ const PROBLEMS: IdCardProblem[] = ['length', 'characters', 'region', 'birthday',
 
 /** The region an ID number was issued in; shared with the random ID-card and random-person schemas. */
 export const IdRegionSchema = Type.Object({
-  code: Type.String({ description: 'Six-digit GB/T 2260 code (the first six digits of the number)', examples: ['110105'] }),
+  code: Type.String({
+    description: 'Six-digit GB/T 2260 code (the first six digits of the number)',
+    examples: ['110105'],
+  }),
   province: Type.String({ examples: ['北京市'] }),
-  city: Type.String({ description: 'Prefecture-level city; the municipality itself for 北京/天津/上海/重庆; empty for a county directly under its province (济源市, 石河子市)', examples: ['北京市'] }),
+  city: Type.String({
+    description:
+      'Prefecture-level city; the municipality itself for 北京/天津/上海/重庆; empty for a county directly under its province (济源市, 石河子市)',
+    examples: ['北京市'],
+  }),
   district: Type.String({ examples: ['朝阳区'] }),
-  historical: Type.Boolean({ description: 'true when the code is no longer in the 2023 division table (abolished or recoded); old cards still carry it' }),
+  historical: Type.Boolean({
+    description:
+      'true when the code is no longer in the 2023 division table (abolished or recoded); old cards still carry it',
+  }),
   name: Type.String({ description: 'Province, city and district joined without repeats', examples: ['北京市朝阳区'] }),
 });
 
@@ -25,7 +35,8 @@ export const IdFactsSchema = {
   lunarBirthday: Type.String({ description: 'Birthday on the Chinese calendar', examples: ['一九四九年冬月十二'] }),
   region: IdRegionSchema,
   document: Type.Union([Type.Literal('居民身份证'), Type.Literal('港澳居民居住证'), Type.Literal('台湾居民居住证')], {
-    description: '证件类型：居民身份证，或港澳台居民居住证（地区码 810000 香港、820000 澳门、830000 台湾） Which card the number belongs to',
+    description:
+      '证件类型：居民身份证，或港澳台居民居住证（地区码 810000 香港、820000 澳门、830000 台湾） Which card the number belongs to',
   }),
 };
 
@@ -33,13 +44,27 @@ const IdCardSchema = Type.Object({
   input: Type.String({ description: 'The number as checked (x upper-cased)' }),
   valid: Type.Boolean(),
   problem: Type.Optional(
-    Type.Union(PROBLEMS.map((p) => Type.Literal(p)), {
-      description: 'Machine-readable kind of the first problem found (only when invalid)',
+    Type.Union(
+      PROBLEMS.map((p) => Type.Literal(p)),
+      {
+        description: 'Machine-readable kind of the first problem found (only when invalid)',
+      },
+    ),
+  ),
+  reason: Type.Optional(
+    Type.String({
+      description: 'Why the number is invalid, in Chinese (only when invalid)',
+      examples: ['校验码错误：第 18 位应为 X，实际为 1'],
     }),
   ),
-  reason: Type.Optional(Type.String({ description: 'Why the number is invalid, in Chinese (only when invalid)', examples: ['校验码错误：第 18 位应为 X，实际为 1'] })),
-  id18: Type.Optional(Type.String({ description: 'The 18-digit form; for a 15-digit number the converted one (19 inserted, check digit computed)' })),
-  expectedCheckDigit: Type.Optional(Type.String({ description: 'The check digit the first 17 digits call for, whenever they are well formed' })),
+  id18: Type.Optional(
+    Type.String({
+      description: 'The 18-digit form; for a 15-digit number the converted one (19 inserted, check digit computed)',
+    }),
+  ),
+  expectedCheckDigit: Type.Optional(
+    Type.String({ description: 'The check digit the first 17 digits call for, whenever they are well formed' }),
+  ),
   gender: Type.Optional(IdFactsSchema.gender),
   birthday: Type.Optional(IdFactsSchema.birthday),
   age: Type.Optional(IdFactsSchema.age),

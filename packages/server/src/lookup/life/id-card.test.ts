@@ -49,7 +49,14 @@ describe('inspectIdCard', () => {
       // born before the 1950 Spring Festival (17 February): still the year of the ox
       zodiac: '牛',
       constellation: '摩羯座',
-      region: { code: '110105', province: '北京市', city: '北京市', district: '朝阳区', historical: false, name: '北京市朝阳区' },
+      region: {
+        code: '110105',
+        province: '北京市',
+        city: '北京市',
+        district: '朝阳区',
+        historical: false,
+        name: '北京市朝阳区',
+      },
     });
     expect(r.reason).toBeUndefined();
   });
@@ -57,7 +64,12 @@ describe('inspectIdCard', () => {
   it('reads the sex from the 17th digit: odd is male', () => {
     expect(inspectIdCard(composeIdCard('440524', '1980-01-01', 1), TODAY).gender).toBe('男');
     const female = composeIdCard('440305', '1990-06-15', 2);
-    expect(inspectIdCard(female, TODAY)).toMatchObject({ valid: true, gender: '女', constellation: '双子座', zodiac: '马' });
+    expect(inspectIdCard(female, TODAY)).toMatchObject({
+      valid: true,
+      gender: '女',
+      constellation: '双子座',
+      zodiac: '马',
+    });
   });
 
   it('resolves historical codes that are no longer in the 2023 table', () => {
@@ -66,8 +78,15 @@ describe('inspectIdCard', () => {
     const chaohu = inspectIdCard(composeIdCard('341421', '1980-08-01', 35), TODAY);
     expect(chaohu.region).toMatchObject({ province: '安徽省', city: '巢湖市', district: '庐江县', historical: true });
     // 重庆 was part of 四川 until 1997: its old 5102 codes resolve under 四川
-    expect(inspectIdCard(composeIdCard('510202', '1960-01-01', 1), TODAY).region).toMatchObject({ province: '四川省', historical: true });
-    expect(inspectIdCard(composeIdCard('440524', '1980-01-01', 1), TODAY).region).toMatchObject({ city: '汕头市', district: '潮阳县', historical: true });
+    expect(inspectIdCard(composeIdCard('510202', '1960-01-01', 1), TODAY).region).toMatchObject({
+      province: '四川省',
+      historical: true,
+    });
+    expect(inspectIdCard(composeIdCard('440524', '1980-01-01', 1), TODAY).region).toMatchObject({
+      city: '汕头市',
+      district: '潮阳县',
+      historical: true,
+    });
   });
 
   it('converts a 15-digit number like the idcard package does', () => {
@@ -77,7 +96,11 @@ describe('inspectIdCard', () => {
       expect(r.id18).toBe(to18(old));
       expect(r.id18).toBe(idcard.upgrade15To18(old).card);
     }
-    expect(inspectIdCard('130503670401001', TODAY)).toMatchObject({ id18: '130503196704010016', birthday: '1967-04-01', gender: '男' });
+    expect(inspectIdCard('130503670401001', TODAY)).toMatchObject({
+      id18: '130503196704010016',
+      birthday: '1967-04-01',
+      gender: '男',
+    });
   });
 
   it('gives the exact reason a number is invalid', () => {
@@ -114,7 +137,13 @@ describe('inspectIdCard', () => {
     ];
     for (const [code, province, document] of cases) {
       const r = inspectIdCard(composeIdCard(code, '1990-05-17', 35), TODAY);
-      expect(r, code).toMatchObject({ valid: true, document, gender: '男', birthday: '1990-05-17', region: { code, province, name: province } });
+      expect(r, code).toMatchObject({
+        valid: true,
+        document,
+        gender: '男',
+        birthday: '1990-05-17',
+        region: { code, province, name: province },
+      });
     }
     expect(inspectIdCard(composeIdCard('110105', '1990-05-17', 35), TODAY).document).toBe('居民身份证');
     expect(inspectIdCard(composeIdCard('110105', '1900-01-01', 35), TODAY).valid).toBe(true);

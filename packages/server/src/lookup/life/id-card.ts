@@ -80,8 +80,14 @@ export const EARLIEST_BIRTHDAY = '1900-01-01';
  * generators draw mainland numbers from). Permits only ever have 18 digits.
  */
 const RESIDENCE_PERMITS: Record<string, { region: IdRegion; document: IdDocument }> = {
-  '810000': { region: { province: '香港特别行政区', city: '', district: '', historical: false }, document: '港澳居民居住证' },
-  '820000': { region: { province: '澳门特别行政区', city: '', district: '', historical: false }, document: '港澳居民居住证' },
+  '810000': {
+    region: { province: '香港特别行政区', city: '', district: '', historical: false },
+    document: '港澳居民居住证',
+  },
+  '820000': {
+    region: { province: '澳门特别行政区', city: '', district: '', historical: false },
+    document: '港澳居民居住证',
+  },
   '830000': { region: { province: '台湾省', city: '', district: '', historical: false }, document: '台湾居民居住证' },
 };
 
@@ -146,7 +152,12 @@ export function birthFacts(birthday: string, today: string): BirthFacts {
   };
 }
 
-const invalid = (input: string, problem: IdCardProblem, reason: string, extra: Partial<IdCardReport> = {}): IdCardReport => ({
+const invalid = (
+  input: string,
+  problem: IdCardProblem,
+  reason: string,
+  extra: Partial<IdCardReport> = {},
+): IdCardReport => ({
   input,
   valid: false,
   problem,
@@ -164,37 +175,53 @@ export function inspectIdCard(raw: string, today: string, table = idRegions()): 
   const n = input.length;
   if (n !== 18 && n !== 15) return invalid(input, 'length', `号码长度应为 18 位（或 15 位旧号码），实际为 ${n} 位`);
   if (n === 15 && !/^\d{15}$/u.test(input)) return invalid(input, 'characters', '15 位旧号码只能由数字组成');
-  if (n === 18 && !/^\d{17}[\dX]$/u.test(input)) return invalid(input, 'characters', '18 位号码的前 17 位必须是数字，第 18 位是数字或 X');
+  if (n === 18 && !/^\d{17}[\dX]$/u.test(input))
+    return invalid(input, 'characters', '18 位号码的前 17 位必须是数字，第 18 位是数字或 X');
 
   const id18 = n === 15 ? to18(input) : input;
   const expected = checkDigit(id18.slice(0, 17));
   const facts: Partial<IdCardReport> = { id18, expectedCheckDigit: expected };
 
   const code = id18.slice(0, 6);
-  if (n === 15 && RESIDENCE_PERMITS[code]) return invalid(input, 'region', `地区码 ${code} 是港澳台居民居住证的代码，居住证号码只有 18 位`, facts);
+  if (n === 15 && RESIDENCE_PERMITS[code])
+    return invalid(input, 'region', `地区码 ${code} 是港澳台居民居住证的代码，居住证号码只有 18 位`, facts);
   const region = regionInfo(code, table);
-  if (!region) return invalid(input, 'region', `地区码 ${code} 不是已知的行政区划代码（已含历史代码及港澳台居民居住证 810000、820000、830000）`, facts);
+  if (!region)
+    return invalid(
+      input,
+      'region',
+      `地区码 ${code} 不是已知的行政区划代码（已含历史代码及港澳台居民居住证 810000、820000、830000）`,
+      facts,
+    );
 
   const ymd = id18.slice(6, 14);
   const birthday = realDate(ymd);
   if (!birthday) return invalid(input, 'birthday', `出生日期 ${ymd} 不存在`, facts);
-  if (birthday < EARLIEST_BIRTHDAY) return invalid(input, 'birthday', `出生日期 ${birthday} 早于 ${EARLIEST_BIRTHDAY}，不可能是在世居民的号码`, facts);
+  if (birthday < EARLIEST_BIRTHDAY)
+    return invalid(input, 'birthday', `出生日期 ${birthday} 早于 ${EARLIEST_BIRTHDAY}，不可能是在世居民的号码`, facts);
   if (birthday > today) return invalid(input, 'future_birthday', `出生日期 ${birthday} 晚于今天（${today}）`, facts);
 
-  if (n === 18 && input[17] !== expected) return invalid(input, 'checksum', `校验码错误：第 18 位应为 ${expected}，实际为 ${input[17]}`, facts);
+  if (n === 18 && input[17] !== expected)
+    return invalid(input, 'checksum', `校验码错误：第 18 位应为 ${expected}，实际为 ${input[17]}`, facts);
 
   return { input, valid: true, ...facts, ...idFacts(id18, birthday, region, today) };
 }
 
 function idFacts(id18: string, birthday: string, region: RegionInfo, today: string): IdFacts {
-  return { gender: Number(id18[16]) % 2 === 1 ? '男' : '女', ...birthFacts(birthday, today), region, document: documentOf(id18.slice(0, 6)) };
+  return {
+    gender: Number(id18[16]) % 2 === 1 ? '男' : '女',
+    ...birthFacts(birthday, today),
+    region,
+    document: documentOf(id18.slice(0, 6)),
+  };
 }
 
 /** The facts of a number the caller built to be valid (the random generators); a number that is not is a bug and throws. */
 export function factsOf(id18: string, today: string, table = idRegions()): IdFacts {
   const region = regionInfo(id18.slice(0, 6), table);
   const birthday = realDate(id18.slice(6, 14));
-  if (!region || !birthday || birthday > today || checkDigit(id18) !== id18[17]) throw new Error(`not a valid ID number: ${id18}`);
+  if (!region || !birthday || birthday > today || checkDigit(id18) !== id18[17])
+    throw new Error(`not a valid ID number: ${id18}`);
   return idFacts(id18, birthday, region, today);
 }
 

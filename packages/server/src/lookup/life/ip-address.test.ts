@@ -4,7 +4,11 @@ import { classifyAddress, ipv4ToNumber, ipv6ToHalves } from './ip-address.js';
 describe('classifyAddress', () => {
   it('passes public IPv4 and IPv6 addresses through for lookup', () => {
     expect(classifyAddress('8.8.8.8')).toEqual({ kind: 'public', version: 4, address: '8.8.8.8' });
-    expect(classifyAddress('2001:4860:4860::8888')).toEqual({ kind: 'public', version: 6, address: '2001:4860:4860:0:0:0:0:8888' });
+    expect(classifyAddress('2001:4860:4860::8888')).toEqual({
+      kind: 'public',
+      version: 6,
+      address: '2001:4860:4860:0:0:0:0:8888',
+    });
   });
 
   it('looks up an IPv4-mapped IPv6 address as the IPv4 address it carries', () => {
@@ -13,17 +17,53 @@ describe('classifyAddress', () => {
   });
 
   it('calls RFC 1918 and unique-local addresses private', () => {
-    for (const ip of ['10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', 'fc00::1', 'fdff::1']) expect(classifyAddress(ip), ip).toEqual({ kind: 'private' });
+    for (const ip of ['10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', 'fc00::1', 'fdff::1'])
+      expect(classifyAddress(ip), ip).toEqual({ kind: 'private' });
     expect(classifyAddress('172.32.0.1').kind).toBe('public');
   });
 
   it('calls every other special-purpose block reserved', () => {
-    const reserved = ['0.0.0.0', '0.1.2.3', '127.0.0.1', '169.254.10.10', '100.64.0.1', '192.0.2.1', '198.18.0.1', '198.51.100.7', '203.0.113.9', '224.0.0.251', '239.1.1.1', '240.0.0.1', '255.255.255.255', '::', '::1', 'fe80::1', 'ff02::1', '2001:db8::1', '4000::1', '100::1'];
+    const reserved = [
+      '0.0.0.0',
+      '0.1.2.3',
+      '127.0.0.1',
+      '169.254.10.10',
+      '100.64.0.1',
+      '192.0.2.1',
+      '198.18.0.1',
+      '198.51.100.7',
+      '203.0.113.9',
+      '224.0.0.251',
+      '239.1.1.1',
+      '240.0.0.1',
+      '255.255.255.255',
+      '::',
+      '::1',
+      'fe80::1',
+      'ff02::1',
+      '2001:db8::1',
+      '4000::1',
+      '100::1',
+    ];
     for (const ip of reserved) expect(classifyAddress(ip), ip).toEqual({ kind: 'reserved' });
   });
 
   it('rejects what node:net does not accept as an address', () => {
-    for (const bad of ['', 'abc', '1.2.3', '1.2.3.256', '01.2.3.4', '1.2.3.4 ', ' 1.2.3.4', '1.2.3.4/8', 'gggg::1', '1:2:3:4:5:6:7:8:9', '[::1]', '８.８.８.８']) expect(classifyAddress(bad), bad).toEqual({ kind: 'invalid' });
+    for (const bad of [
+      '',
+      'abc',
+      '1.2.3',
+      '1.2.3.256',
+      '01.2.3.4',
+      '1.2.3.4 ',
+      ' 1.2.3.4',
+      '1.2.3.4/8',
+      'gggg::1',
+      '1:2:3:4:5:6:7:8:9',
+      '[::1]',
+      '８.８.８.８',
+    ])
+      expect(classifyAddress(bad), bad).toEqual({ kind: 'invalid' });
   });
 
   it('accepts a zone id on a link-local address (and calls it reserved)', () => {

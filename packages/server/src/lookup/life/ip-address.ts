@@ -33,7 +33,8 @@ export function classifyAddress(input: string): AddressClass {
   } catch {
     return { kind: 'invalid' };
   }
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
+    addr = (addr as ipaddr.IPv6).toIPv4Address();
   const range = addr.range();
   if (addr.kind() === 'ipv4') {
     if (range === 'private') return { kind: 'private' };
@@ -43,7 +44,9 @@ export function classifyAddress(input: string): AddressClass {
   if (range === 'uniqueLocal') return { kind: 'private' };
   // Only 2000::/3 is allocated as global unicast; ipaddr.js calls everything it has no name for "unicast".
   const globalUnicast = (v6.parts[0] & 0xe000) === 0x2000;
-  return LOOKUP_V6.has(range) && globalUnicast ? { kind: 'public', version: 6, address: v6.toNormalizedString() } : { kind: 'reserved' };
+  return LOOKUP_V6.has(range) && globalUnicast
+    ? { kind: 'public', version: 6, address: v6.toNormalizedString() }
+    : { kind: 'reserved' };
 }
 
 /** An IPv4 address as an unsigned 32-bit number. */

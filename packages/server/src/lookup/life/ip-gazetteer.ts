@@ -43,7 +43,13 @@ export function countryCentre(code: string): CountryCentre | undefined {
     const zones = c?.timezones ?? [];
     countries.set(
       code,
-      c ? { lat: Number(c.latitude), lon: Number(c.longitude), timezone: LEGAL_TIME[code] ?? (zones.length === 1 ? zones[0].zoneName : '') } : undefined,
+      c
+        ? {
+            lat: Number(c.latitude),
+            lon: Number(c.longitude),
+            timezone: LEGAL_TIME[code] ?? (zones.length === 1 ? zones[0].zoneName : ''),
+          }
+        : undefined,
     );
   }
   return countries.get(code);
@@ -61,7 +67,8 @@ export function subdivision(countryCode: string, name: string): Subdivision | un
     byName = new Map();
     for (const s of State.getStatesOfCountry(countryCode)) {
       const sub = { code: s.isoCode, name: s.name, lat: Number(s.latitude), lon: Number(s.longitude) };
-      for (const key of [placeKey(s.name), placeKey(s.name).replace(TAIL, '')]) if (key && !byName.has(key)) byName.set(key, sub);
+      for (const key of [placeKey(s.name), placeKey(s.name).replace(TAIL, '')])
+        if (key && !byName.has(key)) byName.set(key, sub);
     }
     subdivisions.set(countryCode, byName);
   }

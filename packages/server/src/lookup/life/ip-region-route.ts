@@ -13,20 +13,31 @@ const IpRegionSuccessSchema = Type.Object(
     status: Type.Literal('success'),
     country: str('Country name (Chinese by default, English with lang=en)', ['中国']),
     countryCode: str('ISO 3166-1 alpha-2', ['CN']),
-    region: str('省级行政区代码 ISO 3166-2 subdivision code without the country (GD, ZJ, CA, BY) whenever the region is known; empty at country accuracy', ['ZJ']),
+    region: str(
+      '省级行政区代码 ISO 3166-2 subdivision code without the country (GD, ZJ, CA, BY) whenever the region is known; empty at country accuracy',
+      ['ZJ'],
+    ),
     regionName: str('省 / 州名称 Province / state name; empty at country accuracy', ['浙江省']),
     city: str('城市 City name; empty unless accuracy is city', ['杭州市']),
     zip: str('邮编 Postal code when the City database has one for this city, else empty', ['']),
     lat: num('纬度 Latitude of the place the answer names (city, region or country centre), 4 decimals', [30.2943]),
     lon: num('经度 Longitude of the same place, 4 decimals', [120.1663]),
-    timezone: str('IANA time zone of the same place; at country accuracy only when the country has a single one, else empty', ['Asia/Shanghai']),
+    timezone: str(
+      'IANA time zone of the same place; at country accuracy only when the country has a single one, else empty',
+      ['Asia/Shanghai'],
+    ),
     accuracy: Type.Union([Type.Literal('city'), Type.Literal('region'), Type.Literal('country')], {
-      description: '定位精度：city 城市 / region 省级 / country 国家。region、city、坐标和时区描述的是同一个地点，数据不足时一起降到这一层级 The level region, city, coordinates and time zone describe, reduced together',
+      description:
+        '定位精度：city 城市 / region 省级 / country 国家。region、city、坐标和时区描述的是同一个地点，数据不足时一起降到这一层级 The level region, city, coordinates and time zone describe, reduced together',
       examples: ['city'],
     }),
-    isp: str('Operator (Chinese: 中国电信… from the Chinese database; English: the AS organisation)', ['阿里巴巴anycast公共DNS']),
+    isp: str('Operator (Chinese: 中国电信… from the Chinese database; English: the AS organisation)', [
+      '阿里巴巴anycast公共DNS',
+    ]),
     org: str('Organisation holding the block', ['阿里巴巴anycast公共DNS']),
-    as: str('AS number and organisation, e.g. "AS15169 Google LLC"; empty when unknown', ['AS45102 Alibaba (US) Technology Co., Ltd.']),
+    as: str('AS number and organisation, e.g. "AS15169 Google LLC"; empty when unknown', [
+      'AS45102 Alibaba (US) Technology Co., Ltd.',
+    ]),
     query: str('The address that was looked up', ['223.5.5.5']),
   },
   { title: 'IpRegionSuccess' },
@@ -38,7 +49,11 @@ const IpRegionFailSchema = Type.Object(
     message: Type.Union([Type.Literal('private range'), Type.Literal('reserved range'), Type.Literal('no data')]),
     query: str('The address that was asked about', ['192.168.1.1']),
   },
-  { title: 'IpRegionFail', description: '私有、保留地址或没有任何数据的地址：只有这三个字段 A private or reserved address, or one no database places in a country: only these three keys, as ip-api.com answers' },
+  {
+    title: 'IpRegionFail',
+    description:
+      '私有、保留地址或没有任何数据的地址：只有这三个字段 A private or reserved address, or one no database places in a country: only these three keys, as ip-api.com answers',
+  },
 );
 
 export default async function ipRegionRoute(app: FastifyInstance) {
@@ -67,9 +82,23 @@ export default async function ipRegionRoute(app: FastifyInstance) {
       'ASN data by RouteViews, the NRO and DB-IP (CC BY 4.0) — IP Geolocation by DB-IP (https://db-ip.com). See data/README.md.',
     ].join('\n'),
     query: Type.Object({
-      ip: Type.Optional(Type.String({ maxLength: 100, description: 'IPv4 or IPv6 address; empty = your own', examples: ['8.8.8.8'], 'x-hint': 'IPv4 或 IPv6 地址，最长 100 个字符' })),
+      ip: Type.Optional(
+        Type.String({
+          maxLength: 100,
+          description: 'IPv4 or IPv6 address; empty = your own',
+          examples: ['8.8.8.8'],
+          'x-hint': 'IPv4 或 IPv6 地址，最长 100 个字符',
+        }),
+      ),
       // A plain enum (not a union of literals) so a wrong value is reported with every allowed value.
-      lang: Type.Unsafe<'zh-CN' | 'zh' | 'en'>(Type.String({ enum: ['zh-CN', 'zh', 'en'], default: 'zh-CN', description: 'Language of the names: zh-CN or zh = Chinese, en = English', examples: ['zh-CN'] })),
+      lang: Type.Unsafe<'zh-CN' | 'zh' | 'en'>(
+        Type.String({
+          enum: ['zh-CN', 'zh', 'en'],
+          default: 'zh-CN',
+          description: 'Language of the names: zh-CN or zh = Chinese, en = English',
+          examples: ['zh-CN'],
+        }),
+      ),
     }),
     data: Type.Union([IpRegionSuccessSchema, IpRegionFailSchema]),
     handler: (q, req) => resolveIpRegion(provider, q.ip?.trim() || req.ip, q.lang === 'en' ? 'en' : 'zh-CN'),

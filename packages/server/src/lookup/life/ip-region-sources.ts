@@ -148,7 +148,9 @@ export function openAsnMmdb(file: string): AsnIpSource {
   return {
     find(address) {
       const r = db.get(address);
-      return r?.autonomous_system_number ? { number: r.autonomous_system_number, organization: r.autonomous_system_organization ?? '' } : undefined;
+      return r?.autonomous_system_number
+        ? { number: r.autonomous_system_number, organization: r.autonomous_system_organization ?? '' }
+        : undefined;
     },
   };
 }
@@ -172,12 +174,20 @@ function once<T>(key: string, open: () => T): T {
  * The three sources, each opened once per process (together about 150 MB). A file an operator configured that
  * cannot be read stops the start with the setting's name.
  */
-export function openIpSources(files: IpSourceFiles = {}): { chinese: ChineseIpSource; city: CityIpSource; asn: AsnIpSource } {
+export function openIpSources(files: IpSourceFiles = {}): {
+  chinese: ChineseIpSource;
+  city: CityIpSource;
+  asn: AsnIpSource;
+} {
   const { cityDb, asnDb } = files;
   return {
     chinese: once('qqwry', () => openQqwry()),
-    city: cityDb ? once(`city:${cityDb}`, () => configured('MAXMIND_CITY_DB', cityDb, openCityMmdb)) : once('city', openPackagedCity),
-    asn: asnDb ? once(`asn:${asnDb}`, () => configured('MAXMIND_ASN_DB', asnDb, openAsnMmdb)) : once('asn', openPackagedAsn),
+    city: cityDb
+      ? once(`city:${cityDb}`, () => configured('MAXMIND_CITY_DB', cityDb, openCityMmdb))
+      : once('city', openPackagedCity),
+    asn: asnDb
+      ? once(`asn:${asnDb}`, () => configured('MAXMIND_ASN_DB', asnDb, openAsnMmdb))
+      : once('asn', openPackagedAsn),
   };
 }
 
@@ -185,6 +195,8 @@ function configured<T>(setting: string, file: string, open: (file: string) => T)
   try {
     return open(file);
   } catch (err) {
-    throw new ConfigError(`Invalid setting ${setting}: cannot open "${file}" as a MaxMind database (${(err as Error).message})`);
+    throw new ConfigError(
+      `Invalid setting ${setting}: cannot open "${file}" as a MaxMind database (${(err as Error).message})`,
+    );
   }
 }

@@ -191,14 +191,20 @@ export class OfflineIpRegionProvider implements IpRegionProvider {
     const geo = geoAny && geoAny.countryCode === countryCode ? geoAny : undefined;
     const en = lang === 'en';
 
-    const place = GREATER_CHINA.has(countryCode) ? this.chinaPlace(countryCode, cn?.region ?? '', cn?.city ?? '', geo, en) : foreignPlace(countryCode, cn?.region ?? '', cn?.city ?? '', geo, en);
+    const place = GREATER_CHINA.has(countryCode)
+      ? this.chinaPlace(countryCode, cn?.region ?? '', cn?.city ?? '', geo, en)
+      : foreignPlace(countryCode, cn?.region ?? '', cn?.city ?? '', geo, en);
     if (!place) return undefined;
 
     const asnOrg = asn?.organization ?? '';
     const asOperator = operatorOfAs(asnOrg);
-    const cnOperator = cn?.isp && !REGISTRY.test(cn.isp) ? (countryCode === 'CN' ? (CHINESE_ISP[cn.isp] ?? cn.isp) : cn.isp) : '';
+    const cnOperator =
+      cn?.isp && !REGISTRY.test(cn.isp) ? (countryCode === 'CN' ? (CHINESE_ISP[cn.isp] ?? cn.isp) : cn.isp) : '';
     // The Chinese database's operator stands unless the AS is plainly another Chinese operator's.
-    const cnIsp = asOperator && Object.values(CHINESE_ISP).includes(cnOperator) && cnOperator !== asOperator ? asOperator : cnOperator;
+    const cnIsp =
+      asOperator && Object.values(CHINESE_ISP).includes(cnOperator) && cnOperator !== asOperator
+        ? asOperator
+        : cnOperator;
     return {
       country: countryName(countryCode, lang),
       countryCode,
@@ -211,23 +217,60 @@ export class OfflineIpRegionProvider implements IpRegionProvider {
     };
   }
 
-  private chinaPlace(countryCode: string, region: string, city: string, geo: CityPlace | undefined, en: boolean): Place | undefined {
-    const province = countryCode === 'CN' ? findChinaRegion(region) ?? (geo?.regionName.en ? findChinaRegion(geo.regionName.en) : undefined) : chinaRegionByCode(countryCode);
+  private chinaPlace(
+    countryCode: string,
+    region: string,
+    city: string,
+    geo: CityPlace | undefined,
+    en: boolean,
+  ): Place | undefined {
+    const province =
+      countryCode === 'CN'
+        ? (findChinaRegion(region) ?? (geo?.regionName.en ? findChinaRegion(geo.regionName.en) : undefined))
+        : chinaRegionByCode(countryCode);
     if (!province) {
       // Only the country is known (many blocks are registered to 中国 as a whole).
-      const centre = geo && !geo.regionName.en && !geo.city.en && geo.lat !== undefined && geo.lon !== undefined ? { lat: geo.lat, lon: geo.lon } : countryCentre(countryCode);
+      const centre =
+        geo && !geo.regionName.en && !geo.city.en && geo.lat !== undefined && geo.lon !== undefined
+          ? { lat: geo.lat, lon: geo.lon }
+          : countryCentre(countryCode);
       if (!centre) return undefined;
-      return { region: '', regionName: '', city: '', zip: '', lat: centre.lat, lon: centre.lon, timezone: 'Asia/Shanghai', accuracy: 'country' };
+      return {
+        region: '',
+        regionName: '',
+        city: '',
+        zip: '',
+        lat: centre.lat,
+        lon: centre.lon,
+        timezone: 'Asia/Shanghai',
+        accuracy: 'country',
+      };
     }
     const agrees = sameRegion(geo, province);
     const regionName = en ? province.en : province.zh;
     const cityZh = city && countryCode === 'CN' ? this.cityNames.official(province, city) : '';
     if (cityZh && cityZh !== province.zh) {
       const py = cityPinyin(cityZh);
-      const geoSameCity = agrees && geo?.city.en && placeKey(geo.city.en) === placeKey(py) && geo.lat !== undefined && geo.lon !== undefined;
-      const at = geoSameCity ? { lat: geo!.lat!, lon: geo!.lon!, zip: geo!.zip ?? '' } : { ...chinaCity(province.code, py), zip: '' };
+      const geoSameCity =
+        agrees &&
+        geo?.city.en &&
+        placeKey(geo.city.en) === placeKey(py) &&
+        geo.lat !== undefined &&
+        geo.lon !== undefined;
+      const at = geoSameCity
+        ? { lat: geo!.lat!, lon: geo!.lon!, zip: geo!.zip ?? '' }
+        : { ...chinaCity(province.code, py), zip: '' };
       if (at.lat !== undefined && at.lon !== undefined) {
-        return { region: province.code, regionName, city: en ? py : cityZh, zip: at.zip, lat: at.lat, lon: at.lon, timezone: province.timezone, accuracy: 'city' };
+        return {
+          region: province.code,
+          regionName,
+          city: en ? py : cityZh,
+          zip: at.zip,
+          lat: at.lat,
+          lon: at.lon,
+          timezone: province.timezone,
+          accuracy: 'city',
+        };
       }
     }
     // A municipality or special region is its own city; otherwise the province, at a province-level point.
@@ -247,7 +290,13 @@ export class OfflineIpRegionProvider implements IpRegionProvider {
 }
 
 /** A place outside Greater China: the City record as one piece, or the country. */
-function foreignPlace(countryCode: string, region: string, city: string, geo: CityPlace | undefined, en: boolean): Place | undefined {
+function foreignPlace(
+  countryCode: string,
+  region: string,
+  city: string,
+  geo: CityPlace | undefined,
+  en: boolean,
+): Place | undefined {
   if (geo && geo.lat !== undefined && geo.lon !== undefined) {
     const regionEn = geo.regionName.en ?? '';
     const cityEn = geo.city.en ?? '';
@@ -268,7 +317,16 @@ function foreignPlace(countryCode: string, region: string, city: string, geo: Ci
   }
   const centre = countryCentre(countryCode);
   if (!centre) return undefined;
-  return { region: '', regionName: '', city: '', zip: '', lat: centre.lat, lon: centre.lon, timezone: centre.timezone, accuracy: 'country' };
+  return {
+    region: '',
+    regionName: '',
+    city: '',
+    zip: '',
+    lat: centre.lat,
+    lon: centre.lon,
+    timezone: centre.timezone,
+    accuracy: 'country',
+  };
 }
 
 /**
@@ -277,8 +335,10 @@ function foreignPlace(countryCode: string, region: string, city: string, geo: Ci
  */
 export function resolveIpRegion(provider: IpRegionProvider, ip: string, lang: IpLang): IpRegionResult {
   const c = classifyAddress(ip);
-  if (c.kind === 'invalid') throw paramError('ip', '应为 IPv4 或 IPv6 地址（如 8.8.8.8、2001:4860:4860::8888），留空查询本机出口 IP', ip);
-  if (c.kind !== 'public') return { status: 'fail', message: c.kind === 'private' ? 'private range' : 'reserved range', query: ip };
+  if (c.kind === 'invalid')
+    throw paramError('ip', '应为 IPv4 或 IPv6 地址（如 8.8.8.8、2001:4860:4860::8888），留空查询本机出口 IP', ip);
+  if (c.kind !== 'public')
+    return { status: 'fail', message: c.kind === 'private' ? 'private range' : 'reserved range', query: ip };
   const facts = provider.lookup(c.address, c.version, lang);
   if (!facts) return { status: 'fail', message: 'no data', query: ip };
   return { status: 'success', ...facts, query: ip };

@@ -6,11 +6,31 @@ import { loadPlates, searchPlates } from './license-plates.js';
 const PlateSchema = Type.Object(
   {
     province: Type.String({ description: 'Full name of the provincial-level region', examples: ['广东省'] }),
-    city: Type.String({ description: 'The city or prefecture the prefix belongs to (or what the prefix is for)', examples: ['深圳市'] }),
-    code: Type.String({ maxLength: 1, description: '省份简称 One-character province abbreviation; empty for a plate kind that belongs to no province (使, a marker typed alone)', examples: ['粤'] }),
-    prefix: Type.String({ maxLength: 2, description: '发牌机关代号 Abbreviation plus issuing letter; empty when the plate carries none (使, WJ)', examples: ['粤B'] }),
-    type: Type.Optional(Type.String({ description: '号牌种类，仅当 keyword 是完整号牌或号牌标记时给出 Plate kind, when the keyword is a whole plate number or a marker', examples: ['新能源小型汽车（纯电动）'] })),
-    note: Type.Optional(Type.String({ description: '号牌格式说明 What the plate layout means', examples: ['新能源汽车号牌…'] })),
+    city: Type.String({
+      description: 'The city or prefecture the prefix belongs to (or what the prefix is for)',
+      examples: ['深圳市'],
+    }),
+    code: Type.String({
+      maxLength: 1,
+      description:
+        '省份简称 One-character province abbreviation; empty for a plate kind that belongs to no province (使, a marker typed alone)',
+      examples: ['粤'],
+    }),
+    prefix: Type.String({
+      maxLength: 2,
+      description: '发牌机关代号 Abbreviation plus issuing letter; empty when the plate carries none (使, WJ)',
+      examples: ['粤B'],
+    }),
+    type: Type.Optional(
+      Type.String({
+        description:
+          '号牌种类，仅当 keyword 是完整号牌或号牌标记时给出 Plate kind, when the keyword is a whole plate number or a marker',
+        examples: ['新能源小型汽车（纯电动）'],
+      }),
+    ),
+    note: Type.Optional(
+      Type.String({ description: '号牌格式说明 What the plate layout means', examples: ['新能源汽车号牌…'] }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -33,7 +53,8 @@ export default async function licensePlateRoute(app: FastifyInstance) {
       keyword: Type.Optional(
         Type.String({
           maxLength: 20,
-          description: 'Abbreviation, prefix, plate number or place-name fragment; at most 20 characters (omit for all)',
+          description:
+            'Abbreviation, prefix, plate number or place-name fragment; at most 20 characters (omit for all)',
           examples: ['粤B'],
         }),
       ),

@@ -38,11 +38,10 @@ export function loadPlates(): PlateRow[] {
 }
 
 /** Administrative suffixes dropped from a keyword when the keyword as typed matches nothing. */
-const SUFFIX =
-  /(?:维吾尔自治区|壮族自治区|回族自治区|特别行政区|自治区|自治州|自治县|地区|林区|新区|盟|省|市|区|县)$/u;
+const SUFFIX = /(?:维吾尔自治区|壮族自治区|回族自治区|特别行政区|自治区|自治州|自治县|地区|林区|新区|盟|省|市|区|县)$/u;
 
 /** Separators people type inside a plate: `粤 B`, `粤·B`, `粤-B12345`. */
-const PLATE_SEPARATORS = /[\s·•・.\-]/gu;
+const PLATE_SEPARATORS = /[\s·•・.-]/gu;
 
 /** `粤B`, or something that starts like a plate number (a layout classifyPlate() does not know still finds its prefix). */
 const PLATE_LIKE = /^(\p{Script=Han})([A-Za-z])(?:[A-Za-z0-9]{4,6}\p{Script=Han}{0,2})?$/u;
@@ -57,9 +56,7 @@ function matchesName(row: PlateRow, keyword: string): boolean {
   // Province and city written together: 广东深圳, 广东省深圳市.
   const province = stripSuffix(row.province);
   const city = stripSuffix(row.city);
-  return (
-    `${row.province}${row.city}`.includes(keyword) || `${province}${city}`.includes(keyword)
-  );
+  return `${row.province}${row.city}`.includes(keyword) || `${province}${city}`.includes(keyword);
 }
 
 /**
@@ -98,7 +95,8 @@ export function searchPlates(rows: PlateRow[], keyword?: string): PlateAnswer[] 
   if (kind) {
     const { prefix, ...explained } = kind;
     if (!prefix) return [{ province: '', city: '', code: '', prefix: '', ...explained }];
-    const issued = prefix.length === 1 ? rows.filter((r) => r.code === prefix) : rows.filter((r) => r.prefix === prefix);
+    const issued =
+      prefix.length === 1 ? rows.filter((r) => r.code === prefix) : rows.filter((r) => r.prefix === prefix);
     if (prefix.length === 1) {
       // 武警 plates name the province only.
       const province = issued[0]?.province ?? '';

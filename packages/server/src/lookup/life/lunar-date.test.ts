@@ -13,7 +13,9 @@ describe('lunarDateOf', () => {
       expect(fast.year, ymd).toBe(lunar.getYear());
     };
     // 2023 has a leap second month; 1900 and 2100 are the edges of the service's range
-    for (const year of [1900, 2023, 2100]) for (let t = Date.UTC(year, 0, 1); t < Date.UTC(year + 1, 0, 1); t += 86400_000) check(new Date(t).toISOString().slice(0, 10));
+    for (const year of [1900, 2023, 2100])
+      for (let t = Date.UTC(year, 0, 1); t < Date.UTC(year + 1, 0, 1); t += 86400_000)
+        check(new Date(t).toISOString().slice(0, 10));
     let seed = 11;
     for (let k = 0; k < 1500; k++) {
       seed = (seed * 48271) % 2147483647;

@@ -26,7 +26,10 @@ const SUFFIX_TYPES: Record<string, Omit<PlateType, 'prefix'>> = {
   挂: { type: '挂车', note: '挂车：黄底黑字，末位为“挂”字；省份简称、发牌机关代号、4 位序号。' },
   港: { type: '港澳入出境车（香港）', note: '经香港入出内地的车辆：黑底白字，末位为“港”字，广东省公安厅签发（粤Z）。' },
   澳: { type: '港澳入出境车（澳门）', note: '经澳门入出内地的车辆：黑底白字，末位为“澳”字，广东省公安厅签发（粤Z）。' },
-  应急: { type: '应急救援车辆', note: '国家综合性消防救援队伍等应急救援车辆（2018 年起）：省份简称、发牌机关代号、4 位序号，末两位为“应急”。' },
+  应急: {
+    type: '应急救援车辆',
+    note: '国家综合性消防救援队伍等应急救援车辆（2018 年起）：省份简称、发牌机关代号、4 位序号，末两位为“应急”。',
+  },
 };
 
 const ORDINARY: Omit<PlateType, 'prefix'> = {
@@ -40,8 +43,14 @@ const NEV_NOTE =
   '新能源汽车号牌（渐变绿底为小型车，黄绿双拼为大型车）：省份简称、发牌机关代号，再 6 位序号。小型车第 1 位为字母：' +
   'D、A、B、C、E 表示纯电动，F、G、H、J、K 表示非纯电动（插电式混合动力、增程式、燃料电池）；大型车第 6 位为 D（纯电动）或 F（非纯电动）。';
 
-const EMBASSY_TYPE: PlateType = { type: '使馆汽车', note: '外国驻华使馆的车辆：黑底白字，首位为红色“使”字，后接 3 位国别代码和 3 位序号（如 使014578），不带省份简称。' };
-const ARMED_POLICE_TYPE: PlateType = { type: '武警车辆', note: '中国人民武装警察部队的车辆：白底，“WJ”红字，后接省份简称（总部直属车辆不带）和 4–5 位序号。' };
+const EMBASSY_TYPE: PlateType = {
+  type: '使馆汽车',
+  note: '外国驻华使馆的车辆：黑底白字，首位为红色“使”字，后接 3 位国别代码和 3 位序号（如 使014578），不带省份简称。',
+};
+const ARMED_POLICE_TYPE: PlateType = {
+  type: '武警车辆',
+  note: '中国人民武装警察部队的车辆：白底，“WJ”红字，后接省份简称（总部直属车辆不带）和 4–5 位序号。',
+};
 
 /** A marker typed alone (`学`, `新能源`, `武警`) is explained without a region. */
 export const MARKERS: Record<string, PlateType> = {
@@ -52,7 +61,7 @@ export const MARKERS: Record<string, PlateType> = {
   ...SUFFIX_TYPES,
 };
 
-const EMBASSY = new RegExp(`^使(\\d{3})(\\d{3})$`, 'u');
+const EMBASSY = /^使(\d{3})(\d{3})$/u;
 const ARMED_POLICE = new RegExp(`^WJ(${HAN})?(${SERIAL}{4,5})$`, 'u');
 const WITH_SUFFIX = new RegExp(`^(${HAN})([A-Z])(${SERIAL}{4})(领|警|学|挂|港|澳|应急)$`, 'u');
 const SMALL_NEV = new RegExp(`^(${HAN})([A-Z])([${SMALL_NEV_ELECTRIC}${SMALL_NEV_HYBRID}])(${SERIAL})(\\d{4})$`, 'u');
@@ -74,10 +83,19 @@ export function classifyPlate(plate: string): PlateType | undefined {
   const small = SMALL_NEV.exec(plate);
   if (small) {
     const electric = SMALL_NEV_ELECTRIC.includes(small[3]);
-    return { type: `新能源小型汽车（${electric ? '纯电动' : '非纯电动'}）`, note: NEV_NOTE, prefix: small[1] + small[2] };
+    return {
+      type: `新能源小型汽车（${electric ? '纯电动' : '非纯电动'}）`,
+      note: NEV_NOTE,
+      prefix: small[1] + small[2],
+    };
   }
   const large = LARGE_NEV.exec(plate);
-  if (large) return { type: `新能源大型汽车（${large[4] === 'D' ? '纯电动' : '非纯电动'}）`, note: NEV_NOTE, prefix: large[1] + large[2] };
+  if (large)
+    return {
+      type: `新能源大型汽车（${large[4] === 'D' ? '纯电动' : '非纯电动'}）`,
+      note: NEV_NOTE,
+      prefix: large[1] + large[2],
+    };
   const ordinary = ORDINARY_PLATE.exec(plate);
   if (ordinary) return { ...ORDINARY, prefix: ordinary[1] + ordinary[2] };
   return undefined;

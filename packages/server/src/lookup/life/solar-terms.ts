@@ -16,8 +16,30 @@ export interface SolarTerm {
 
 /** The terms in the order they fall in a Gregorian year. */
 export const SOLAR_TERM_NAMES = [
-  '小寒', '大寒', '立春', '雨水', '惊蛰', '春分', '清明', '谷雨', '立夏', '小满', '芒种', '夏至',
-  '小暑', '大暑', '立秋', '处暑', '白露', '秋分', '寒露', '霜降', '立冬', '小雪', '大雪', '冬至',
+  '小寒',
+  '大寒',
+  '立春',
+  '雨水',
+  '惊蛰',
+  '春分',
+  '清明',
+  '谷雨',
+  '立夏',
+  '小满',
+  '芒种',
+  '夏至',
+  '小暑',
+  '大暑',
+  '立秋',
+  '处暑',
+  '白露',
+  '秋分',
+  '寒露',
+  '霜降',
+  '立冬',
+  '小雪',
+  '大雪',
+  '冬至',
 ] as const;
 
 export const MIN_YEAR = 1900;
@@ -38,9 +60,18 @@ export function loadSolarTermTable(): Map<number, SolarTerm[]> {
     const ok =
       Array.isArray(moments) &&
       moments.length === 24 &&
-      moments.every((m, i) => typeof m === 'string' && MOMENT.test(m) && m.startsWith(`${year}-`) && (i === 0 || m > moments[i - 1]));
-    if (!ok) throw new Error(`data/solar-terms.json is malformed at year ${year}: expected 24 chronological moments YYYY-MM-DD HH:MM:SS`);
-    table.set(year, (moments as string[]).map((date, i) => ({ name: SOLAR_TERM_NAMES[i], date })));
+      moments.every(
+        (m, i) =>
+          typeof m === 'string' && MOMENT.test(m) && m.startsWith(`${year}-`) && (i === 0 || m > moments[i - 1]),
+      );
+    if (!ok)
+      throw new Error(
+        `data/solar-terms.json is malformed at year ${year}: expected 24 chronological moments YYYY-MM-DD HH:MM:SS`,
+      );
+    table.set(
+      year,
+      (moments as string[]).map((date, i) => ({ name: SOLAR_TERM_NAMES[i], date })),
+    );
   }
   return table;
 }

@@ -17,8 +17,20 @@ export default async function moodQuoteRoute(app: FastifyInstance) {
       'A random quote in one of five styles: `diary` 舔狗日记, `toxic` 毒鸡汤, `flattery` 彩虹屁, `love` 土味情话, `caption` 朋友圈文案; omitted = any style. ' +
       '`name` (flattery) addresses someone: only templates with a name slot are used. Served from the content library (editable in the admin app).',
     query: Type.Object({
-      style: Type.Optional(Type.Union(styles.map((s) => Type.Literal(s)), { description: 'Quote style; omitted = any' })),
-      name: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'Name to address (flattery templates)', examples: ['小明'] })),
+      style: Type.Optional(
+        Type.Union(
+          styles.map((s) => Type.Literal(s)),
+          { description: 'Quote style; omitted = any' },
+        ),
+      ),
+      name: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 20,
+          description: 'Name to address (flattery templates)',
+          examples: ['小明'],
+        }),
+      ),
     }),
     data: Type.Object(
       {
@@ -30,7 +42,11 @@ export default async function moodQuoteRoute(app: FastifyInstance) {
       { examples: [{ id: '…', style: 'flattery', styleName: '彩虹屁', content: '小明的笑容是我见过最好看的风景' }] },
     ),
     handler: (q) => {
-      const pool = candidates(app.content.items('mood-quotes') as unknown as MoodQuote[], q.style as MoodStyle | undefined, q.name);
+      const pool = candidates(
+        app.content.items('mood-quotes') as unknown as MoodQuote[],
+        q.style as MoodStyle | undefined,
+        q.name,
+      );
       const pick = pickRandom(pool);
       if (!pick) throw new LookupError(`心情语录库中没有${q.style ? `风格 ${q.style} 的` : ''}内容：请在管理后台添加`);
       return { id: pick.id, style: pick.style, styleName: MOOD_STYLES[pick.style], content: render(pick, q.name) };

@@ -68,7 +68,9 @@ export function avatarLicence(style: AvatarStyle): AvatarLicence {
   const creator = meta.creator ?? 'DiceBear';
   const license = meta.license ?? { name: 'CC0 1.0', url: 'https://creativecommons.org/publicdomain/zero/1.0/' };
   const source = meta.source ?? meta.homepage ?? 'https://www.dicebear.com';
-  const attribution = /^CC BY/u.test(license.name) ? `“${title}” by ${creator} (${source}), licensed under ${license.name} (${license.url}); remixed by DiceBear` : null;
+  const attribution = /^CC BY/u.test(license.name)
+    ? `“${title}” by ${creator} (${source}), licensed under ${license.name} (${license.url}); remixed by DiceBear`
+    : null;
   return { title, creator, source, license, attribution };
 }
 

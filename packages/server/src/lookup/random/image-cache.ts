@@ -47,7 +47,11 @@ export class ImageCache {
 
   set(key: string, image: ImageBody): Entry {
     const bytes = Buffer.byteLength(image.body);
-    const entry = { ...image, bytes, etag: `"${createHash('sha1').update(image.body).digest('base64url').slice(0, 22)}"` };
+    const entry = {
+      ...image,
+      bytes,
+      etag: `"${createHash('sha1').update(image.body).digest('base64url').slice(0, 22)}"`,
+    };
     if (bytes > this.maxBytes / 4) return entry; // one huge image must not flush everything else
     const old = this.entries.get(key);
     if (old) this.bytes -= old.bytes;
@@ -66,7 +70,12 @@ export class ImageCache {
    * The reply for one image request. `key` identifies a deterministic image (every parameter that shapes it,
    * canonical); `undefined` means unseeded, rendered afresh and never cached.
    */
-  async reply(req: FastifyRequest, reply: FastifyReply, key: string | undefined, render: () => Promise<ImageBody> | ImageBody): Promise<RawReply> {
+  async reply(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    key: string | undefined,
+    render: () => Promise<ImageBody> | ImageBody,
+  ): Promise<RawReply> {
     if (key === undefined) {
       const image = await render();
       reply.header('cache-control', 'no-store');

@@ -3,7 +3,15 @@ import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { publicBaseUrl } from '../../plugins/public-url.js';
 import { renderPng } from '../svg-png-pool.js';
-import { AVATAR_SIZE, AVATAR_STYLE_KEYS, DEFAULT_AVATAR_STYLE, avatarLicence, randomSeedText, renderAvatarSvg, type AvatarStyle } from './avatar.js';
+import {
+  AVATAR_SIZE,
+  AVATAR_STYLE_KEYS,
+  DEFAULT_AVATAR_STYLE,
+  avatarLicence,
+  randomSeedText,
+  renderAvatarSvg,
+  type AvatarStyle,
+} from './avatar.js';
 import { ImageCache } from './image-cache.js';
 import { SeedParam } from './random-string-route.js';
 import { pickOne, rngFor, secureRng } from './rng.js';
@@ -14,24 +22,40 @@ const styleList = AVATAR_STYLE_KEYS.map((s) => {
 }).join(', ');
 
 const StyleParam = (withRandom: boolean) =>
-  Type.Union([...AVATAR_STYLE_KEYS, ...(withRandom ? ['random'] : [])].map((s) => Type.Literal(s)), {
-    default: DEFAULT_AVATAR_STYLE,
-    description: `DiceBear style; default \`${DEFAULT_AVATAR_STYLE}\` (CC0)${withRandom ? '; `random` picks one per avatar' : ''}`,
-  });
-const SizeParam = Type.Integer({ minimum: AVATAR_SIZE.min, maximum: AVATAR_SIZE.max, default: AVATAR_SIZE.default, description: `Pixels, square (${AVATAR_SIZE.min}–${AVATAR_SIZE.max})` });
+  Type.Union(
+    [...AVATAR_STYLE_KEYS, ...(withRandom ? ['random'] : [])].map((s) => Type.Literal(s)),
+    {
+      default: DEFAULT_AVATAR_STYLE,
+      description: `DiceBear style; default \`${DEFAULT_AVATAR_STYLE}\` (CC0)${withRandom ? '; `random` picks one per avatar' : ''}`,
+    },
+  );
+const SizeParam = Type.Integer({
+  minimum: AVATAR_SIZE.min,
+  maximum: AVATAR_SIZE.max,
+  default: AVATAR_SIZE.default,
+  description: `Pixels, square (${AVATAR_SIZE.min}–${AVATAR_SIZE.max})`,
+});
 
 const AvatarSchema = Type.Object({
-  url: Type.String({ description: 'The avatar image (SVG) served by this service', examples: ['https://api.example.com/api/random-avatar/image?style=lorelei&seed=k3v9x0q2m1ab'] }),
+  url: Type.String({
+    description: 'The avatar image (SVG) served by this service',
+    examples: ['https://api.example.com/api/random-avatar/image?style=lorelei&seed=k3v9x0q2m1ab'],
+  }),
   svgUrl: Type.String(),
   pngUrl: Type.String(),
   style: Type.String({ examples: ['lorelei'] }),
-  seed: Type.String({ description: 'The seed that draws this avatar; the same style and seed always give the same picture', examples: ['k3v9x0q2m1ab'] }),
+  seed: Type.String({
+    description: 'The seed that draws this avatar; the same style and seed always give the same picture',
+    examples: ['k3v9x0q2m1ab'],
+  }),
   size: Type.Integer({ examples: [256] }),
   title: Type.String({ description: 'Title of the artwork the style is based on', examples: ['Lorelei'] }),
   creator: Type.String({ examples: ['Lisa Wischofsky'] }),
   source: Type.String(),
   license: Type.Object({ name: Type.String({ examples: ['CC0 1.0'] }), url: Type.String() }),
-  attribution: Type.Union([Type.String(), Type.Null()], { description: 'Credit to show with the avatar (CC BY 4.0 styles); null when none is required' }),
+  attribution: Type.Union([Type.String(), Type.Null()], {
+    description: 'Credit to show with the avatar (CC BY 4.0 styles); null when none is required',
+  }),
 });
 
 /** Rendered avatars kept for repeat requests (an avatar SVG is ~2–10 KB, a 256 px PNG ~5–80 KB). */
@@ -57,7 +81,13 @@ export default async function randomAvatarRoute(app: FastifyInstance) {
     query: Type.Object({
       style: StyleParam(true),
       seed: SeedParam,
-      count: Type.Integer({ minimum: 1, maximum: 100, default: 1, description: 'How many avatars (1–100)', examples: [1] }),
+      count: Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        default: 1,
+        description: 'How many avatars (1–100)',
+        examples: [1],
+      }),
       size: SizeParam,
     }),
     data: Type.Array(AvatarSchema),
@@ -68,7 +98,15 @@ export default async function randomAvatarRoute(app: FastifyInstance) {
         const style = q.style === 'random' ? pickOne(rng, AVATAR_STYLE_KEYS) : (q.style as AvatarStyle);
         const seed = q.seed === undefined ? randomSeedText(secureRng) : i === 0 ? q.seed : `${q.seed}-${i}`;
         const url = `${base}?style=${style}&seed=${encodeURIComponent(seed)}${q.size === AVATAR_SIZE.default ? '' : `&size=${q.size}`}`;
-        return { url, svgUrl: `${url}&format=svg`, pngUrl: `${url}&format=png`, style, seed, size: q.size, ...avatarLicence(style) };
+        return {
+          url,
+          svgUrl: `${url}&format=svg`,
+          pngUrl: `${url}&format=png`,
+          style,
+          seed,
+          size: q.size,
+          ...avatarLicence(style),
+        };
       });
     },
   });
@@ -85,7 +123,10 @@ export default async function randomAvatarRoute(app: FastifyInstance) {
     query: Type.Object({
       style: StyleParam(false),
       seed: SeedParam,
-      format: Type.Union([Type.Literal('svg'), Type.Literal('png')], { default: 'svg', description: 'svg (default) or png' }),
+      format: Type.Union([Type.Literal('svg'), Type.Literal('png')], {
+        default: 'svg',
+        description: 'svg (default) or png',
+      }),
       size: SizeParam,
     }),
     data: Type.Null({ description: 'Not used: the answer is the image' }),
@@ -95,7 +136,9 @@ export default async function randomAvatarRoute(app: FastifyInstance) {
       const key = q.seed === undefined ? undefined : `${style}\u0000${seed}\u0000${q.format}\u0000${q.size}`;
       return cache.reply(req, reply, key, async () => {
         const svg = renderAvatarSvg(style, seed, q.size);
-        return q.format === 'png' ? { contentType: 'image/png', body: await renderPng(svg, q.size) } : { contentType: 'image/svg+xml; charset=utf-8', body: svg };
+        return q.format === 'png'
+          ? { contentType: 'image/png', body: await renderPng(svg, q.size) }
+          : { contentType: 'image/svg+xml; charset=utf-8', body: svg };
       });
     },
   });

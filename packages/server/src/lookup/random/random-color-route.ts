@@ -23,7 +23,13 @@ export default async function randomColorRoute(app: FastifyInstance) {
         COLOR_FORMATS.map((f) => Type.Literal(f)),
         { default: 'all', description: 'all (default), hex, rgb or hsl' },
       ),
-      count: Type.Integer({ minimum: 1, maximum: 100, default: 1, description: 'How many colours (1–100)', examples: [5] }),
+      count: Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        default: 1,
+        description: 'How many colours (1–100)',
+        examples: [5],
+      }),
       seed: SeedParam,
     }),
     data: Type.Object({

@@ -13,7 +13,10 @@ const EmojiSchema = Type.Object({
   groupName: Type.String({ examples: ['笑脸和情感'] }),
   subgroup: Type.String({ examples: ['face-smiling'] }),
   subgroupName: Type.String({ examples: ['笑脸'] }),
-  codePoints: Type.Array(Type.String({ pattern: '^U\\+[0-9A-F]{4,6}$' }), { description: 'Every code point of the fully qualified sequence', examples: [['U+1F600']] }),
+  codePoints: Type.Array(Type.String({ pattern: '^U\\+[0-9A-F]{4,6}$' }), {
+    description: 'Every code point of the fully qualified sequence',
+    examples: [['U+1F600']],
+  }),
   hexcode: Type.String({ description: 'emojibase hexcode (without presentation selectors)', examples: ['1F600'] }),
   keywords: Type.Array(Type.String(), { description: 'Chinese keywords', examples: [['笑脸', '脸', '高兴']] }),
   version: Type.Number({ description: 'Emoji version that introduced it', examples: [1] }),
@@ -21,7 +24,9 @@ const EmojiSchema = Type.Object({
 
 export default async function randomEmojiRoute(app: FastifyInstance) {
   const table = loadEmojiTable();
-  const groups = Object.entries(EMOJI_GROUPS).map(([k, v]) => `\`${k}\` ${v} (${table.byGroup.get(k as keyof typeof EMOJI_GROUPS)?.length ?? 0})`);
+  const groups = Object.entries(EMOJI_GROUPS).map(
+    ([k, v]) => `\`${k}\` ${v} (${table.byGroup.get(k as keyof typeof EMOJI_GROUPS)?.length ?? 0})`,
+  );
 
   lookupRoute(app, {
     group: 'random',
@@ -36,11 +41,30 @@ export default async function randomEmojiRoute(app: FastifyInstance) {
       '- `seed`: the same seed and parameters give the same emoji.',
     ].join('\n'),
     query: Type.Object({
-      group: Type.Optional(Type.String({ minLength: 1, maxLength: 30, description: 'Group key or Chinese name', examples: ['animals-nature'] })),
-      count: Type.Integer({ minimum: 1, maximum: 100, default: 1, description: 'How many emoji (1–100)', examples: [5] }),
+      group: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 30,
+          description: 'Group key or Chinese name',
+          examples: ['animals-nature'],
+        }),
+      ),
+      count: Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        default: 1,
+        description: 'How many emoji (1–100)',
+        examples: [5],
+      }),
       seed: SeedParam,
     }),
     data: Type.Array(EmojiSchema),
-    handler: (q) => randomEmoji(rngFor(q.seed), table, q.count, q.group === undefined ? undefined : resolveEmojiGroup(table, q.group)),
+    handler: (q) =>
+      randomEmoji(
+        rngFor(q.seed),
+        table,
+        q.count,
+        q.group === undefined ? undefined : resolveEmojiGroup(table, q.group),
+      ),
   });
 }

@@ -7,7 +7,14 @@ const table = loadEmojiTable();
 describe('random emoji', () => {
   it('have Chinese and English names, a group and exact code points', () => {
     const grin = table.all.find((e) => e.hexcode === '1F600')!;
-    expect(grin).toMatchObject({ emoji: '😀', nameEn: 'grinning face', group: 'smileys-emotion', groupName: '笑脸和情感', subgroup: 'face-smiling', codePoints: ['U+1F600'] });
+    expect(grin).toMatchObject({
+      emoji: '😀',
+      nameEn: 'grinning face',
+      group: 'smileys-emotion',
+      groupName: '笑脸和情感',
+      subgroup: 'face-smiling',
+      codePoints: ['U+1F600'],
+    });
     expect(grin.name).toMatch(/\p{Script=Han}/u);
     const flag = table.all.find((e) => e.hexcode === '1F1E8-1F1F3')!;
     expect(flag).toMatchObject({ emoji: '🇨🇳', group: 'flags', codePoints: ['U+1F1E8', 'U+1F1F3'] });

@@ -9,7 +9,11 @@ import { rngFor } from './rng.js';
 
 /** One generated number with the facts it encodes (the same as /api/id-card reports for it). */
 export const RandomIdCardSchema = Type.Object({
-  id: Type.String({ pattern: '^\\d{17}[\\dX]$', description: '18-digit number with a correct check digit', examples: ['44030519900615002X'] }),
+  id: Type.String({
+    pattern: '^\\d{17}[\\dX]$',
+    description: '18-digit number with a correct check digit',
+    examples: ['44030519900615002X'],
+  }),
   ...IdFactsSchema,
 });
 
@@ -34,10 +38,38 @@ export default async function randomIdCardRoute(app: FastifyInstance) {
       '- `count`: 1–100, default 1. `seed`: the same seed and parameters give the same numbers (ages follow today’s date).',
     ].join('\n'),
     query: Type.Object({
-      gender: Type.Optional(Type.String({ maxLength: 10, description: 'male, female, 男 or 女', examples: ['female'], 'x-hint': 'male、female、男 或 女' })),
-      province: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'Province name or two-digit code', examples: ['广东'] })),
-      birthYear: Type.Optional(Type.Integer({ minimum: MIN_BIRTH_YEAR, maximum: 2100, description: `Year of birth, ${MIN_BIRTH_YEAR} to this year`, examples: [1990], 'x-hint': `${MIN_BIRTH_YEAR} 至今年之间的整数年份` })),
-      count: Type.Integer({ minimum: 1, maximum: 100, default: 1, description: 'How many numbers (1–100)', examples: [5] }),
+      gender: Type.Optional(
+        Type.String({
+          maxLength: 10,
+          description: 'male, female, 男 or 女',
+          examples: ['female'],
+          'x-hint': 'male、female、男 或 女',
+        }),
+      ),
+      province: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 20,
+          description: 'Province name or two-digit code',
+          examples: ['广东'],
+        }),
+      ),
+      birthYear: Type.Optional(
+        Type.Integer({
+          minimum: MIN_BIRTH_YEAR,
+          maximum: 2100,
+          description: `Year of birth, ${MIN_BIRTH_YEAR} to this year`,
+          examples: [1990],
+          'x-hint': `${MIN_BIRTH_YEAR} 至今年之间的整数年份`,
+        }),
+      ),
+      count: Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        default: 1,
+        description: 'How many numbers (1–100)',
+        examples: [5],
+      }),
       seed: SeedParam,
     }),
     data: Type.Array(RandomIdCardSchema),

@@ -27,7 +27,8 @@ export interface ProvinceChoice {
 /** The provinces numbers are issued in, by two-digit code. */
 export function issuingProvinces(table = idRegions()): ProvinceChoice[] {
   const seen = new Map<string, string>();
-  for (const [code, r] of table) if (!r.historical && !seen.has(code.slice(0, 2))) seen.set(code.slice(0, 2), r.province);
+  for (const [code, r] of table)
+    if (!r.historical && !seen.has(code.slice(0, 2))) seen.set(code.slice(0, 2), r.province);
   return [...seen].map(([code, name]) => ({ code, name })).sort((a, b) => a.code.localeCompare(b.code));
 }
 
@@ -35,7 +36,12 @@ export function issuingProvinces(table = idRegions()): ProvinceChoice[] {
 export function resolveProvince(raw: string, provinces = issuingProvinces()): string {
   const text = raw.trim();
   const hit = provinces.find((p) => p.code === text || p.name === text || shortNames(p.name).includes(text));
-  if (!hit) throw paramError('province', `应为省级行政区的名称（如 广东、广东省）或两位代码（如 44），共 ${provinces.length} 个`, raw);
+  if (!hit)
+    throw paramError(
+      'province',
+      `应为省级行政区的名称（如 广东、广东省）或两位代码（如 44），共 ${provinces.length} 个`,
+      raw,
+    );
   return hit.code;
 }
 
@@ -58,7 +64,8 @@ export function randomBirthday(rng: Rng, today: string, birthYear?: number, anch
   let from: number;
   let to: number;
   if (birthYear !== undefined) {
-    if (birthYear < MIN_BIRTH_YEAR || birthYear > year) throw paramError('birthYear', `应为 ${MIN_BIRTH_YEAR} 至 ${year} 之间的年份`, birthYear);
+    if (birthYear < MIN_BIRTH_YEAR || birthYear > year)
+      throw paramError('birthYear', `应为 ${MIN_BIRTH_YEAR} 至 ${year} 之间的年份`, birthYear);
     from = dayNumber(`${birthYear}-01-01`);
     to = Math.min(dayNumber(`${birthYear}-12-31`), dayNumber(today));
   } else {
@@ -83,9 +90,18 @@ export interface RandomIdOptions {
 }
 
 /** Draws one number and returns it with what it encodes (the same report /api/id-card gives). */
-export function randomIdCard(rng: Rng, opts: RandomIdOptions, today: string, codes = issuingCodes()): IdFacts & { id: string } {
+export function randomIdCard(
+  rng: Rng,
+  opts: RandomIdOptions,
+  today: string,
+  codes = issuingCodes(),
+): IdFacts & { id: string } {
   const pool = opts.province ? codes.filter((c) => c.startsWith(opts.province!)) : codes;
   const gender = opts.gender ?? (rng.int(2) === 0 ? 'male' : 'female');
-  const id = composeIdCard(pool[rng.int(pool.length)], randomBirthday(rng, today, opts.birthYear, opts.anchor), randomSequence(rng, gender));
+  const id = composeIdCard(
+    pool[rng.int(pool.length)],
+    randomBirthday(rng, today, opts.birthYear, opts.anchor),
+    randomSequence(rng, gender),
+  );
   return { id, ...factsOf(id, today) };
 }

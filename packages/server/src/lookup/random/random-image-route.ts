@@ -5,17 +5,50 @@ import { publicBaseUrl } from '../../plugins/public-url.js';
 import { renderPng } from '../svg-png-pool.js';
 import { randomSeedText } from './avatar.js';
 import { ImageCache } from './image-cache.js';
-import { GRADIENT_STYLES, IMAGE_SIZE, IMAGE_TYPES, PATTERN_STYLES, renderRandomImage, typeForSeed, type ImageType } from './random-image.js';
+import {
+  GRADIENT_STYLES,
+  IMAGE_SIZE,
+  IMAGE_TYPES,
+  PATTERN_STYLES,
+  renderRandomImage,
+  typeForSeed,
+  type ImageType,
+} from './random-image.js';
 import { SeedParam } from './random-string-route.js';
 import { secureRng } from './rng.js';
 
-const Width = Type.Integer({ minimum: IMAGE_SIZE.min, maximum: IMAGE_SIZE.max, default: IMAGE_SIZE.defaultWidth, description: `Pixels (${IMAGE_SIZE.min}–${IMAGE_SIZE.max})`, examples: [800] });
-const Height = Type.Integer({ minimum: IMAGE_SIZE.min, maximum: IMAGE_SIZE.max, default: IMAGE_SIZE.defaultHeight, description: `Pixels (${IMAGE_SIZE.min}–${IMAGE_SIZE.max})`, examples: [600] });
-const TypeParam = Type.Optional(Type.Union(IMAGE_TYPES.map((t) => Type.Literal(t)), { description: 'gradient or pattern; omitted = chosen by the seed' }));
-const Format = Type.Union([Type.Literal('png'), Type.Literal('svg')], { default: 'png', description: 'png (default) or svg' });
+const Width = Type.Integer({
+  minimum: IMAGE_SIZE.min,
+  maximum: IMAGE_SIZE.max,
+  default: IMAGE_SIZE.defaultWidth,
+  description: `Pixels (${IMAGE_SIZE.min}–${IMAGE_SIZE.max})`,
+  examples: [800],
+});
+const Height = Type.Integer({
+  minimum: IMAGE_SIZE.min,
+  maximum: IMAGE_SIZE.max,
+  default: IMAGE_SIZE.defaultHeight,
+  description: `Pixels (${IMAGE_SIZE.min}–${IMAGE_SIZE.max})`,
+  examples: [600],
+});
+const TypeParam = Type.Optional(
+  Type.Union(
+    IMAGE_TYPES.map((t) => Type.Literal(t)),
+    { description: 'gradient or pattern; omitted = chosen by the seed' },
+  ),
+);
+const Format = Type.Union([Type.Literal('png'), Type.Literal('svg')], {
+  default: 'png',
+  description: 'png (default) or svg',
+});
 
 const ImageSchema = Type.Object({
-  url: Type.String({ description: 'The image, in the requested format, served by this service', examples: ['https://api.example.com/api/random-image/image?width=800&height=600&seed=q8d2m0x7c1ve&type=pattern&format=png'] }),
+  url: Type.String({
+    description: 'The image, in the requested format, served by this service',
+    examples: [
+      'https://api.example.com/api/random-image/image?width=800&height=600&seed=q8d2m0x7c1ve&type=pattern&format=png',
+    ],
+  }),
   svgUrl: Type.String(),
   pngUrl: Type.String(),
   width: Type.Integer({ examples: [800] }),
@@ -23,8 +56,14 @@ const ImageSchema = Type.Object({
   seed: Type.String({ examples: ['q8d2m0x7c1ve'] }),
   type: Type.Union(IMAGE_TYPES.map((t) => Type.Literal(t))),
   format: Type.Union([Type.Literal('png'), Type.Literal('svg')], { description: 'Format of `url`' }),
-  style: Type.String({ description: `Gradient: ${GRADIENT_STYLES.join(', ')}; pattern: ${PATTERN_STYLES.join(', ')}`, examples: ['truchet'] }),
-  colors: Type.Array(Type.String({ pattern: '^#[0-9a-f]{6}$' }), { description: 'The palette', examples: [['#3b7dd8', '#41c1c9', '#e0a43a']] }),
+  style: Type.String({
+    description: `Gradient: ${GRADIENT_STYLES.join(', ')}; pattern: ${PATTERN_STYLES.join(', ')}`,
+    examples: ['truchet'],
+  }),
+  colors: Type.Array(Type.String({ pattern: '^#[0-9a-f]{6}$' }), {
+    description: 'The palette',
+    examples: [['#3b7dd8', '#41c1c9', '#e0a43a']],
+  }),
 });
 
 /** Seeded images kept for repeat requests: a large PNG is a few MB, so the bound is in bytes. */
@@ -50,7 +89,13 @@ export default async function randomImageRoute(app: FastifyInstance) {
       type: TypeParam,
       format: Format,
       seed: SeedParam,
-      count: Type.Integer({ minimum: 1, maximum: 100, default: 1, description: 'How many images (1–100)', examples: [1] }),
+      count: Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        default: 1,
+        description: 'How many images (1–100)',
+        examples: [1],
+      }),
     }),
     data: Type.Array(ImageSchema),
     handler: (q, req) => {
@@ -63,7 +108,18 @@ export default async function randomImageRoute(app: FastifyInstance) {
         const link = `${base}?width=${q.width}&height=${q.height}&seed=${encodeURIComponent(seed)}&type=${type}`;
         const svgUrl = `${link}&format=svg`;
         const pngUrl = `${link}&format=png`;
-        return { url: q.format === 'svg' ? svgUrl : pngUrl, svgUrl, pngUrl, width: q.width, height: q.height, seed, type, format: q.format as 'png' | 'svg', style, colors };
+        return {
+          url: q.format === 'svg' ? svgUrl : pngUrl,
+          svgUrl,
+          pngUrl,
+          width: q.width,
+          height: q.height,
+          seed,
+          type,
+          format: q.format as 'png' | 'svg',
+          style,
+          colors,
+        };
       });
     },
   });
@@ -86,7 +142,9 @@ export default async function randomImageRoute(app: FastifyInstance) {
       const key = q.seed === undefined ? undefined : [seed, q.width, q.height, type, q.format].join('\u0000');
       return cache.reply(req, reply, key, async () => {
         const { svg } = renderRandomImage(seed, q.width, q.height, type);
-        return q.format === 'svg' ? { contentType: 'image/svg+xml; charset=utf-8', body: svg } : { contentType: 'image/png', body: await renderPng(svg) };
+        return q.format === 'svg'
+          ? { contentType: 'image/svg+xml; charset=utf-8', body: svg }
+          : { contentType: 'image/png', body: await renderPng(svg) };
       });
     },
   });

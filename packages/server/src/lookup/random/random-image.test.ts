@@ -22,7 +22,9 @@ describe('generated images', () => {
         styles.add(`${type}:${img.style}`);
       }
     }
-    expect([...styles].sort()).toEqual([...GRADIENT_STYLES.map((s) => `gradient:${s}`), ...PATTERN_STYLES.map((s) => `pattern:${s}`)].sort());
+    expect([...styles].sort()).toEqual(
+      [...GRADIENT_STYLES.map((s) => `gradient:${s}`), ...PATTERN_STYLES.map((s) => `pattern:${s}`)].sort(),
+    );
   });
 
   it('are the same picture for the same seed, size and type, and differ by seed', () => {

@@ -41,7 +41,10 @@ function palette(rng: Rng): string[] {
     [0, 15, 180],
     [0, 40, 80, 160, 200],
   ]);
-  return [background, ...offsets.map((o) => hex(h + o + (rng.next() - 0.5) * 10, 0.55 + rng.next() * 0.3, 0.45 + rng.next() * 0.2))];
+  return [
+    background,
+    ...offsets.map((o) => hex(h + o + (rng.next() - 0.5) * 10, 0.55 + rng.next() * 0.3, 0.45 + rng.next() * 0.2)),
+  ];
 }
 
 /** The type a seed picks when the caller gave none: deterministic, so an image URL without `type` is stable too. */
@@ -49,10 +52,20 @@ export function typeForSeed(seed: string): ImageType {
   return seededRng(`type\u0000${seed}`).int(2) === 0 ? 'gradient' : 'pattern';
 }
 
-export function renderRandomImage(seed: string, width: number, height: number, type: ImageType = typeForSeed(seed)): GeneratedImage {
+export function renderRandomImage(
+  seed: string,
+  width: number,
+  height: number,
+  type: ImageType = typeForSeed(seed),
+): GeneratedImage {
   const rng = seededRng(`${type}\u0000${seed}`);
   const colors = palette(rng);
-  const { style, body, defs, used = colors } = type === 'gradient' ? gradient(rng, colors, width, height) : pattern(rng, colors, width, height);
+  const {
+    style,
+    body,
+    defs,
+    used = colors,
+  } = type === 'gradient' ? gradient(rng, colors, width, height) : pattern(rng, colors, width, height);
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
     `<defs>${defs}</defs>${body}</svg>`;
@@ -68,7 +81,12 @@ interface Drawing {
 }
 
 const stops = (colors: string[], opacity = 1) =>
-  colors.map((c, i) => `<stop offset="${round((i / Math.max(1, colors.length - 1)) * 100)}%" stop-color="${c}" stop-opacity="${opacity}"/>`).join('');
+  colors
+    .map(
+      (c, i) =>
+        `<stop offset="${round((i / Math.max(1, colors.length - 1)) * 100)}%" stop-color="${c}" stop-opacity="${opacity}"/>`,
+    )
+    .join('');
 
 function gradient(rng: Rng, colors: string[], w: number, h: number): Drawing {
   const style = pickOne(rng, GRADIENT_STYLES);
@@ -76,12 +94,27 @@ function gradient(rng: Rng, colors: string[], w: number, h: number): Drawing {
   const harmony = colors.slice(1);
   if (style === 'linear') {
     const a = rng.next() * Math.PI * 2;
-    const [x1, y1, x2, y2] = [0.5 - Math.cos(a) / 2, 0.5 - Math.sin(a) / 2, 0.5 + Math.cos(a) / 2, 0.5 + Math.sin(a) / 2].map(round2);
-    return { style, defs: `<linearGradient id="g" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}">${stops(harmony)}</linearGradient>`, body: rect('url(#g)'), used: harmony };
+    const [x1, y1, x2, y2] = [
+      0.5 - Math.cos(a) / 2,
+      0.5 - Math.sin(a) / 2,
+      0.5 + Math.cos(a) / 2,
+      0.5 + Math.sin(a) / 2,
+    ].map(round2);
+    return {
+      style,
+      defs: `<linearGradient id="g" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}">${stops(harmony)}</linearGradient>`,
+      body: rect('url(#g)'),
+      used: harmony,
+    };
   }
   if (style === 'radial') {
     const [cx, cy] = [0.2 + rng.next() * 0.6, 0.2 + rng.next() * 0.6].map(round2);
-    return { style, defs: `<radialGradient id="g" cx="${cx}" cy="${cy}" r="0.9">${stops(harmony)}</radialGradient>`, body: rect('url(#g)'), used: harmony };
+    return {
+      style,
+      defs: `<radialGradient id="g" cx="${cx}" cy="${cy}" r="0.9">${stops(harmony)}</radialGradient>`,
+      body: rect('url(#g)'),
+      used: harmony,
+    };
   }
   // aurora: soft colour clouds (radial gradients fading to transparent) over the background
   const defs: string[] = [];
@@ -89,7 +122,9 @@ function gradient(rng: Rng, colors: string[], w: number, h: number): Drawing {
   const clouds = 4 + rng.int(3);
   for (let i = 0; i < clouds; i++) {
     const c = colors[1 + (i % (colors.length - 1))];
-    defs.push(`<radialGradient id="c${i}"><stop offset="0%" stop-color="${c}" stop-opacity="0.85"/><stop offset="100%" stop-color="${c}" stop-opacity="0"/></radialGradient>`);
+    defs.push(
+      `<radialGradient id="c${i}"><stop offset="0%" stop-color="${c}" stop-opacity="0.85"/><stop offset="100%" stop-color="${c}" stop-opacity="0"/></radialGradient>`,
+    );
     const r = round((0.35 + rng.next() * 0.45) * Math.max(w, h));
     body.push(`<circle cx="${round(rng.next() * w)}" cy="${round(rng.next() * h)}" r="${r}" fill="url(#c${i})"/>`);
   }
@@ -118,7 +153,10 @@ function pattern(rng: Rng, colors: string[], w: number, h: number): Drawing {
   };
   switch (style) {
     case 'dots':
-      each((x, y) => `<circle cx="${round(x + cell / 2)}" cy="${round(y + cell / 2)}" r="${round(cell * (0.15 + rng.next() * 0.3))}" fill="${pickOne(rng, fg)}"/>`);
+      each(
+        (x, y) =>
+          `<circle cx="${round(x + cell / 2)}" cy="${round(y + cell / 2)}" r="${round(cell * (0.15 + rng.next() * 0.3))}" fill="${pickOne(rng, fg)}"/>`,
+      );
       break;
     case 'triangles':
       each((x, y) => {
@@ -149,7 +187,9 @@ function pattern(rng: Rng, colors: string[], w: number, h: number): Drawing {
       const stripes: string[] = [];
       while (x < span && stripes.length < MAX_CELLS) {
         const width = round(cell * (0.3 + rng.next() * 1.2));
-        stripes.push(`<rect x="${round(x)}" y="${-span}" width="${width}" height="${span * 2}" fill="${pickOne(rng, fg)}"/>`);
+        stripes.push(
+          `<rect x="${round(x)}" y="${-span}" width="${width}" height="${span * 2}" fill="${pickOne(rng, fg)}"/>`,
+        );
         x += width + cell * (0.2 + rng.next());
       }
       parts.push(`<g transform="translate(${w / 2} ${h / 2}) rotate(${angle})">${stripes.join('')}</g>`);
@@ -158,7 +198,10 @@ function pattern(rng: Rng, colors: string[], w: number, h: number): Drawing {
     default: // mosaic: filled squares with a gap, some nested
       each((x, y) => {
         const gap = round(cell * 0.08);
-        const inner = rng.int(3) === 0 ? `<rect x="${round(x + cell * 0.3)}" y="${round(y + cell * 0.3)}" width="${round(cell * 0.4)}" height="${round(cell * 0.4)}" fill="${bg}"/>` : '';
+        const inner =
+          rng.int(3) === 0
+            ? `<rect x="${round(x + cell * 0.3)}" y="${round(y + cell * 0.3)}" width="${round(cell * 0.4)}" height="${round(cell * 0.4)}" fill="${bg}"/>`
+            : '';
         return `<rect x="${round(x + gap)}" y="${round(y + gap)}" width="${round(cell - 2 * gap)}" height="${round(cell - 2 * gap)}" fill="${pickOne(rng, fg)}"/>${inner}`;
       });
   }

@@ -15,23 +15,38 @@ const PersonSchema = Type.Object({
   zodiac: Type.String({ description: '生肖 of the lunar year of birth', examples: ['虎'] }),
   constellation: Type.String({ examples: ['双子座'] }),
   lunarBirthday: Type.String({ examples: ['一九八六年四月二十'] }),
-  ethnicity: Type.String({ description: '民族: 汉族 ≈ 91%; a minority is housed in a province where it lives', examples: ['汉族'] }),
-  idCard: Type.String({ description: 'Valid 18-digit ID number: address county, birthday, sex (17th digit) and check digit all agree', examples: ['320106198605283025'] }),
+  ethnicity: Type.String({
+    description: '民族: 汉族 ≈ 91%; a minority is housed in a province where it lives',
+    examples: ['汉族'],
+  }),
+  idCard: Type.String({
+    description: 'Valid 18-digit ID number: address county, birthday, sex (17th digit) and check digit all agree',
+    examples: ['320106198605283025'],
+  }),
   phone: Type.String({ pattern: '^1\\d{10}$', examples: ['13912345678'] }),
   phoneOperator: Type.String({ examples: ['中国移动'] }),
   address: Type.Object({
     province: Type.String({ examples: ['江苏省'] }),
-    city: Type.String({ description: 'Empty for a county-level city directly under its province (济源市 appears as the city)', examples: ['南京市'] }),
+    city: Type.String({
+      description: 'Empty for a county-level city directly under its province (济源市 appears as the city)',
+      examples: ['南京市'],
+    }),
     district: Type.String({ examples: ['鼓楼区'] }),
     street: Type.String({ examples: ['鼓楼区中山路128号锦绣花园12栋2单元1502室'] }),
     postcode: Type.String({ pattern: '^\\d{6}$', examples: ['210009'] }),
-    regionCode: Type.String({ description: 'GB/T 2260 code of the county: the first six digits of idCard', examples: ['320106'] }),
+    regionCode: Type.String({
+      description: 'GB/T 2260 code of the county: the first six digits of idCard',
+      examples: ['320106'],
+    }),
     full: Type.String({ examples: ['江苏省南京市鼓楼区中山路128号锦绣花园12栋2单元1502室'] }),
   }),
   height: Type.Integer({ description: 'cm', examples: [160] }),
   weight: Type.Number({ description: 'kg, one decimal', examples: [55.3] }),
   bmi: Type.Number({ examples: [21.6] }),
-  bloodType: Type.Union(['O', 'A', 'B', 'AB'].map((t) => Type.Literal(t)), { description: 'ABO group, Chinese distribution O 34%, A 28%, B 29%, AB 9%' }),
+  bloodType: Type.Union(
+    ['O', 'A', 'B', 'AB'].map((t) => Type.Literal(t)),
+    { description: 'ABO group, Chinese distribution O 34%, A 28%, B 29%, AB 9%' },
+  ),
   education: Type.String({ description: 'Highest education completed', examples: ['本科'] }),
   occupation: Type.String({ examples: ['会计'] }),
 });
@@ -57,8 +72,21 @@ export default async function randomPersonRoute(app: FastifyInstance) {
       '- `seed`: the same seed and parameters give the same people (their ages follow today’s date).',
     ].join('\n'),
     query: Type.Object({
-      gender: Type.Optional(Type.String({ maxLength: 10, description: 'male, female, 男 or 女', examples: ['female'], 'x-hint': 'male、female、男 或 女' })),
-      count: Type.Integer({ minimum: 1, maximum: 100, default: 1, description: 'How many people (1–100)', examples: [1] }),
+      gender: Type.Optional(
+        Type.String({
+          maxLength: 10,
+          description: 'male, female, 男 or 女',
+          examples: ['female'],
+          'x-hint': 'male、female、男 或 女',
+        }),
+      ),
+      count: Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        default: 1,
+        description: 'How many people (1–100)',
+        examples: [1],
+      }),
       seed: SeedParam,
     }),
     data: Type.Array(PersonSchema),

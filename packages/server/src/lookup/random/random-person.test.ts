@@ -16,7 +16,21 @@ const people = (n: number, seed = 'people', gender?: 'male' | 'female') => {
 /** Western star sign by the usual date ranges, written out independently of lunar-javascript. */
 function starSign(birthday: string): string {
   const md = Number(birthday.slice(5, 7)) * 100 + Number(birthday.slice(8, 10));
-  const signs: [number, string][] = [[120, '摩羯座'], [219, '水瓶座'], [321, '双鱼座'], [420, '白羊座'], [521, '金牛座'], [622, '双子座'], [723, '巨蟹座'], [823, '狮子座'], [923, '处女座'], [1024, '天秤座'], [1123, '天蝎座'], [1222, '射手座'], [1232, '摩羯座']];
+  const signs: [number, string][] = [
+    [120, '摩羯座'],
+    [219, '水瓶座'],
+    [321, '双鱼座'],
+    [420, '白羊座'],
+    [521, '金牛座'],
+    [622, '双子座'],
+    [723, '巨蟹座'],
+    [823, '狮子座'],
+    [923, '处女座'],
+    [1024, '天秤座'],
+    [1123, '天蝎座'],
+    [1222, '射手座'],
+    [1232, '摩羯座'],
+  ];
   return signs.find(([end]) => md < end)![1];
 }
 
@@ -40,7 +54,12 @@ describe('random person', () => {
     for (const p of sample) {
       const row = postcodes.get(p.address.regionCode)!;
       expect(row, p.address.regionCode).toBeDefined();
-      expect(p.address).toMatchObject({ province: row.province, city: row.city, district: row.district, postcode: row.postcode });
+      expect(p.address).toMatchObject({
+        province: row.province,
+        city: row.city,
+        district: row.district,
+        postcode: row.postcode,
+      });
       expect(p.address.full.startsWith(p.address.province)).toBe(true);
       expect(p.address.full.endsWith('号') || p.address.full.endsWith('室')).toBe(true);
     }
@@ -79,13 +98,15 @@ describe('random person', () => {
     expect(share((p) => p.bloodType === 'O')).toBeGreaterThan(0.3);
     expect(share((p) => p.bloodType === 'AB')).toBeLessThan(0.13);
     for (const p of many.filter((x) => x.ethnicity === '维吾尔族')) expect(p.address.province).toBe('新疆维吾尔自治区');
-    for (const p of many.filter((x) => x.ethnicity === '壮族')) expect(['广西壮族自治区', '云南省', '广东省', '贵州省']).toContain(p.address.province);
+    for (const p of many.filter((x) => x.ethnicity === '壮族'))
+      expect(['广西壮族自治区', '云南省', '广东省', '贵州省']).toContain(p.address.province);
   });
 
   it('has education and occupation that fit the age', () => {
     for (const p of people(1000, 'careers')) {
       if (p.occupation === '退休') expect(p.age).toBeGreaterThanOrEqual(55);
-      if (/工程师|律师|医生|研究员/.test(p.occupation)) expect(['本科', '硕士研究生', '博士研究生']).toContain(p.education);
+      if (/工程师|律师|医生|研究员/.test(p.occupation))
+        expect(['本科', '硕士研究生', '博士研究生']).toContain(p.education);
       if (p.education === '博士研究生') expect(p.age).toBeGreaterThanOrEqual(27);
       if (p.occupation === '大学生') expect(p.age).toBeLessThanOrEqual(22);
     }

@@ -33,10 +33,16 @@ interface EthnicFile {
 }
 
 export function loadPersonData(): PersonData {
-  const read = <T>(name: string) => JSON.parse(readFileSync(new URL(`../../../../../data/${name}`, import.meta.url), 'utf8')) as T;
+  const read = <T>(name: string) =>
+    JSON.parse(readFileSync(new URL(`../../../../../data/${name}`, import.meta.url), 'utf8')) as T;
   // Names, phone segments, streets and jobs are random-user's curated lists (data/README.md); only the census figures are ours.
   const names = read<{ surnames: [string, number][]; male: string[]; female: string[] }>('names.json');
-  const profile = read<{ phonePrefixes: Record<string, string[]>; jobs: string[]; roads: string[]; estates: { words: string[]; suffixes: string[] } }>('user-profile.json');
+  const profile = read<{
+    phonePrefixes: Record<string, string[]>;
+    jobs: string[];
+    roads: string[];
+    estates: { words: string[]; suffixes: string[] };
+  }>('user-profile.json');
   const ethnic = read<EthnicFile>('ethnic-groups.json');
 
   const regions = idRegions();
@@ -49,7 +55,9 @@ export function loadPersonData(): PersonData {
     if (list.length === 0) places.set(p, list);
     list.push(row);
   }
-  const han = Object.entries(ethnic.provinces).map(([code, [pop, minority]]) => [code, pop * (1 - minority / 100)] as const);
+  const han = Object.entries(ethnic.provinces).map(
+    ([code, [pop, minority]]) => [code, pop * (1 - minority / 100)] as const,
+  );
   const groups: Weighted<{ name: string; provinces: Weighted<string> }> = [
     [{ name: '汉族', provinces: han }, han.reduce((sum, [, w]) => sum + w, 0)],
     ...ethnic.groups.map(([name, pop, provinces]) => [{ name, provinces: Object.entries(provinces) }, pop] as const),
@@ -57,7 +65,9 @@ export function loadPersonData(): PersonData {
   return {
     surnames: names.surnames,
     given: { male: names.male, female: names.female },
-    phones: Object.entries(profile.phonePrefixes).flatMap(([operator, prefixes]) => prefixes.map((p) => [operator, p] as [string, string])),
+    phones: Object.entries(profile.phonePrefixes).flatMap(([operator, prefixes]) =>
+      prefixes.map((p) => [operator, p] as [string, string]),
+    ),
     roads: profile.roads,
     estates: profile.estates,
     jobs: profile.jobs,
@@ -74,7 +84,15 @@ export interface Person extends BirthFacts {
   idCard: string;
   phone: string;
   phoneOperator: string;
-  address: { province: string; city: string; district: string; street: string; postcode: string; regionCode: string; full: string };
+  address: {
+    province: string;
+    city: string;
+    district: string;
+    street: string;
+    postcode: string;
+    regionCode: string;
+    full: string;
+  };
   height: number;
   weight: number;
   bmi: number;
@@ -91,7 +109,10 @@ const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v
 
 /** Where a member of `group` lives: a province it is common in, then a county, favouring its own autonomous areas. */
 function placeFor(rng: Rng, data: PersonData, group: { name: string; provinces: Weighted<string> }): PostcodeRow {
-  const province = pickWeighted(rng, group.provinces.filter(([p]) => data.places.has(p)));
+  const province = pickWeighted(
+    rng,
+    group.provinces.filter(([p]) => data.places.has(p)),
+  );
   const short = group.name.replace(/族$/u, '');
   const own = new RegExp(`${short}(?:族|自治)`, 'u');
   const rows = data.places.get(province)!;
@@ -106,29 +127,70 @@ function placeFor(rng: Rng, data: PersonData, group: { name: string; provinces: 
   );
 }
 
-const BLOOD_TYPES: Weighted<Person['bloodType']> = [['O', 34], ['A', 28], ['B', 29], ['AB', 9]];
+const BLOOD_TYPES: Weighted<Person['bloodType']> = [
+  ['O', 34],
+  ['A', 28],
+  ['B', 29],
+  ['AB', 9],
+];
 
 /** Highest education completed, by birth cohort (older cohorts had far less schooling). */
 function educationFor(rng: Rng, age: number): string {
-  if (age >= 60) return pickWeighted(rng, [['未上过学', 10], ['小学', 38], ['初中', 32], ['高中', 13], ['中专', 3], ['大专', 2.5], ['本科', 1.5]]);
-  if (age >= 40) return pickWeighted(rng, [['未上过学', 2], ['小学', 20], ['初中', 42], ['高中', 15], ['中专', 6], ['大专', 8], ['本科', 6.5], ['硕士研究生', 0.6]]);
-  const options: Weighted<string> = [['小学', 4], ['初中', 24], ['高中', 14], ['中专', 8], ['大专', 21], ['本科', 24], ['硕士研究生', 4], ['博士研究生', 0.5]];
+  if (age >= 60)
+    return pickWeighted(rng, [
+      ['未上过学', 10],
+      ['小学', 38],
+      ['初中', 32],
+      ['高中', 13],
+      ['中专', 3],
+      ['大专', 2.5],
+      ['本科', 1.5],
+    ]);
+  if (age >= 40)
+    return pickWeighted(rng, [
+      ['未上过学', 2],
+      ['小学', 20],
+      ['初中', 42],
+      ['高中', 15],
+      ['中专', 6],
+      ['大专', 8],
+      ['本科', 6.5],
+      ['硕士研究生', 0.6],
+    ]);
+  const options: Weighted<string> = [
+    ['小学', 4],
+    ['初中', 24],
+    ['高中', 14],
+    ['中专', 8],
+    ['大专', 21],
+    ['本科', 24],
+    ['硕士研究生', 4],
+    ['博士研究生', 0.5],
+  ];
   // Degrees take time: nobody under 21 holds a bachelor's, under 24 a master's, under 27 a doctorate.
   const minAge: Record<string, number> = { 大专: 20, 本科: 21, 硕士研究生: 24, 博士研究生: 27 };
-  return pickWeighted(rng, options.filter(([e]) => age >= (minAge[e] ?? 0)));
+  return pickWeighted(
+    rng,
+    options.filter(([e]) => age >= (minAge[e] ?? 0)),
+  );
 }
 
-const DEGREE_JOBS = /工程师|分析师|律师|审计师|讲师|医生|研究员|咨询师|中学教师|理财经理|财务经理|总监|产品经理|建筑设计师|翻译/u;
-const COLLEGE_JOBS = /设计师|项目经理|专员|会计|护士|药剂师|教师|记者|编辑|运营|社会工作者|银行柜员|客户经理|品牌策划|行政主管|公务员|销售经理/u;
+const DEGREE_JOBS =
+  /工程师|分析师|律师|审计师|讲师|医生|研究员|咨询师|中学教师|理财经理|财务经理|总监|产品经理|建筑设计师|翻译/u;
+const COLLEGE_JOBS =
+  /设计师|项目经理|专员|会计|护士|药剂师|教师|记者|编辑|运营|社会工作者|银行柜员|客户经理|品牌策划|行政主管|公务员|销售经理/u;
 const COLLEGE = new Set(['大专', '本科', '硕士研究生', '博士研究生']);
 const DEGREE = new Set(['本科', '硕士研究生', '博士研究生']);
 
 /** Education and occupation together: about half of those aged 18–22 are still studying. */
 function careerFor(rng: Rng, data: PersonData, age: number, gender: Gender): { education: string; occupation: string } {
-  if (age <= 22 && rng.next() < 0.5) return age >= 19 ? { education: '高中', occupation: '大学生' } : { education: '初中', occupation: '高中生' };
+  if (age <= 22 && rng.next() < 0.5)
+    return age >= 19 ? { education: '高中', occupation: '大学生' } : { education: '初中', occupation: '高中生' };
   const education = educationFor(rng, age);
   if (age >= (gender === 'male' ? 60 : 55)) return { education, occupation: '退休' };
-  const fit = data.jobs.filter((j) => (DEGREE_JOBS.test(j) ? DEGREE.has(education) : COLLEGE_JOBS.test(j) ? COLLEGE.has(education) : true));
+  const fit = data.jobs.filter((j) =>
+    DEGREE_JOBS.test(j) ? DEGREE.has(education) : COLLEGE_JOBS.test(j) ? COLLEGE.has(education) : true,
+  );
   return { education, occupation: pickOne(rng, fit) };
 }
 
@@ -163,7 +225,13 @@ export function randomPerson(rng: Rng, data: PersonData, opts: PersonOptions): P
 
   // 2020 adult means (national nutrition and chronic disease report): men 169.7 cm, women 158.0 cm; older cohorts are shorter.
   const male = gender === 'male';
-  const height = Math.round(clamp((male ? 169.7 : 158) - Math.max(0, facts.age - 45) * 0.08 + normal(rng) * (male ? 6.2 : 5.6), male ? 150 : 140, male ? 200 : 185));
+  const height = Math.round(
+    clamp(
+      (male ? 169.7 : 158) - Math.max(0, facts.age - 45) * 0.08 + normal(rng) * (male ? 6.2 : 5.6),
+      male ? 150 : 140,
+      male ? 200 : 185,
+    ),
+  );
   const weight = Math.round(clamp((male ? 24 : 23) + normal(rng) * 3.2, 16.5, 38) * (height / 100) ** 2 * 10) / 10;
 
   return {
@@ -175,7 +243,15 @@ export function randomPerson(rng: Rng, data: PersonData, opts: PersonOptions): P
     idCard,
     phone,
     phoneOperator: operator,
-    address: { province: place.province, city: place.city, district: place.district, street, postcode: place.postcode, regionCode: place.code, full: area + street.slice(place.district.length) },
+    address: {
+      province: place.province,
+      city: place.city,
+      district: place.district,
+      street,
+      postcode: place.postcode,
+      regionCode: place.code,
+      full: area + street.slice(place.district.length),
+    },
     height,
     weight,
     bmi: Math.round((weight / (height / 100) ** 2) * 10) / 10,

@@ -5,7 +5,13 @@ import { rngFor } from './rng.js';
 import { alphabetOf, randomString, CHARSETS, type Charset } from './random-string.js';
 
 export const SeedParam = Type.Optional(
-  Type.String({ minLength: 1, maxLength: 64, description: 'Any text (≤ 64 chars): the same seed and parameters give the same output. Seeded output is reproducible, so never use it as a secret.', examples: ['demo'] }),
+  Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description:
+      'Any text (≤ 64 chars): the same seed and parameters give the same output. Seeded output is reproducible, so never use it as a secret.',
+    examples: ['demo'],
+  }),
 );
 
 export default async function randomStringRoute(app: FastifyInstance) {

@@ -9,21 +9,36 @@ const RandomUserSchema = Type.Object({
   name: Type.String({ examples: ['张伟'] }),
   gender: Type.Union([Type.Literal('男'), Type.Literal('女')]),
   username: Type.String({ description: 'Pinyin-based login name', examples: ['zhangwei88'] }),
-  phone: Type.String({ description: '11-digit mainland mobile number with a real operator segment', examples: ['13812345678'] }),
+  phone: Type.String({
+    description: '11-digit mainland mobile number with a real operator segment',
+    examples: ['13812345678'],
+  }),
   email: Type.String({ examples: ['zhangwei88@163.com'] }),
-  avatar: Type.String({ description: "URL of this service's avatar image for the user", examples: ['https://api.example.com/api/random-avatar/image?seed=5fb9220d-9b0f-4d32-a248-6492457c3890'] }),
+  avatar: Type.String({
+    description: "URL of this service's avatar image for the user",
+    examples: ['https://api.example.com/api/random-avatar/image?seed=5fb9220d-9b0f-4d32-a248-6492457c3890'],
+  }),
   birthday: Type.String({ description: 'YYYY-MM-DD; aged 18–60 at createdAt', examples: ['1990-05-17'] }),
   address: Type.Object({
     province: Type.String({ examples: ['广东省'] }),
     city: Type.String({ examples: ['深圳市'] }),
-    street: Type.String({ description: 'District, road and number, often with the housing estate and flat', examples: ['南山区科技路88号阳光花园3栋2单元1502室'] }),
-    zipCode: Type.String({ description: "Six-digit postcode of the district (data/postcodes.json)", examples: ['518052'] }),
+    street: Type.String({
+      description: 'District, road and number, often with the housing estate and flat',
+      examples: ['南山区科技路88号阳光花园3栋2单元1502室'],
+    }),
+    zipCode: Type.String({
+      description: 'Six-digit postcode of the district (data/postcodes.json)',
+      examples: ['518052'],
+    }),
   }),
   company: Type.String({ examples: ['深圳市华信科技有限公司'] }),
   job: Type.String({ description: 'Chinese job title', examples: ['软件工程师'] }),
   website: Type.String({ examples: ['https://zhangwei88.github.io'] }),
   ip: Type.String({ description: 'Public IPv4 address', examples: ['43.167.120.14'] }),
-  createdAt: Type.String({ description: 'ISO 8601 UTC with milliseconds, within the three years before now (seeded: before 2025-01-01)', examples: ['2024-03-08T06:21:45.123Z'] }),
+  createdAt: Type.String({
+    description: 'ISO 8601 UTC with milliseconds, within the three years before now (seeded: before 2025-01-01)',
+    examples: ['2024-03-08T06:21:45.123Z'],
+  }),
 });
 
 export default async function randomUserRoute(app: FastifyInstance) {
@@ -46,10 +61,26 @@ export default async function randomUserRoute(app: FastifyInstance) {
     ].join('\n'),
     query: Type.Object({
       count: Type.Integer({ minimum: 1, maximum: 100, default: 1, description: 'How many users', examples: [5] }),
-      gender: Type.Optional(Type.String({ maxLength: 10, description: 'male, female, 男 or 女; omitted = mixed', examples: ['male'], 'x-hint': 'male、female、男 或 女' })),
-      seed: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Seed for reproducible output', examples: ['42'], 'x-hint': '1 至 64 个字符的字符串或整数' })),
+      gender: Type.Optional(
+        Type.String({
+          maxLength: 10,
+          description: 'male, female, 男 or 女; omitted = mixed',
+          examples: ['male'],
+          'x-hint': 'male、female、男 或 女',
+        }),
+      ),
+      seed: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 64,
+          description: 'Seed for reproducible output',
+          examples: ['42'],
+          'x-hint': '1 至 64 个字符的字符串或整数',
+        }),
+      ),
     }),
     data: Type.Array(RandomUserSchema),
-    handler: (q, req) => generateUsers(data, { count: q.count, gender: parseGender(q.gender), seed: q.seed, baseUrl: publicBaseUrl(req) }),
+    handler: (q, req) =>
+      generateUsers(data, { count: q.count, gender: parseGender(q.gender), seed: q.seed, baseUrl: publicBaseUrl(req) }),
   });
 }

@@ -4,10 +4,12 @@ import { LookupError } from '../../errors.js';
 import { SEEDED_REFERENCE, generateUsers, loadUserData, parseGender } from './random-user.js';
 
 const data = loadUserData();
-const read = (name: string) => JSON.parse(readFileSync(new URL(`../../../../../data/${name}`, import.meta.url), 'utf8'));
+const read = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../../../../../data/${name}`, import.meta.url), 'utf8'));
 const names = read('names.json') as { surnames: Array<[string, number]>; male: string[]; female: string[] };
 const profile = read('user-profile.json') as { phonePrefixes: Record<string, string[]> };
-const gen = (count: number, seed?: string, gender?: 'male' | 'female') => generateUsers(data, { count, seed, gender, baseUrl: 'https://x.test' });
+const gen = (count: number, seed?: string, gender?: 'male' | 'female') =>
+  generateUsers(data, { count, seed, gender, baseUrl: 'https://x.test' });
 
 describe('parseGender', () => {
   it('accepts male/female in any case and 男/女; empty means mixed', () => {
@@ -44,7 +46,8 @@ describe('generateUsers', () => {
 
   it('draws common surnames far more often than rare ones', () => {
     const counts = new Map<string, number>();
-    for (const u of gen(2000, 'freq')) for (const [s] of names.surnames) if (u.name.startsWith(s)) counts.set(s, (counts.get(s) ?? 0) + 1);
+    for (const u of gen(2000, 'freq'))
+      for (const [s] of names.surnames) if (u.name.startsWith(s)) counts.set(s, (counts.get(s) ?? 0) + 1);
     const top5 = ['王', '李', '张', '刘', '陈'].reduce((n, s) => n + (counts.get(s) ?? 0), 0);
     // The five commonest surnames are about 30 % of the population (and of the weights).
     expect(top5 / 2000).toBeGreaterThan(0.2);

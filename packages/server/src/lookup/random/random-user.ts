@@ -102,7 +102,9 @@ function placeWeight(row: PostcodeRow): number {
  */
 export function buildUserData(names: NamesFile, profile: ProfileFile, postcodes: readonly PostcodeRow[]): UserData {
   const withDistricts = new Set(postcodes.filter((r) => r.district).map((r) => `${r.province}/${r.city}`));
-  const places = postcodes.filter((r) => /(?:市|州|盟|地区)$/u.test(r.city) && (r.district ? true : !withDistricts.has(`${r.province}/${r.city}`)));
+  const places = postcodes.filter(
+    (r) => /(?:市|州|盟|地区)$/u.test(r.city) && (r.district ? true : !withDistricts.has(`${r.province}/${r.city}`)),
+  );
   const given = (list: string[]) => list.map((zh) => ({ zh, py: toPinyin(zh) }));
   return {
     surnames: new Weighted(names.surnames.map(([zh, w]) => [{ zh, py: toPinyin(zh, true) }, w])),
@@ -110,7 +112,11 @@ export function buildUserData(names: NamesFile, profile: ProfileFile, postcodes:
     places: new Weighted(places.map((r) => [r, placeWeight(r)])),
     phonePrefixes: Object.values(profile.phonePrefixes).flat(),
     jobs: profile.jobs,
-    company: { brands: profile.company.brands, industries: profile.company.industries, forms: new Weighted(profile.company.forms) },
+    company: {
+      brands: profile.company.brands,
+      industries: profile.company.industries,
+      forms: new Weighted(profile.company.forms),
+    },
     roads: profile.roads,
     estates: profile.estates,
     emailDomains: new Weighted(profile.emailDomains),
@@ -118,7 +124,8 @@ export function buildUserData(names: NamesFile, profile: ProfileFile, postcodes:
 }
 
 export function loadUserData(): UserData {
-  const read = <T>(name: string) => JSON.parse(readFileSync(new URL(`../../../../../data/${name}`, import.meta.url), 'utf8')) as T;
+  const read = <T>(name: string) =>
+    JSON.parse(readFileSync(new URL(`../../../../../data/${name}`, import.meta.url), 'utf8')) as T;
   return buildUserData(read<NamesFile>('names.json'), read<ProfileFile>('user-profile.json'), loadPostcodes());
 }
 
@@ -145,13 +152,17 @@ export interface GenerateOptions {
 
 const pick = <T>(list: readonly T[]): T => faker.helpers.arrayElement(list);
 const toPinyin = (s: string, surname = false) =>
-  pinyin(s, { toneType: 'none', type: 'array', v: true, ...(surname ? { surname: 'all' as const } : {}) }).join('').toLowerCase();
+  pinyin(s, { toneType: 'none', type: 'array', v: true, ...(surname ? { surname: 'all' as const } : {}) })
+    .join('')
+    .toLowerCase();
 
 /** The calendar date in Asia/Shanghai (birthdays are local dates). */
 const shanghaiDate = (d: Date) => new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
 
 function seedOf(seed: string, gender: Gender | undefined): number[] {
-  const digest = createHash('sha256').update(`${seed}\u0000${gender ?? 'mixed'}`).digest();
+  const digest = createHash('sha256')
+    .update(`${seed}\u0000${gender ?? 'mixed'}`)
+    .digest();
   return [0, 4, 8, 12].map((o) => digest.readUInt32LE(o));
 }
 
@@ -208,7 +219,8 @@ function oneUser(data: UserData, gender: Gender, ref: Date, baseUrl: string): Ra
 function email(data: UserData, username: string): string {
   const domain = data.emailDomains.pick();
   // Many QQ Mail addresses are the QQ number itself.
-  if (domain === 'qq.com' && faker.datatype.boolean()) return `${faker.number.int({ min: 10_000_000, max: 3_999_999_999 })}@qq.com`;
+  if (domain === 'qq.com' && faker.datatype.boolean())
+    return `${faker.number.int({ min: 10_000_000, max: 3_999_999_999 })}@qq.com`;
   return `${username}@${domain}`;
 }
 

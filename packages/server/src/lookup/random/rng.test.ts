@@ -3,9 +3,27 @@ import { rngFor, seededRng } from './rng.js';
 
 describe('rng', () => {
   it('repeats a sequence for the same seed and differs for another', () => {
-    const a = Array.from({ length: 5 }, ((r) => () => r.int(1000))(seededRng('tianji')));
-    const b = Array.from({ length: 5 }, ((r) => () => r.int(1000))(seededRng('tianji')));
-    const c = Array.from({ length: 5 }, ((r) => () => r.int(1000))(seededRng('other')));
+    const a = Array.from(
+      { length: 5 },
+      (
+        (r) => () =>
+          r.int(1000)
+      )(seededRng('tianji')),
+    );
+    const b = Array.from(
+      { length: 5 },
+      (
+        (r) => () =>
+          r.int(1000)
+      )(seededRng('tianji')),
+    );
+    const c = Array.from(
+      { length: 5 },
+      (
+        (r) => () =>
+          r.int(1000)
+      )(seededRng('other')),
+    );
     expect(a).toEqual(b);
     expect(a).not.toEqual(c);
   });

@@ -46,7 +46,8 @@ export function seededRng(seed: string): Rng {
 }
 
 /** The rng for a request: seeded when the caller passed `seed`, secure otherwise. */
-export const rngFor = (seed?: string | number): Rng => (seed === undefined || seed === '' ? secureRng : seededRng(String(seed)));
+export const rngFor = (seed?: string | number): Rng =>
+  seed === undefined || seed === '' ? secureRng : seededRng(String(seed));
 
 export function pickOne<T>(rng: Rng, items: readonly T[]): T {
   return items[rng.int(items.length)];

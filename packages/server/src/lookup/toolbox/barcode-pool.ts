@@ -32,5 +32,12 @@ async function draw(job: BarcodeJob, prepared: { text: string; checkDigit: strin
   const result = await run<BarcodeTaskResult>(job);
   if ('error' in result) throw new LookupError(result.error);
   const body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
-  return { contentType: result.contentType, body, width: result.width, height: result.height, text: prepared.text, checkDigit: prepared.checkDigit };
+  return {
+    contentType: result.contentType,
+    body,
+    width: result.width,
+    height: result.height,
+    text: prepared.text,
+    checkDigit: prepared.checkDigit,
+  };
 }

@@ -1,27 +1,53 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { RawReply, lookupRoute } from '../../plugins/lookup-platform.js';
+import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { BARCODE_TYPES, SYMBOLOGIES, type BarcodeOptions } from './barcode.js';
 import { renderBarcode } from './barcode-pool.js';
-import { publicBaseUrl } from '../../plugins/public-url.js';
 import { dataUrl, embedUrl, imageAnswerFields, imageJsonReply, newImageCache } from './image-links.js';
 
 const typeList = BARCODE_TYPES.map((t) => `\`${t}\` (${SYMBOLOGIES[t].label}: ${SYMBOLOGIES[t].rule})`).join('; ');
 
 const BarcodeQuery = Type.Object({
-  text: Type.String({ minLength: 1, maxLength: 1000, description: 'Content to encode; what is allowed depends on `type` (see the description)', examples: ['4006381333931'] }),
+  text: Type.String({
+    minLength: 1,
+    maxLength: 1000,
+    description: 'Content to encode; what is allowed depends on `type` (see the description)',
+    examples: ['4006381333931'],
+  }),
   type: Type.Union(
     BARCODE_TYPES.map((t) => Type.Literal(t)),
     { default: 'code128', description: 'Symbology (default code128)' },
   ),
-  format: Type.Union([Type.Literal('png'), Type.Literal('svg')], { default: 'png', description: 'png (default) or svg' }),
-  scale: Type.Integer({ minimum: 1, maximum: 8, default: 3, description: 'Pixels per module, the narrowest bar (1–8)', examples: [3] }),
-  height: Type.Integer({ minimum: 5, maximum: 50, default: 15, description: 'Bar height in millimetres at 72 dpi, linear codes only (5–50)', examples: [15] }),
-  includeText: Type.Boolean({ default: true, description: 'Print the human-readable text under linear codes (true/false)' }),
+  format: Type.Union([Type.Literal('png'), Type.Literal('svg')], {
+    default: 'png',
+    description: 'png (default) or svg',
+  }),
+  scale: Type.Integer({
+    minimum: 1,
+    maximum: 8,
+    default: 3,
+    description: 'Pixels per module, the narrowest bar (1–8)',
+    examples: [3],
+  }),
+  height: Type.Integer({
+    minimum: 5,
+    maximum: 50,
+    default: 15,
+    description: 'Bar height in millimetres at 72 dpi, linear codes only (5–50)',
+    examples: [15],
+  }),
+  includeText: Type.Boolean({
+    default: true,
+    description: 'Print the human-readable text under linear codes (true/false)',
+  }),
 });
 type Q = Static<typeof BarcodeQuery>;
 
-const optionsOf = (q: Q): BarcodeOptions => ({ ...q, type: q.type as BarcodeOptions['type'], format: q.format as BarcodeOptions['format'] });
+const optionsOf = (q: Q): BarcodeOptions => ({
+  ...q,
+  type: q.type as BarcodeOptions['type'],
+  format: q.format as BarcodeOptions['format'],
+});
 
 const rules =
   'Numeric codes accept spaces and hyphens as typed on packaging. GS1 codes (EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, ISBN) take the digits without ' +
@@ -50,24 +76,40 @@ export default async function barcodeRoute(app: FastifyInstance) {
       symbology: Type.String({ examples: ['EAN-13'] }),
       text: Type.String({ description: 'What was encoded, check digit included', examples: ['4006381333931'] }),
       input: Type.String({ description: 'The text as given' }),
-      checkDigit: Type.Union([Type.String(), Type.Null()], { description: 'The check digit computed or verified (GS1 and ISBN types), else null' }),
+      checkDigit: Type.Union([Type.String(), Type.Null()], {
+        description: 'The check digit computed or verified (GS1 and ISBN types), else null',
+      }),
       width: Type.Number({ description: 'Image width in pixels (SVG: user units)' }),
       height: Type.Number({ description: 'Image height in pixels (SVG: user units)' }),
     }),
     handler: (q, req, reply) =>
-      imageJsonReply(images, req, reply, keyOf(q), () => renderBarcode(optionsOf(q)), (image, base) => ({
-        dataUrl: dataUrl(image.contentType, image.body),
-        url: embedUrl(base, '/barcode/image', { text: image.text, type: q.type, format: q.format, scale: q.scale, height: q.height, includeText: q.includeText }),
-        type: q.type,
-        symbology: SYMBOLOGIES[q.type as BarcodeOptions['type']].label,
-        format: q.format,
-        contentType: image.contentType.split(';')[0],
-        text: image.text,
-        input: q.text,
-        checkDigit: image.checkDigit,
-        width: image.width,
-        height: image.height,
-      })),
+      imageJsonReply(
+        images,
+        req,
+        reply,
+        keyOf(q),
+        () => renderBarcode(optionsOf(q)),
+        (image, base) => ({
+          dataUrl: dataUrl(image.contentType, image.body),
+          url: embedUrl(base, '/barcode/image', {
+            text: image.text,
+            type: q.type,
+            format: q.format,
+            scale: q.scale,
+            height: q.height,
+            includeText: q.includeText,
+          }),
+          type: q.type,
+          symbology: SYMBOLOGIES[q.type as BarcodeOptions['type']].label,
+          format: q.format,
+          contentType: image.contentType.split(';')[0],
+          text: image.text,
+          input: q.text,
+          checkDigit: image.checkDigit,
+          width: image.width,
+          height: image.height,
+        }),
+      ),
   });
 
   lookupRoute(app, {

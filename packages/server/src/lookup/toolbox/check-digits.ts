@@ -17,7 +17,8 @@ export function gs1CheckDigit(data: string): number {
 }
 
 /** true when the last digit is the GS1 check digit of the others. */
-export const isValidGs1 = (code: string) => /^\d{2,}$/.test(code) && gs1CheckDigit(code.slice(0, -1)) === Number(code.at(-1));
+export const isValidGs1 = (code: string) =>
+  /^\d{2,}$/.test(code) && gs1CheckDigit(code.slice(0, -1)) === Number(code.at(-1));
 
 /**
  * ISBN-10 check character: weights 10 … 2 over the nine data digits, check = (11 − sum mod 11) mod 11, with 10 written X.

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../random/rng.js';
-import { CHINESE_COLORS, NAME_THRESHOLD, chineseColorByName, nearestChineseColor, nearestChineseColorExhaustive } from './chinese-colors.js';
+import {
+  CHINESE_COLORS,
+  NAME_THRESHOLD,
+  chineseColorByName,
+  nearestChineseColor,
+  nearestChineseColorExhaustive,
+} from './chinese-colors.js';
 
 describe('Chinese traditional colour table', () => {
   it('has over 100 colours, unique names, upper-case #RRGGBB values and pinyin', () => {

@@ -54,7 +54,8 @@ export function ciede2000(x: Lab, y: Lab): number {
   const sc = 1 + 0.045 * cpMean;
   const sh = 1 + 0.015 * cpMean * t;
   const cpMean7 = cpMean ** 7;
-  const rt = -2 * Math.sqrt(cpMean7 / (cpMean7 + POW25_7)) * Math.sin(60 * Math.exp(-(((hMean - 275) / 25) ** 2)) * DEG);
+  const rt =
+    -2 * Math.sqrt(cpMean7 / (cpMean7 + POW25_7)) * Math.sin(60 * Math.exp(-(((hMean - 275) / 25) ** 2)) * DEG);
   const l = dL / sl;
   const c = dC / sc;
   const h = dH / sh;

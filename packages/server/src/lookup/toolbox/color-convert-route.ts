@@ -27,7 +27,9 @@ export const ChineseNameSchema = Type.Union(
     }),
     Type.Null(),
   ],
-  { description: `Nearest Chinese traditional colour name within ΔE00 ≤ ${NAME_THRESHOLD} (data/chinese-colors.json), else null` },
+  {
+    description: `Nearest Chinese traditional colour name within ΔE00 ≤ ${NAME_THRESHOLD} (data/chinese-colors.json), else null`,
+  },
 );
 
 export default async function colorConvertRoute(app: FastifyInstance) {
@@ -43,7 +45,13 @@ export default async function colorConvertRoute(app: FastifyInstance) {
       'Colours outside sRGB are gamut-mapped the CSS Color 4 way (`inGamut: false`). lab()/lch() are CIE D50 as in CSS; CMYK is the naive formula, not an ICC profile. ' +
       'Hues of greys are 0. Remember to write `#` as `%23` in a URL (or leave it out).',
     query: Type.Object({
-      color: Type.String({ minLength: 1, maxLength: 100, 'x-hint': ACCEPTED_FORMATS, description: 'The colour to convert', examples: ['#3b82f6', 'oklch(62.3% 0.214 259.8)', '胭脂'] }),
+      color: Type.String({
+        minLength: 1,
+        maxLength: 100,
+        'x-hint': ACCEPTED_FORMATS,
+        description: 'The colour to convert',
+        examples: ['#3b82f6', 'oklch(62.3% 0.214 259.8)', '胭脂'],
+      }),
     }),
     data: Type.Object({
       input: Type.String(),
@@ -60,12 +68,17 @@ export default async function colorConvertRoute(app: FastifyInstance) {
       lch: Type.Object({ l: n('0–100'), c: n(), h: n('degrees'), css }),
       oklab: Type.Object({ l: n('0–1'), a: n(), b: n(), css }),
       oklch: Type.Object({ l: n('0–1'), c: n(), h: n('degrees'), css }),
-      cssName: Type.Union([Type.String(), Type.Null()], { description: 'CSS named colour with exactly this value, else null', examples: ['rebeccapurple'] }),
+      cssName: Type.Union([Type.String(), Type.Null()], {
+        description: 'CSS named colour with exactly this value, else null',
+        examples: ['rebeccapurple'],
+      }),
       chineseName: ChineseNameSchema,
       contrast: Type.Object({
         white: Wcag,
         black: Wcag,
-        better: Type.Union([Type.Literal('white'), Type.Literal('black')], { description: 'Which of white or black contrasts more with this colour' }),
+        better: Type.Union([Type.Literal('white'), Type.Literal('black')], {
+          description: 'Which of white or black contrasts more with this colour',
+        }),
       }),
     }),
     cache: { maxAge: 86400 },

@@ -17,7 +17,15 @@ describe('colour conversion', () => {
   });
 
   it('reads every CSS notation to the same colour', () => {
-    for (const input of ['3b82f6', '#3B82F6', 'rgb(59 130 246)', 'rgb(59, 130, 246)', 'hsl(217.22 91.22% 59.8%)', 'hwb(217.22 23.14% 3.53%)', 'oklch(62.31% 0.188 259.81)']) {
+    for (const input of [
+      '3b82f6',
+      '#3B82F6',
+      'rgb(59 130 246)',
+      'rgb(59, 130, 246)',
+      'hsl(217.22 91.22% 59.8%)',
+      'hwb(217.22 23.14% 3.53%)',
+      'oklch(62.31% 0.188 259.81)',
+    ]) {
       expect(convertColor(input).hex, input).toBe('#3b82f6');
     }
     expect(convertColor('rebeccapurple')).toMatchObject({ hex: '#663399', cssName: 'rebeccapurple' });
@@ -65,6 +73,8 @@ describe('colour conversion', () => {
   });
 
   it('an unknown colour is an error that lists the accepted formats', () => {
-    expect(() => convertColor('bluish')).toThrow(/参数 color 无效：无法识别的颜色，支持 十六进制.*oklch\(\).*中国传统色名.*收到 "bluish"/);
+    expect(() => convertColor('bluish')).toThrow(
+      /参数 color 无效：无法识别的颜色，支持 十六进制.*oklch\(\).*中国传统色名.*收到 "bluish"/,
+    );
   });
 });

@@ -4,7 +4,19 @@
 import { converter, wcagContrast, type Rgb } from 'culori';
 import { paramError } from '../../errors.js';
 import { nearestChineseColor, type ChineseColorMatch } from './chinese-colors.js';
-import { ACCEPTED_FORMATS, BLACK, WHITE, cssNameOf, hexOf, hueOf, over, parseColor, rgb255, round, toOklch } from './color-space.js';
+import {
+  ACCEPTED_FORMATS,
+  BLACK,
+  WHITE,
+  cssNameOf,
+  hexOf,
+  hueOf,
+  over,
+  parseColor,
+  rgb255,
+  round,
+  toOklch,
+} from './color-space.js';
 
 const toHsl = converter('hsl');
 const toHsv = converter('hsv');
@@ -45,7 +57,13 @@ export interface ColorConversion {
 }
 
 function verdict(ratio: number): WcagVerdict {
-  return { ratio: Math.floor(ratio * 100) / 100, aa: ratio >= 4.5, aaLarge: ratio >= 3, aaa: ratio >= 7, aaaLarge: ratio >= 4.5 };
+  return {
+    ratio: Math.floor(ratio * 100) / 100,
+    aa: ratio >= 4.5,
+    aaLarge: ratio >= 3,
+    aaa: ratio >= 7,
+    aaaLarge: ratio >= 4.5,
+  };
 }
 
 /**
@@ -89,23 +107,54 @@ export function convertColor(input: string): ColorConversion {
   return {
     input,
     hex,
-    hex8: alpha < 1 ? `${hex}${Math.round(alpha * 255).toString(16).padStart(2, '0')}` : null,
+    hex8:
+      alpha < 1
+        ? `${hex}${Math.round(alpha * 255)
+            .toString(16)
+            .padStart(2, '0')}`
+        : null,
     alpha,
     inGamut: parsed.inGamut,
-    rgb: { ...c255, css: alpha < 1 ? `rgba(${c255.r}, ${c255.g}, ${c255.b}, ${alpha})` : `rgb(${c255.r}, ${c255.g}, ${c255.b})` },
+    rgb: {
+      ...c255,
+      css: alpha < 1 ? `rgba(${c255.r}, ${c255.g}, ${c255.b}, ${alpha})` : `rgb(${c255.r}, ${c255.g}, ${c255.b})`,
+    },
     hsl: {
       h: h.hsl,
       s: pct(hsl.s),
       l: pct(hsl.l),
-      css: alpha < 1 ? `hsla(${h.hsl}, ${pct(hsl.s)}%, ${pct(hsl.l)}%, ${alpha})` : `hsl(${h.hsl}, ${pct(hsl.s)}%, ${pct(hsl.l)}%)`,
+      css:
+        alpha < 1
+          ? `hsla(${h.hsl}, ${pct(hsl.s)}%, ${pct(hsl.l)}%, ${alpha})`
+          : `hsl(${h.hsl}, ${pct(hsl.s)}%, ${pct(hsl.l)}%)`,
     },
     hsv: { h: hueOf(hsv.h), s: pct(hsv.s), v: pct(hsv.v) },
     hwb: { h: h.hwb, w: pct(hwb.w), b: pct(hwb.b), css: `hwb(${h.hwb} ${pct(hwb.w)}% ${pct(hwb.b)}%${alphaCss})` },
     cmyk: { ...cmyk, css: `device-cmyk(${cmyk.c}% ${cmyk.m}% ${cmyk.y}% ${cmyk.k}%)` },
-    lab: { l: round(lab.l, 2), a: round(lab.a, 2), b: round(lab.b, 2), css: `lab(${round(lab.l, 2)}% ${round(lab.a, 2)} ${round(lab.b, 2)}${alphaCss})` },
-    lch: { l: round(lch.l, 2), c: round(lch.c, 2), h: h.lch, css: `lch(${round(lch.l, 2)}% ${round(lch.c, 2)} ${h.lch}${alphaCss})` },
-    oklab: { l: round(oklab.l, 4), a: round(oklab.a, 4), b: round(oklab.b, 4), css: `oklab(${round(oklab.l * 100, 2)}% ${round(oklab.a, 4)} ${round(oklab.b, 4)}${alphaCss})` },
-    oklch: { l: round(oklch.l, 4), c: round(oklch.c, 4), h: h.oklch, css: `oklch(${round(oklch.l * 100, 2)}% ${round(oklch.c, 4)} ${h.oklch}${alphaCss})` },
+    lab: {
+      l: round(lab.l, 2),
+      a: round(lab.a, 2),
+      b: round(lab.b, 2),
+      css: `lab(${round(lab.l, 2)}% ${round(lab.a, 2)} ${round(lab.b, 2)}${alphaCss})`,
+    },
+    lch: {
+      l: round(lch.l, 2),
+      c: round(lch.c, 2),
+      h: h.lch,
+      css: `lch(${round(lch.l, 2)}% ${round(lch.c, 2)} ${h.lch}${alphaCss})`,
+    },
+    oklab: {
+      l: round(oklab.l, 4),
+      a: round(oklab.a, 4),
+      b: round(oklab.b, 4),
+      css: `oklab(${round(oklab.l * 100, 2)}% ${round(oklab.a, 4)} ${round(oklab.b, 4)}${alphaCss})`,
+    },
+    oklch: {
+      l: round(oklch.l, 4),
+      c: round(oklch.c, 4),
+      h: h.oklch,
+      css: `oklch(${round(oklch.l * 100, 2)}% ${round(oklch.c, 4)} ${h.oklch}${alphaCss})`,
+    },
     cssName: cssNameOf(hex) ?? null,
     chineseName: nearestChineseColor(rgb),
     contrast: contrastOf(rgb),

@@ -60,7 +60,8 @@ export const rgbOfHex = (hex: string): Rgb => toRgb(parse(hex)!);
 export const hexOf = (c: Rgb): string => formatHex({ mode: 'rgb', r: c.r, g: c.g, b: c.b });
 
 /** Hue in degrees for display: culori leaves it undefined for greys, where 0 is the CSS convention. */
-export const hueOf = (h: number | undefined, digits = 1) => (h === undefined || Number.isNaN(h) ? 0 : round(h, digits) % 360);
+export const hueOf = (h: number | undefined, digits = 1) =>
+  h === undefined || Number.isNaN(h) ? 0 : round(h, digits) % 360;
 
 const CSS_NAME_BY_HEX = new Map<string, string>();
 for (const [name, value] of Object.entries(colorsNamed)) {

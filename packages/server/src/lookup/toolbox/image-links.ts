@@ -25,13 +25,19 @@ export const newImageCache = () => new ImageCache(IMAGE_CACHE_BYTES, IMAGE_MAX_A
 /** The fields every image answer starts with; `imagePath` is the raw-image route, e.g. `/api/qrcode/image`. */
 export const imageAnswerFields = (imagePath: string) => ({
   dataUrl: Type.String({ description: 'data:image/png;base64,… or data:image/svg+xml;base64,…' }),
-  url: Type.String({ description: `Absolute URL of the image itself (GET ${imagePath} with the same parameters), for <img src>` }),
+  url: Type.String({
+    description: `Absolute URL of the image itself (GET ${imagePath} with the same parameters), for <img src>`,
+  }),
   format: Type.String({ examples: ['png'] }),
   contentType: Type.String({ examples: ['image/png'] }),
 });
 
 /** `<base>/api<path>?<params>` with the parameters in the given order; undefined values are left out. */
-export function embedUrl(base: string, path: string, params: Record<string, string | number | boolean | undefined>): string {
+export function embedUrl(
+  base: string,
+  path: string,
+  params: Record<string, string | number | boolean | undefined>,
+): string {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v));
   return `${base}/api${path}?${q.toString()}`;

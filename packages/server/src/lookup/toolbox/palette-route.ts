@@ -24,7 +24,13 @@ export default async function paletteRoute(app: FastifyInstance) {
       '`name` defaults to the nearest Tailwind family name (e.g. `blue`, which then replaces Tailwind’s own when pasted; pass `name=brand` to avoid that). ' +
       'Alpha is ignored.',
     query: Type.Object({
-      color: Type.String({ minLength: 1, maxLength: 100, 'x-hint': ACCEPTED_FORMATS, description: 'The base colour (any CSS colour or Chinese traditional colour name)', examples: ['#3b82f6'] }),
+      color: Type.String({
+        minLength: 1,
+        maxLength: 100,
+        'x-hint': ACCEPTED_FORMATS,
+        description: 'The base colour (any CSS colour or Chinese traditional colour name)',
+        examples: ['#3b82f6'],
+      }),
       name: Type.Optional(
         Type.String({
           minLength: 1,
@@ -40,7 +46,10 @@ export default async function paletteRoute(app: FastifyInstance) {
       name: Type.String({ examples: ['brand'] }),
       input: Type.String({ description: 'The colour as given' }),
       hex: Type.String({ description: 'The input colour in hex', examples: ['#3b82f6'] }),
-      inputStep: Type.Union(STEPS.map((s) => Type.Literal(s)), { description: 'The step that is the input colour' }),
+      inputStep: Type.Union(
+        STEPS.map((s) => Type.Literal(s)),
+        { description: 'The step that is the input colour' },
+      ),
       family: Type.String({ description: 'Tailwind family whose curves were followed', examples: ['blue'] }),
       shades: Type.Array(
         Type.Object({
@@ -52,14 +61,21 @@ export default async function paletteRoute(app: FastifyInstance) {
           c: Type.Number({ description: 'OKLCH chroma' }),
           h: Type.Number({ description: 'OKLCH hue, degrees' }),
           isInput: Type.Boolean(),
-          textOn: Type.Union([Type.Literal('white'), Type.Literal('black')], { description: 'Better text colour on this shade (WCAG contrast)' }),
+          textOn: Type.Union([Type.Literal('white'), Type.Literal('black')], {
+            description: 'Better text colour on this shade (WCAG contrast)',
+          }),
         }),
         { minItems: 11, maxItems: 11 },
       ),
       tailwindConfig: Type.String({ description: 'tailwind.config.js (v3) snippet: theme.extend.colors.<name>' }),
       tailwindV4Css: Type.String({ description: 'Tailwind v4 @theme block: --color-<name>-<step> in OKLCH' }),
       cssVariables: Type.String({ description: ':root block of --<name>-<step> in hex' }),
-      classNames: Type.Object({ bg: strings('bg-<name>-<step>'), text: strings('text-<name>-<step>'), border: strings('border-<name>-<step>'), ring: strings('ring-<name>-<step>') }),
+      classNames: Type.Object({
+        bg: strings('bg-<name>-<step>'),
+        text: strings('text-<name>-<step>'),
+        border: strings('border-<name>-<step>'),
+        ring: strings('ring-<name>-<step>'),
+      }),
       examples: Type.Array(Type.String(), { description: 'Typical class combinations' }),
     }),
     cache: { maxAge: 86400 },
@@ -67,7 +83,15 @@ export default async function paletteRoute(app: FastifyInstance) {
       const core = buildPalette(q.color);
       if (!core) throw paramError('color', `无法识别的颜色，支持 ${ACCEPTED_FORMATS}`, q.color);
       const name = q.name ?? core.family;
-      return { name, input: q.color, hex: core.hex, inputStep: core.step, family: core.family, shades: core.shades, ...paletteSnippets(name, core.shades) };
+      return {
+        name,
+        input: q.color,
+        hex: core.hex,
+        inputStep: core.step,
+        family: core.family,
+        shades: core.shades,
+        ...paletteSnippets(name, core.shades),
+      };
     },
   });
 }

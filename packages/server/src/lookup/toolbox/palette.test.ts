@@ -15,8 +15,20 @@ const palette = (color: string) => {
 /** A spread of inputs: named edge cases plus 300 seeded random colours. */
 const rng = seededRng('palette');
 const INPUTS = [
-  '#3b82f6', '#eab308', '#ef4444', '#22c55e', '#64748b', '#ffffff', '#000000', '#808080', '#9d2933', '#fff143', '#00ff00', '#0000ff',
-  'oklch(97% 0.05 30)', 'oklch(20% 0.1 150)',
+  '#3b82f6',
+  '#eab308',
+  '#ef4444',
+  '#22c55e',
+  '#64748b',
+  '#ffffff',
+  '#000000',
+  '#808080',
+  '#9d2933',
+  '#fff143',
+  '#00ff00',
+  '#0000ff',
+  'oklch(97% 0.05 30)',
+  'oklch(20% 0.1 150)',
   ...Array.from({ length: 300 }, () => `#${rng.int(0x1000000).toString(16).padStart(6, '0')}`),
 ];
 
@@ -25,7 +37,8 @@ describe('Tailwind-style palette', () => {
     for (const input of INPUTS) {
       const p = palette(input);
       expect(p.shades.map((s) => s.step)).toEqual([...STEPS]);
-      for (let i = 1; i < p.shades.length; i++) expect(p.shades[i].l, `${input} step ${p.shades[i].step}`).toBeLessThan(p.shades[i - 1].l);
+      for (let i = 1; i < p.shades.length; i++)
+        expect(p.shades[i].l, `${input} step ${p.shades[i].step}`).toBeLessThan(p.shades[i - 1].l);
     }
   });
 
@@ -73,7 +86,9 @@ describe('Tailwind-style palette', () => {
     expect(p.step).toBe(500);
     const ciede = differenceCiede2000();
     // Tailwind's hue drifts a few degrees across steps and some v4 reds lie outside sRGB; ours keep one hue, in sRGB.
-    const close = p.shades.filter((s, i) => ciede(s.hex, { mode: 'oklch', l: red.l[i], c: Math.min(red.c[i], s.c + 0.02), h: s.h }) < 3);
+    const close = p.shades.filter(
+      (s, i) => ciede(s.hex, { mode: 'oklch', l: red.l[i], c: Math.min(red.c[i], s.c + 0.02), h: s.h }) < 3,
+    );
     expect(close.length).toBeGreaterThanOrEqual(9);
   });
 

@@ -13,7 +13,15 @@
 import { clampChroma, displayable, type Oklch } from 'culori';
 import { contrastOf } from './color-convert.js';
 import { hexOf, parseColor, rgb255, rgbOfHex, round, toOklch, toRgb } from './color-space.js';
-import { GREY_RELATIVE_CHROMA, STEPS, greyFamilyOf, hueFamilyOf, nearestStepIndex, type Step, type TailwindFamily } from './tailwind-families.js';
+import {
+  GREY_RELATIVE_CHROMA,
+  STEPS,
+  greyFamilyOf,
+  hueFamilyOf,
+  nearestStepIndex,
+  type Step,
+  type TailwindFamily,
+} from './tailwind-families.js';
 
 export interface Shade {
   step: Step;

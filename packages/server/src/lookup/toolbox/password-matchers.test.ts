@@ -24,7 +24,9 @@ describe('the fast dictionary matchers', () => {
     expect(CORPUS.some((p) => p.length >= 40)).toBe(true);
   });
 
-  it('give results identical to @zxcvbn-ts/core v3 on every corpus password: score, guesses, every sequence field, feedback', { timeout: 600_000 }, () => {
+  it('give results identical to @zxcvbn-ts/core v3 on every corpus password: score, guesses, every sequence field, feedback', {
+    timeout: 600_000,
+  }, () => {
     configureZxcvbn();
     uninstallFastMatchers();
     const reference = CORPUS.map((p) => comparable(checkPassword(p)));
@@ -39,7 +41,8 @@ describe('the fast dictionary matchers', () => {
     });
     expect(differing).toEqual([]);
     // The first one in full, so a failure shows what differs.
-    if (differing.length) expect(comparable(checkPassword(differing[0]))).toStrictEqual(reference[CORPUS.indexOf(differing[0])]);
+    if (differing.length)
+      expect(comparable(checkPassword(differing[0]))).toStrictEqual(reference[CORPUS.indexOf(differing[0])]);
   });
 
   it('patch the build of @zxcvbn-ts/core that the service imports (the comparison above is not vacuous)', () => {

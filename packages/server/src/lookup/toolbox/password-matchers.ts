@@ -45,13 +45,18 @@ type L33tMatchFn = (args: { password: string }) => DictionaryMatch[];
 // and its ESM build is only named in "module", which Node ignores): patch the very classes zxcvbn() uses.
 const require = createRequire(import.meta.url);
 const core = require('@zxcvbn-ts/core') as { zxcvbnOptions: ZxcvbnOptionsLike };
-const MatchDictionary = require('@zxcvbn-ts/core/dist/matcher/dictionary/matching.js') as { prototype: { defaultMatch: DefaultMatch } };
-const MatchL33t = require('@zxcvbn-ts/core/dist/matcher/dictionary/variants/matching/l33t.js') as { prototype: { match: L33tMatchFn } };
-const getCleanPasswords = require('@zxcvbn-ts/core/dist/matcher/dictionary/variants/matching/unmunger/getCleanPasswords.js') as (
-  password: string,
-  limit: number,
-  trieRoot: unknown,
-) => SubbedPassword[];
+const MatchDictionary = require('@zxcvbn-ts/core/dist/matcher/dictionary/matching.js') as {
+  prototype: { defaultMatch: DefaultMatch };
+};
+const MatchL33t = require('@zxcvbn-ts/core/dist/matcher/dictionary/variants/matching/l33t.js') as {
+  prototype: { match: L33tMatchFn };
+};
+const getCleanPasswords =
+  require('@zxcvbn-ts/core/dist/matcher/dictionary/variants/matching/unmunger/getCleanPasswords.js') as (
+    password: string,
+    limit: number,
+    trieRoot: unknown,
+  ) => SubbedPassword[];
 
 const original = {
   defaultMatch: MatchDictionary.prototype.defaultMatch,
@@ -76,7 +81,12 @@ let index: WordIndex | undefined;
 
 function currentIndex(options: ZxcvbnOptionsLike): WordIndex {
   const names = Object.keys(options.rankedDictionaries);
-  if (index && names.length === index.names.length && names.every((n, k) => n === index!.names[k] && options.rankedDictionaries[n] === index!.dictionaries[k])) return index;
+  if (
+    index &&
+    names.length === index.names.length &&
+    names.every((n, k) => n === index!.names[k] && options.rankedDictionaries[n] === index!.dictionaries[k])
+  )
+    return index;
   // New or changed dictionaries (setOptions, userInputs): rebuild.
   const dictionaries = names.map((n) => options.rankedDictionaries[n]);
   const words = new Map<string, number[]>();
@@ -102,7 +112,8 @@ function defaultMatch(this: unknown, args: { password: string; useLevenshtein?: 
   const { password, useLevenshtein = true } = args;
   const options = core.zxcvbnOptions;
   const lower = password.toLowerCase();
-  if ((options.useLevenshteinDistance && useLevenshtein) || PROTOTYPE_WORDS.test(lower)) return original.defaultMatch.call(this, args);
+  if ((options.useLevenshteinDistance && useLevenshtein) || PROTOTYPE_WORDS.test(lower))
+    return original.defaultMatch.call(this, args);
   return matchWords(password, lower, currentIndex(options), (i) => i);
 }
 

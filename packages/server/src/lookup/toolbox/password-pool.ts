@@ -93,7 +93,9 @@ class Lane {
 
   private warm(pool: Piscina): Promise<unknown> {
     // One warm-up task per thread: each thread takes one, so every thread has loaded when all are done.
-    return Promise.all(Array.from({ length: this.opts.threads }, () => pool.run('', { signal: AbortSignal.timeout(WARM_UP_LIMIT_MS) })));
+    return Promise.all(
+      Array.from({ length: this.opts.threads }, () => pool.run('', { signal: AbortSignal.timeout(WARM_UP_LIMIT_MS) })),
+    );
   }
 
   private start(): Promise<Piscina> {
@@ -173,7 +175,9 @@ export class PasswordPool {
     } catch (err) {
       if (budget.signal.aborted) {
         lane.reload();
-        throw new LookupError(`密码强度检测超时：${this.budgetMs / 1000} 秒内未能完成（输入过于复杂或服务繁忙），请稍后重试或换一个较短的密码`);
+        throw new LookupError(
+          `密码强度检测超时：${this.budgetMs / 1000} 秒内未能完成（输入过于复杂或服务繁忙），请稍后重试或换一个较短的密码`,
+        );
       }
       if (err instanceof Error && err.message === 'Task queue is at limit') {
         throw new LookupError('密码强度检测繁忙：排队的检测过多，请稍后重试');

@@ -12,7 +12,12 @@ const CRACK_SCENARIOS = {
 } as const;
 
 const scenarios = <T extends ReturnType<typeof Type.Number> | ReturnType<typeof Type.String>>(of: (d: string) => T) =>
-  Type.Object(Object.fromEntries(Object.entries(CRACK_SCENARIOS).map(([k, d]) => [k, of(d)])) as Record<keyof typeof CRACK_SCENARIOS, T>);
+  Type.Object(
+    Object.fromEntries(Object.entries(CRACK_SCENARIOS).map(([k, d]) => [k, of(d)])) as Record<
+      keyof typeof CRACK_SCENARIOS,
+      T
+    >,
+  );
 
 const DictionaryMatchSchema = Type.Object(
   {
@@ -20,9 +25,19 @@ const DictionaryMatchSchema = Type.Object(
     i: Type.Integer({ description: 'Index of the first character of the match in the password' }),
     j: Type.Integer({ description: 'Index of the last character of the match' }),
     token: Type.String({ description: 'The matched part of the password, as typed', examples: ['woaini1314'] }),
-    matchedWord: Type.String({ description: 'The dictionary word it matched (lower case, l33t undone)', examples: ['woaini1314'] }),
-    rank: Type.Integer({ minimum: 1, description: 'Position of the word in its dictionary (1 = most common)', examples: [14] }),
-    dictionaryName: Type.String({ description: `passwords, commonWords, firstnames, lastnames, wikipedia, diceware, or ${ZH_DICTIONARY} (passwords common among Chinese users)`, examples: [ZH_DICTIONARY] }),
+    matchedWord: Type.String({
+      description: 'The dictionary word it matched (lower case, l33t undone)',
+      examples: ['woaini1314'],
+    }),
+    rank: Type.Integer({
+      minimum: 1,
+      description: 'Position of the word in its dictionary (1 = most common)',
+      examples: [14],
+    }),
+    dictionaryName: Type.String({
+      description: `passwords, commonWords, firstnames, lastnames, wikipedia, diceware, or ${ZH_DICTIONARY} (passwords common among Chinese users)`,
+      examples: [ZH_DICTIONARY],
+    }),
     reversed: Type.Boolean({ description: 'The word appears reversed' }),
     l33t: Type.Boolean({ description: 'The word appears with l33t substitutions (@ for a, 0 for o, …)' }),
     baseGuesses: Type.Number(),
@@ -30,7 +45,11 @@ const DictionaryMatchSchema = Type.Object(
     l33tVariations: Type.Number(),
     guesses: Type.Number(),
     guessesLog10: Type.Number(),
-    subs: Type.Optional(Type.Array(Type.Object({ letter: Type.String(), substitution: Type.String() }), { description: 'l33t matches only: the substitutions undone' })),
+    subs: Type.Optional(
+      Type.Array(Type.Object({ letter: Type.String(), substitution: Type.String() }), {
+        description: 'l33t matches only: the substitutions undone',
+      }),
+    ),
     subDisplay: Type.Optional(Type.String({ description: 'l33t matches only, e.g. "@ -> a, 0 -> o"' })),
   },
   { title: 'DictionaryMatch', additionalProperties: true },
@@ -40,14 +59,21 @@ const DictionaryMatchSchema = Type.Object(
 // they are passed through as zxcvbn v3 emits them.
 const OtherMatchSchema = Type.Object(
   {
-    pattern: Type.String({ description: 'spatial, repeat, sequence, regex, date, bruteforce or separator', examples: ['date'] }),
+    pattern: Type.String({
+      description: 'spatial, repeat, sequence, regex, date, bruteforce or separator',
+      examples: ['date'],
+    }),
     i: Type.Integer(),
     j: Type.Integer(),
     token: Type.String(),
     guesses: Type.Number(),
     guessesLog10: Type.Number(),
   },
-  { title: 'OtherMatch', additionalProperties: true, description: 'Further fields depend on the pattern (e.g. date: separator, year, month, day)' },
+  {
+    title: 'OtherMatch',
+    additionalProperties: true,
+    description: 'Further fields depend on the pattern (e.g. date: separator, year, month, day)',
+  },
 );
 
 const PasswordStrengthSchema = Type.Object({
@@ -55,18 +81,37 @@ const PasswordStrengthSchema = Type.Object({
   password: Type.String({ description: 'The password that was checked', examples: ['woaini1314'] }),
   guesses: Type.Number({ description: 'Estimated guesses needed to find the password', examples: [15] }),
   guessesLog10: Type.Number({ examples: [1.176] }),
-  sequence: Type.Array(Type.Union([DictionaryMatchSchema, OtherMatchSchema]), { description: 'The least-guessable split of the password into patterns, in order' }),
+  sequence: Type.Array(Type.Union([DictionaryMatchSchema, OtherMatchSchema]), {
+    description: 'The least-guessable split of the password into patterns, in order',
+  }),
   crackTimesSeconds: scenarios((d) => Type.Number({ description: `Seconds: ${d}` })),
-  crackTimesDisplay: scenarios((d) => Type.String({ description: `In words (Chinese): ${d}`, examples: ['不到 1 秒'] })),
-  score: Type.Integer({ minimum: 0, maximum: 4, description: '0 too guessable (< 10³ guesses), 1 very guessable (< 10⁶), 2 somewhat guessable (< 10⁸), 3 safely unguessable (< 10¹⁰), 4 very unguessable', examples: [0] }),
+  crackTimesDisplay: scenarios((d) =>
+    Type.String({ description: `In words (Chinese): ${d}`, examples: ['不到 1 秒'] }),
+  ),
+  score: Type.Integer({
+    minimum: 0,
+    maximum: 4,
+    description:
+      '0 too guessable (< 10³ guesses), 1 very guessable (< 10⁶), 2 somewhat guessable (< 10⁸), 3 safely unguessable (< 10¹⁰), 4 very unguessable',
+    examples: [0],
+  }),
   feedback: Type.Object({
-    warning: Type.String({ description: 'What makes the password weak, in Chinese; empty string when nothing', examples: ['这是被频繁使用的密码。'] }),
-    suggestions: Type.Array(Type.String(), { description: 'How to make it stronger, in Chinese', examples: [['再加入一些不常见的词语。']] }),
+    warning: Type.String({
+      description: 'What makes the password weak, in Chinese; empty string when nothing',
+      examples: ['这是被频繁使用的密码。'],
+    }),
+    suggestions: Type.Array(Type.String(), {
+      description: 'How to make it stronger, in Chinese',
+      examples: [['再加入一些不常见的词语。']],
+    }),
   }),
 });
 
 export default async function passwordStrengthRoute(app: FastifyInstance) {
-  const pool = new PasswordPool({ workers: app.config.passwordWorkers, onError: (err) => app.log.error({ err }, 'password worker failed') });
+  const pool = new PasswordPool({
+    workers: app.config.passwordWorkers,
+    onError: (err) => app.log.error({ err }, 'password worker failed'),
+  });
   app.addHook('onClose', () => pool.close());
 
   lookupRoute(app, {

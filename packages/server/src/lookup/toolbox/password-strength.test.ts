@@ -4,8 +4,28 @@ import { checkPassword, loadZhPasswords } from './password-strength.js';
 import { zhCnTranslations } from './password-translations-zh.js';
 
 // The keys zxcvbn-ts v3 puts on a dictionary match (v4 renamed several of them).
-const DICTIONARY_KEYS = ['pattern', 'i', 'j', 'token', 'matchedWord', 'rank', 'dictionaryName', 'reversed', 'l33t', 'baseGuesses', 'uppercaseVariations', 'l33tVariations', 'guesses', 'guessesLog10'];
-const CRACK_KEYS = ['offlineFastHashing1e10PerSecond', 'offlineSlowHashing1e4PerSecond', 'onlineNoThrottling10PerSecond', 'onlineThrottling100PerHour'];
+const DICTIONARY_KEYS = [
+  'pattern',
+  'i',
+  'j',
+  'token',
+  'matchedWord',
+  'rank',
+  'dictionaryName',
+  'reversed',
+  'l33t',
+  'baseGuesses',
+  'uppercaseVariations',
+  'l33tVariations',
+  'guesses',
+  'guessesLog10',
+];
+const CRACK_KEYS = [
+  'offlineFastHashing1e10PerSecond',
+  'offlineSlowHashing1e4PerSecond',
+  'onlineNoThrottling10PerSecond',
+  'onlineThrottling100PerHour',
+];
 
 describe('the Chinese common-password list', () => {
   const list = loadZhPasswords();
@@ -18,7 +38,17 @@ describe('the Chinese common-password list', () => {
   });
 
   it('holds the passwords Chinese users are known to pick', () => {
-    for (const w of ['woaini1314', '5201314', 'qq123456', 'a123456', 'iloveyou', '1314520', '7758521', 'zhangwei', '19491001']) {
+    for (const w of [
+      'woaini1314',
+      '5201314',
+      'qq123456',
+      'a123456',
+      'iloveyou',
+      '1314520',
+      '7758521',
+      'zhangwei',
+      '19491001',
+    ]) {
       expect(list, w).toContain(w);
     }
   });
@@ -27,7 +57,17 @@ describe('the Chinese common-password list', () => {
 describe('checkPassword', () => {
   it('returns the zxcvbn v3 result shape with the four crack-time scenarios', () => {
     const r = checkPassword('Tr0ub4dour&3');
-    expect(Object.keys(r).sort()).toEqual(['calcTime', 'crackTimesDisplay', 'crackTimesSeconds', 'feedback', 'guesses', 'guessesLog10', 'password', 'score', 'sequence']);
+    expect(Object.keys(r).sort()).toEqual([
+      'calcTime',
+      'crackTimesDisplay',
+      'crackTimesSeconds',
+      'feedback',
+      'guesses',
+      'guessesLog10',
+      'password',
+      'score',
+      'sequence',
+    ]);
     expect(Object.keys(r.crackTimesSeconds).sort()).toEqual(CRACK_KEYS);
     expect(Object.keys(r.crackTimesDisplay).sort()).toEqual(CRACK_KEYS);
     expect(r.password).toBe('Tr0ub4dour&3');
@@ -38,7 +78,16 @@ describe('checkPassword', () => {
     expect(r.sequence).toHaveLength(1);
     const m = r.sequence[0];
     expect(Object.keys(m).sort()).toEqual([...DICTIONARY_KEYS].sort());
-    expect(m).toMatchObject({ pattern: 'dictionary', i: 0, j: 9, token: 'woaini1314', matchedWord: 'woaini1314', dictionaryName: ZH_DICTIONARY, reversed: false, l33t: false });
+    expect(m).toMatchObject({
+      pattern: 'dictionary',
+      i: 0,
+      j: 9,
+      token: 'woaini1314',
+      matchedWord: 'woaini1314',
+      dictionaryName: ZH_DICTIONARY,
+      reversed: false,
+      l33t: false,
+    });
     expect(r.score).toBe(0);
     expect(r.feedback.warning).toBe(zhCnTranslations.warnings.topHundred);
     expect(r.feedback.suggestions).toContain(zhCnTranslations.suggestions.anotherWord);
@@ -51,7 +100,12 @@ describe('checkPassword', () => {
   it('adds subs and subDisplay to a l33t dictionary match', () => {
     const m = checkPassword('P@ssw0rd').sequence[0];
     expect(Object.keys(m).sort()).toEqual([...DICTIONARY_KEYS, 'subs', 'subDisplay'].sort());
-    expect(m).toMatchObject({ matchedWord: 'password', dictionaryName: 'passwords', l33t: true, subDisplay: '@ -> a, 0 -> o' });
+    expect(m).toMatchObject({
+      matchedWord: 'password',
+      dictionaryName: 'passwords',
+      l33t: true,
+      subDisplay: '@ -> a, 0 -> o',
+    });
   });
 
   it('words crack times and feedback in Chinese', () => {

@@ -15,7 +15,9 @@ import { installFastMatchers } from './password-matchers.js';
 import { zhCnTranslations } from './password-translations-zh.js';
 
 /** zxcvbn v3's result, with `feedback.warning` always a string ('' when there is nothing to warn about). */
-export type PasswordStrength = Omit<ZxcvbnResult, 'feedback'> & { feedback: { warning: string; suggestions: string[] } };
+export type PasswordStrength = Omit<ZxcvbnResult, 'feedback'> & {
+  feedback: { warning: string; suggestions: string[] };
+};
 
 /** The Chinese list, most common first (its position is the zxcvbn rank). */
 export function loadZhPasswords(): string[] {

@@ -28,7 +28,13 @@ function chunk(type: string, data: Buffer): Buffer {
  * at deflate level 9, which takes ~0.7 s for a 2048 px code and blocks the event loop. Two colours need one bit
  * per pixel: the same image is 1/32 of the data and encodes in a few milliseconds.
  */
-export function encodeGridPng(size: number, cells: number, on: Rgba, off: Rgba, cellAt: (col: number, row: number) => boolean): Buffer {
+export function encodeGridPng(
+  size: number,
+  cells: number,
+  on: Rgba,
+  off: Rgba,
+  cellAt: (col: number, row: number) => boolean,
+): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(size, 0);
   ihdr.writeUInt32BE(size, 4);

@@ -4,7 +4,15 @@ import { Resvg } from '@resvg/resvg-js';
 import { decodePng } from '../../../test/decode-image.js';
 import { renderQrCode, type QrOptions } from './qr-code.js';
 
-const base: QrOptions = { text: 'https://example.com/天机?id=42', size: 256, format: 'png', level: 'M', margin: 4, color: '000000', background: 'ffffff' };
+const base: QrOptions = {
+  text: 'https://example.com/天机?id=42',
+  size: 256,
+  format: 'png',
+  level: 'M',
+  margin: 4,
+  color: '000000',
+  background: 'ffffff',
+};
 const qr = (o: Partial<QrOptions> = {}) => renderQrCode({ ...base, ...o });
 const errorOf = (o: Partial<QrOptions>) => {
   try {
@@ -49,7 +57,9 @@ describe('QR code', () => {
     const svg = image.body.toString();
     expect(image.contentType).toBe('image/svg+xml; charset=utf-8');
     const cells = image.modules + 4;
-    expect(svg).toMatch(new RegExp(`^<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400" viewBox="0 0 ${cells} ${cells}"`));
+    expect(svg).toMatch(
+      new RegExp(`^<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400" viewBox="0 0 ${cells} ${cells}"`),
+    );
     expect(svg).toContain('<path stroke="#000000" d="M');
     // Rasterised (resvg), the SVG scans back to the text.
     const png = Buffer.from(new Resvg(svg, { font: { loadSystemFonts: false } }).render().asPng());
@@ -59,7 +69,9 @@ describe('QR code', () => {
   it('the version grows with the text and the level', () => {
     expect(qr({ text: 'hi', level: 'L' }).version).toBe(1);
     expect(qr({ text: 'hi', level: 'L' }).modules).toBe(21);
-    expect(qr({ text: 'x'.repeat(300), level: 'H' }).version).toBeGreaterThan(qr({ text: 'x'.repeat(300), level: 'L' }).version);
+    expect(qr({ text: 'x'.repeat(300), level: 'H' }).version).toBeGreaterThan(
+      qr({ text: 'x'.repeat(300), level: 'L' }).version,
+    );
   });
 
   it('text beyond the capacity of the level is an error that names the capacity and the lower levels', () => {

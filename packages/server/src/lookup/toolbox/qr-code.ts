@@ -42,7 +42,12 @@ export interface QrImage {
 /** Byte-mode capacity at version 40 per error-correction level (ISO/IEC 18004 table 7). */
 export const QR_BYTE_CAPACITY: Record<QrLevel, number> = { L: 2953, M: 2331, Q: 1663, H: 1273 };
 
-const LEVEL_NAMES: Record<QrLevel, string> = { L: 'L（约 7% 纠错）', M: 'M（约 15%）', Q: 'Q（约 25%）', H: 'H（约 30%）' };
+const LEVEL_NAMES: Record<QrLevel, string> = {
+  L: 'L（约 7% 纠错）',
+  M: 'M（约 15%）',
+  Q: 'Q（约 25%）',
+  H: 'H（约 30%）',
+};
 
 /** Below this contrast most phone cameras fail to separate modules from background; such a code is refused. */
 export const MIN_QR_CONTRAST = 2;
@@ -52,7 +57,12 @@ const HEX = /^#?([0-9a-f]{6}|[0-9a-f]{8})$/i;
 /** A colour parameter as RGBA. `#rgb` shorthands are refused: one spelling per colour keeps image URLs canonical. */
 export function parseHexParam(name: string, value: string): Rgba {
   const m = HEX.exec(value.trim());
-  if (!m) throw paramError(name, '应为十六进制颜色 RRGGBB 或 RRGGBBAA（# 可省略；在 URL 中 # 要写成 %23），如 000000、1e40afff', value);
+  if (!m)
+    throw paramError(
+      name,
+      '应为十六进制颜色 RRGGBB 或 RRGGBBAA（# 可省略；在 URL 中 # 要写成 %23），如 000000、1e40afff',
+      value,
+    );
   const h = m[1];
   const byte = (i: number) => parseInt(h.slice(i, i + 2), 16);
   return { r: byte(0), g: byte(2), b: byte(4), a: h.length === 8 ? byte(6) : 255 };
@@ -72,7 +82,9 @@ function encode(text: string, level: QrLevel) {
       throw paramError(
         'text',
         `内容过长：纠错等级 ${LEVEL_NAMES[level]}最多容纳 ${QR_BYTE_CAPACITY[level]} 字节（UTF-8，一个汉字 3 字节），该内容 ${bytes} 字节` +
-          (lower.length ? `；可缩短内容或降低 level（${lower.map((l) => `${l} 最多 ${QR_BYTE_CAPACITY[l]} 字节`).join('，')}）` : '；请缩短内容'),
+          (lower.length
+            ? `；可缩短内容或降低 level（${lower.map((l) => `${l} 最多 ${QR_BYTE_CAPACITY[l]} 字节`).join('，')}）`
+            : '；请缩短内容'),
       );
     }
     throw err;
@@ -107,10 +119,22 @@ export function renderQrCode(o: QrOptions): QrImage {
 
   if (o.format === 'svg') {
     const svg = svgOf(qr.modules, o.margin, o.size, hexOfRgba(dark), hexOfRgba(light));
-    return { contentType: 'image/svg+xml; charset=utf-8', body: Buffer.from(svg), size: o.size, version: qr.version, modules, contrast: round2(contrast), warnings };
+    return {
+      contentType: 'image/svg+xml; charset=utf-8',
+      body: Buffer.from(svg),
+      size: o.size,
+      version: qr.version,
+      modules,
+      contrast: round2(contrast),
+      warnings,
+    };
   }
   if (o.size < cells) {
-    throw paramError('size', `该内容的二维码为 ${modules}×${modules} 模块（加留白共 ${cells}），PNG 的 size 至少为 ${cells} 像素（建议 ≥ ${cells * 3}），或减少内容、降低 level、减小 margin`, o.size);
+    throw paramError(
+      'size',
+      `该内容的二维码为 ${modules}×${modules} 模块（加留白共 ${cells}），PNG 的 size 至少为 ${cells} 像素（建议 ≥ ${cells * 3}），或减少内容、降低 level、减小 margin`,
+      o.size,
+    );
   }
   const data = qr.modules.data;
   const png = encodeGridPng(o.size, cells, dark, light, (col, row) => {
@@ -118,7 +142,15 @@ export function renderQrCode(o: QrOptions): QrImage {
     const y = row - o.margin;
     return x >= 0 && y >= 0 && x < modules && y < modules && data[y * modules + x] === 1;
   });
-  return { contentType: 'image/png', body: png, size: o.size, version: qr.version, modules, contrast: round2(contrast), warnings };
+  return {
+    contentType: 'image/png',
+    body: png,
+    size: o.size,
+    version: qr.version,
+    modules,
+    contrast: round2(contrast),
+    warnings,
+  };
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -129,7 +161,13 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
  * `shape-rendering="crispEdges"`. Written here rather than with `QRCode.toString` so the PNG and the SVG come from
  * the same encoded symbol.
  */
-function svgOf(m: { size: number; data: Uint8Array }, margin: number, size: number, dark: string, light: string): string {
+function svgOf(
+  m: { size: number; data: Uint8Array },
+  margin: number,
+  size: number,
+  dark: string,
+  light: string,
+): string {
   const n = m.size;
   const cells = n + 2 * margin;
   let d = '';
@@ -150,7 +188,8 @@ function svgOf(m: { size: number; data: Uint8Array }, margin: number, size: numb
     const a = parseInt(hex.slice(7, 9), 16);
     return `${attr}="${hex.slice(0, 7)}"${a < 255 ? ` ${attr}-opacity="${(a / 255).toFixed(3)}"` : ''}`;
   };
-  const bg = parseInt(light.slice(7, 9), 16) === 0 ? '' : `<rect width="${cells}" height="${cells}" ${paint('fill', light)}/>`;
+  const bg =
+    parseInt(light.slice(7, 9), 16) === 0 ? '' : `<rect width="${cells}" height="${cells}" ${paint('fill', light)}/>`;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${cells} ${cells}" shape-rendering="crispEdges">` +
     `${bg}<path ${paint('stroke', dark)} d="${d}"/></svg>`

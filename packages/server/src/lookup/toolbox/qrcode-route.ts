@@ -13,14 +13,38 @@ const QrQuery = Type.Object({
     description: `Content to encode (1–2000 characters; UTF-8). What fits depends on the level: at most ${QR_BYTE_CAPACITY.L} bytes at L, ${QR_BYTE_CAPACITY.M} at M, ${QR_BYTE_CAPACITY.Q} at Q, ${QR_BYTE_CAPACITY.H} at H (a Chinese character is 3 bytes; digits-only text fits more).`,
     examples: ['https://example.com'],
   }),
-  size: Type.Integer({ minimum: 64, maximum: 2048, default: 300, description: 'Image width = height in pixels (64–2048). A PNG needs at least one pixel per module.', examples: [300] }),
-  format: Type.Union([Type.Literal('png'), Type.Literal('svg')], { default: 'png', description: 'png (default) or svg' }),
+  size: Type.Integer({
+    minimum: 64,
+    maximum: 2048,
+    default: 300,
+    description: 'Image width = height in pixels (64–2048). A PNG needs at least one pixel per module.',
+    examples: [300],
+  }),
+  format: Type.Union([Type.Literal('png'), Type.Literal('svg')], {
+    default: 'png',
+    description: 'png (default) or svg',
+  }),
   level: Type.Union([Type.Literal('L'), Type.Literal('M'), Type.Literal('Q'), Type.Literal('H')], {
     default: 'M',
-    description: 'Error correction: L ≈ 7 %, M ≈ 15 % (default), Q ≈ 25 %, H ≈ 30 % of the symbol may be damaged or covered (e.g. by a logo)',
+    description:
+      'Error correction: L ≈ 7 %, M ≈ 15 % (default), Q ≈ 25 %, H ≈ 30 % of the symbol may be damaged or covered (e.g. by a logo)',
   }),
-  margin: Type.Integer({ minimum: 0, maximum: 20, default: 4, description: 'Quiet zone around the symbol, in modules (0–20; the standard asks for 4)', examples: [4] }),
-  color: Type.String({ minLength: 6, maxLength: 9, pattern: '^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$', default: '000000', 'x-hint': hexHint, description: `Colour of the dark modules, ${hexHint}`, examples: ['1e3a8a'] }),
+  margin: Type.Integer({
+    minimum: 0,
+    maximum: 20,
+    default: 4,
+    description: 'Quiet zone around the symbol, in modules (0–20; the standard asks for 4)',
+    examples: [4],
+  }),
+  color: Type.String({
+    minLength: 6,
+    maxLength: 9,
+    pattern: '^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$',
+    default: '000000',
+    'x-hint': hexHint,
+    description: `Colour of the dark modules, ${hexHint}`,
+    examples: ['1e3a8a'],
+  }),
   background: Type.String({
     minLength: 6,
     maxLength: 9,
@@ -33,7 +57,11 @@ const QrQuery = Type.Object({
 });
 type Q = Static<typeof QrQuery>;
 
-const optionsOf = (q: Q): QrOptions => ({ ...q, format: q.format as QrOptions['format'], level: q.level as QrOptions['level'] });
+const optionsOf = (q: Q): QrOptions => ({
+  ...q,
+  format: q.format as QrOptions['format'],
+  level: q.level as QrOptions['level'],
+});
 
 /** The canonical parameters of an image, in a fixed order and without `#`, so equal images share one URL. */
 const canonical = (q: Q) => ({
@@ -80,26 +108,33 @@ export default async function qrcodeRoute(app: FastifyInstance) {
       warnings: Type.Array(Type.String()),
     }),
     handler: (q, req, reply) =>
-      imageJsonReply(images, req, reply, keyOf(q), () => renderQrCode(optionsOf(q)), (image, base) => {
-        const c = canonical(q);
-        return {
-          dataUrl: dataUrl(image.contentType, image.body),
-          url: embedUrl(base, '/qrcode/image', c),
-          format: q.format,
-          contentType: image.contentType.split(';')[0],
-          size: image.size,
-          text: q.text,
-          level: q.level,
-          margin: q.margin,
-          color: `#${c.color}`,
-          background: `#${c.background}`,
-          version: image.version,
-          modules: image.modules,
-          contrast: image.contrast,
-          bytes: Buffer.byteLength(q.text, 'utf8'),
-          warnings: image.warnings,
-        };
-      }),
+      imageJsonReply(
+        images,
+        req,
+        reply,
+        keyOf(q),
+        () => renderQrCode(optionsOf(q)),
+        (image, base) => {
+          const c = canonical(q);
+          return {
+            dataUrl: dataUrl(image.contentType, image.body),
+            url: embedUrl(base, '/qrcode/image', c),
+            format: q.format,
+            contentType: image.contentType.split(';')[0],
+            size: image.size,
+            text: q.text,
+            level: q.level,
+            margin: q.margin,
+            color: `#${c.color}`,
+            background: `#${c.background}`,
+            version: image.version,
+            modules: image.modules,
+            contrast: image.contrast,
+            bytes: Buffer.byteLength(q.text, 'utf8'),
+            warnings: image.warnings,
+          };
+        },
+      ),
   });
 
   lookupRoute(app, {
