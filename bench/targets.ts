@@ -24,6 +24,7 @@ export interface BenchTarget {
    * Runs once against the started app before the load, e.g. to obtain a token. What it returns is merged into
    * the request (headers are added, path replaces).
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a setup that only prepares state returns nothing
   setup?: (ctx: BenchContext) => Promise<{ headers?: Record<string, string>; path?: string } | void>;
   /** Status every response must have (default: any 2xx). A run with other statuses is reported as invalid. */
   expectStatus?: number;

@@ -19,7 +19,9 @@ export const session = createSession({
   baseUrl: location.origin,
   clientKind: 'web',
   storage: localStorageAdapter('tianji.refreshToken'),
-  onSignedOut: (reason, detail) => signedOutHandlers.forEach((h) => h(reason, detail)),
+  onSignedOut: (reason, detail) => {
+    for (const h of signedOutHandlers) h(reason, detail);
+  },
   onForbidden: () => {
     // The mask changed under the user: say so; the session reloads the menus and the router re-checks the page.
     ElMessage.error(i18n.global.t('common.noPermission'));
@@ -49,8 +51,14 @@ export function canCall(route: RouteKey): boolean {
   return session.canCall(route);
 }
 
-export const currentUser = computed(() => (version.value, session.user));
-export const visibleMenus = computed(() => (version.value, session.visibleMenus()));
+export const currentUser = computed(() => {
+  void version.value; // re-read when the session changes
+  return session.user;
+});
+export const visibleMenus = computed(() => {
+  void version.value;
+  return session.visibleMenus();
+});
 /** The ids of the user's own roles, and whether one is the super administrator role: a user who is not a super
  * administrator may not change its own roles, nor the grants or status of a role it holds (403 PRIVILEGE_ESCALATION). */
 export const ownRoleIds = computed(() => new Set(currentUser.value?.roles.map((r) => r.id) ?? []));

@@ -75,7 +75,7 @@ export async function raw<T = unknown>(ctx: Context, method: string, path: strin
  * Wraps a command's action: opens the profile's session, runs, prints (table or --json) and turns any failure into
  * its exit code. Commander passes the positional arguments, then the options, then the command itself.
  */
-export function action<A extends unknown[]>(fn: (ctx: Context, ...args: A) => Promise<Output | void>) {
+export function action<A extends unknown[]>(fn: (ctx: Context, ...args: A) => Promise<Output | undefined>) {
   return async (...args: unknown[]) => {
     const cmd = args[args.length - 1] as Command;
     const ctx = openContext(cmd.optsWithGlobals<GlobalOptions>());

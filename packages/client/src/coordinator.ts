@@ -53,7 +53,10 @@ export function crossContextCoordinator(key: string, apis?: ContextApis): Coordi
   const mutex = localMutex();
   const channel = typeof Channel === 'function' ? new Channel(`tianji-session:${key}`) : undefined;
   const listeners: Array<(m: CoordinatorMessage) => void> = [];
-  if (channel) channel.onmessage = (e: MessageEvent) => listeners.forEach((l) => l(e.data as CoordinatorMessage));
+  if (channel)
+    channel.onmessage = (e: MessageEvent) => {
+      for (const l of listeners) l(e.data as CoordinatorMessage);
+    };
   return {
     // The in-process mutex first, so one tab queues at most one Web Lock request at a time.
     withLock: (fn) => mutex(() => (locks ? locks.request(`tianji-refresh:${key}`, fn) : fn())),

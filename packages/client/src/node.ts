@@ -57,7 +57,7 @@ function fileCoordinator(file: string): Coordinator {
     )
       return;
     known = accessToken;
-    listeners.forEach((l) => l({ type: 'tokens', accessToken, expiresAt, refreshToken }));
+    for (const l of listeners) l({ type: 'tokens', accessToken, expiresAt, refreshToken });
   }
 
   async function locked<T>(fn: () => Promise<T>): Promise<T> {

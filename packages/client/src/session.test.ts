@@ -7,7 +7,7 @@ import { localStorageAdapter, memoryStorage, type WebStorageLike } from './stora
 
 const open: TianjiSession[] = [];
 afterEach(() => {
-  open.splice(0).forEach((s) => s.close());
+  for (const s of open.splice(0)) s.close();
 });
 
 function session(server: FakeServer, extra: Partial<SessionOptions> = {}) {

@@ -335,7 +335,7 @@ export class TianjiSession {
     this.menuIndex = new Map();
     if (!fromPeer) await this.storage.save(null);
     if (broadcast) this.coord.post({ type: 'signed-out' });
-    this.handoverWaiters.forEach((w) => w(null));
+    for (const w of this.handoverWaiters) w(null);
     this.emit();
     if (had) {
       if (detail) this.opts.onSignedOut?.(reason, detail);
@@ -386,7 +386,7 @@ export class TianjiSession {
     const lifetime = lifetimeMs(m.accessToken) ?? 60_000;
     this.access = { token: m.accessToken, expiresAt: m.expiresAt, lifetime };
     this.refreshToken = m.refreshToken;
-    this.handoverWaiters.forEach((w) => w(m.accessToken));
+    for (const w of this.handoverWaiters) w(m.accessToken);
     this.emit();
     // Signed in (or as someone else) in another tab: load who we are now.
     if (!this.current || decodeClaims(m.accessToken)?.sub !== this.current.id) void this.me().catch(() => undefined);

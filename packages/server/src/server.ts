@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { ConfigError, assertSharedSecret, loadConfig } from './config.js';
+import { type Config, ConfigError, assertSharedSecret, loadConfig } from './config.js';
 import { ensurePrivateDir } from './private-files.js';
 import { logDestination } from './log-destination.js';
 
@@ -12,7 +12,7 @@ const LOG_FLUSH_MS = 1_000;
 
 /** Entry point: load config, build the app, listen, and shut down gracefully on SIGTERM/SIGINT. */
 async function main() {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
     assertSharedSecret(config);

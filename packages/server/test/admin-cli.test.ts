@@ -54,7 +54,7 @@ describeEachDb('operator recovery CLI', (dialect) => {
     expect(res.code).toBe(EXIT.OK);
     expect(res.out).toContain('Created super administrator "rescuer"');
     const session = await login(t.app, 'rescuer', 'rescue-password-1');
-    expect(session.user.permissions).toBe(9223372036854775807);
+    expect(session.user.permissions).toBe(2 ** 63);
   });
 
   it('create-super-admin enables an existing disabled user and grants the role, keeping the password', async () => {

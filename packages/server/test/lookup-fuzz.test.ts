@@ -142,6 +142,7 @@ const HOSTILE_VALUES = [
   '..\\..\\windows\\win.ini',
   '%s%s%s%n',
   '{{7*7}}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as text
   '${7*7}',
   '#{7*7}',
   '__proto__',

@@ -7,7 +7,7 @@ import { i18n } from '../i18n';
  */
 export async function deleteWithConfirm(
   what: string | number,
-  remove: () => Promise<number | void>,
+  remove: () => Promise<number | undefined>,
   reload: () => Promise<unknown>,
 ): Promise<void> {
   const { t } = i18n.global;

@@ -16,7 +16,12 @@ const ALL_POINTS = PERMISSION_POINTS.reduce((m, p) => m | p.bits, 0);
 /** From a role's grants (masks as the server sends them) to editor state over every menu of the tree. */
 export function grantState(tree: TreeLike[], grants: Array<{ menuId: string; bits: number | string }>): GrantState {
   const state: GrantState = {};
-  const walk = (nodes: TreeLike[]) => nodes.forEach((n) => ((state[n.id] = null), walk(n.children)));
+  const walk = (nodes: TreeLike[]): void => {
+    for (const n of nodes) {
+      state[n.id] = null;
+      walk(n.children);
+    }
+  };
   walk(tree);
   for (const g of grants) {
     const m = toMask(g.bits);

@@ -157,7 +157,7 @@ async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: strin
     });
     return out;
   });
-  lines.forEach((l) => io.out(l));
+  for (const l of lines) io.out(l);
   if (!given && password) io.out(`Password: ${password}`);
 }
 

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../config.js';
+import { type Config, ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { seedDatabase } from '../admin/seed.js';
@@ -10,7 +10,7 @@ import { EXIT, runAdminCli, type CliIo } from './admin-commands.js';
  */
 async function main(argv: string[]): Promise<number> {
   const io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) };
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (e) {

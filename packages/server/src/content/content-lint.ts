@@ -126,7 +126,8 @@ export function lintItem(lib: LibraryDef, item: Item): LintProblem[] {
     if (lib.name === 'wallpapers' && field === 'url') continue; // a URL may hold [ ] legitimately
     if (typeof value === 'string') checkText(field, value, required.has(field));
     else if (Array.isArray(value))
-      value.forEach((v, i) => typeof v === 'string' && checkText(`${field}/${i}`, v, required.has(field)));
+      for (const [i, v] of value.entries())
+        if (typeof v === 'string') checkText(`${field}/${i}`, v, required.has(field));
   }
   if (lib.name === 'poems') lintPoem(item, add);
   return problems;

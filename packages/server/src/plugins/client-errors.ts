@@ -82,7 +82,10 @@ function sendAndClose(
   if (inFlight && !inFlight.writableFinished) {
     let done = false;
     const once = () => {
-      if (!done) (done = true), write();
+      if (!done) {
+        done = true;
+        write();
+      }
     };
     inFlight.once('finish', once);
     inFlight.once('close', once);

@@ -8,7 +8,8 @@ export const RATE_LIMIT_MAX = 40;
 
 export interface Reply {
   status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON of many routes, read by the checks
+  // biome-ignore lint/suspicious/noExplicitAny: JSON of many routes, read by the checks
+  body: any;
   upstream?: string;
   ms: number;
 }

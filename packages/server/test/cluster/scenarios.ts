@@ -1,4 +1,13 @@
-import { ADMIN, RATE_LIMIT_MAX, type Tally, countLostWrites, randomIp, signIn, startLoad, type Cluster } from './harness.js';
+import {
+  ADMIN,
+  RATE_LIMIT_MAX,
+  type Tally,
+  countLostWrites,
+  randomIp,
+  signIn,
+  startLoad,
+  type Cluster,
+} from './harness.js';
 import { waitForStatus } from './instance.js';
 import { sleep, waitFor } from './services.js';
 

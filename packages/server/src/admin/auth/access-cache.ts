@@ -18,7 +18,7 @@ function precompile<R, A extends unknown[]>(build: (...args: A) => Compilable<R>
   const slots = placeholders.map((p) => compiled.parameters.indexOf(p));
   return async (db: Kysely<Database>, ...args: A): Promise<R[]> => {
     const parameters = [...compiled.parameters];
-    slots.forEach((slot, i) => (parameters[slot] = args[i]));
+    for (const [i, slot] of slots.entries()) parameters[slot] = args[i];
     return (await db.executeQuery<R>({ ...compiled, parameters })).rows;
   };
 }

@@ -107,7 +107,9 @@ const AUTH_TAGS = ['认证 Auth'];
 export async function sessionEventRoutes(app: FastifyInstance) {
   // Open streams never finish on their own: end them when the server shuts down, or closing would wait for them.
   const streams = new Set<ServerResponse>();
-  app.addHook('preClose', async () => streams.forEach((res) => res.end()));
+  app.addHook('preClose', async () => {
+    for (const res of streams) res.end();
+  });
 
   app.get(
     '/events',

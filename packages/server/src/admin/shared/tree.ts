@@ -20,7 +20,7 @@ export function assembleTree<T extends TreeNode<T>>(nodes: Map<string, T>, rootI
   }
   const order = (list: T[]): T[] => {
     list.sort((a, b) => a.sort - b.sort || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-    list.forEach((n) => order(n.children));
+    for (const n of list) order(n.children);
     return list;
   };
   return order(roots);

@@ -11,12 +11,28 @@ import { usernameKey } from '../../admin/shared/username-key.js';
  * account is written to the audit log (`user.username-collision`) and named in a warning at every start
  * (warnUsernameCollisions), so the collision is reported rather than silently resolved.
  */
-export async function up(db: Kysely<any>): Promise<void> {
+/** The tables as this migration sees them (later migrations may change them; this file must not follow). */
+interface Tables {
+  users: { id: string; username: string; username_key: string | null; created_at: string };
+  audit_logs: {
+    id: string;
+    actor_id: string | null;
+    actor_username: string;
+    action: string;
+    target_type: string;
+    target_id: string;
+    detail: string;
+    ip: string;
+    created_at: string;
+  };
+}
+
+export async function up(db: Kysely<Tables>): Promise<void> {
   await db.schema.alterTable('users').addColumn('username_key', 'varchar(255)').execute();
   const users = await db.selectFrom('users').select(['id', 'username']).orderBy('created_at').orderBy('id').execute();
   const owner = new Map<string, { id: string; username: string }>();
   const now = new Date().toISOString();
-  for (const u of users as Array<{ id: string; username: string }>) {
+  for (const u of users) {
     const key = usernameKey(u.username);
     const first = owner.get(key);
     if (!first) {
@@ -48,7 +64,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('users_username_key_idx').on('users').column('username_key').unique().execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<Tables>): Promise<void> {
   await sql`drop index if exists users_username_key_idx`.execute(db);
   await db.schema.alterTable('users').dropColumn('username_key').execute();
 }

@@ -126,7 +126,11 @@ describe('license-plates data', () => {
 
   it('has no duplicate prefixes', () => {
     const seen = new Set<string>();
-    const dups = rows.filter((r) => (seen.has(r.prefix) ? true : (seen.add(r.prefix), false)));
+    const dups = rows.filter((r) => {
+      if (seen.has(r.prefix)) return true;
+      seen.add(r.prefix);
+      return false;
+    });
     expect(dups).toEqual([]);
   });
 

@@ -20,7 +20,7 @@ describe('the fast dictionary matchers', () => {
   it('the corpus holds at least 1,000 distinct passwords of every kind', () => {
     expect(CORPUS.length).toBeGreaterThanOrEqual(1000);
     expect(new Set(CORPUS).size).toBe(CORPUS.length);
-    expect(CORPUS.some((p) => /[^\x00-\x7f]/.test(p))).toBe(true);
+    expect(CORPUS.some((p) => [...p].some((c) => c.charCodeAt(0) > 0x7f))).toBe(true);
     expect(CORPUS.some((p) => p.length >= 40)).toBe(true);
   });
 

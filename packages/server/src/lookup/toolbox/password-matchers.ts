@@ -194,6 +194,7 @@ function getExtras(subbed: SubbedPassword, i: number, j: number) {
 const keyOf = (m: L33tMatch) =>
   `${m.i},${m.j},${m.rank},${m.token.length}:${m.token}${m.matchedWord.length}:${m.matchedWord}${m.dictionaryName.length}:${m.dictionaryName}${m.subDisplay}`;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included, on purpose
 const ASCII = /^[\x00-\x7f]*$/;
 
 /**
