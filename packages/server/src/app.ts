@@ -127,6 +127,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
+        // Embedded-page menus (admin/menus/target.ts) frame exactly the origins the operator listed.
+        frameSrc: config.menuEmbedOrigins.length ? config.menuEmbedOrigins : ["'none'"],
         // Self-hosted installs are often reached over plain HTTP (a LAN address): upgrading would break /admin and /docs assets.
         upgradeInsecureRequests: null,
       },

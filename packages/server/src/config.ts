@@ -59,6 +59,11 @@ const EnvSchema = Type.Object({
     default: '',
     description: 'Comma-separated origins allowed to call the admin API from a browser',
   }),
+  MENU_EMBED_ORIGINS: Type.String({
+    default: '',
+    description:
+      'Comma-separated origins (https://grafana.example.com) whose pages operators may embed as a menu (kind "embed")',
+  }),
   RATE_LIMIT_MAX: Type.Integer({
     minimum: 0,
     default: 300,
@@ -138,6 +143,8 @@ export interface Config {
   loginLogRetentionMs: number;
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   corsOrigins: string[];
+  /** Origins an embedded-page menu may show (and the admin app's CSP lets it frame). */
+  menuEmbedOrigins: string[];
   rateLimit: { max: number; windowMs: number };
   loginThrottle: { perAccountIp: number; perIp: number; accountSlowdownAfter: number };
   logLevel: string;
@@ -160,6 +167,25 @@ export function parseDuration(name: string, raw: string): number {
   const seconds = Number(m[1]) * UNIT_SECONDS[m[2] || 's'];
   if (seconds <= 0) throw new ConfigError(`${name} must be greater than zero (got "${raw}")`);
   return seconds;
+}
+
+/** A comma-separated list of http(s) origins, each normalised to `scheme://host[:port]`. */
+function parseOrigins(name: string, raw: string): string[] {
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      let url: URL;
+      try {
+        url = new URL(s);
+      } catch {
+        throw new ConfigError(`${name}: "${s}" is not an origin like https://grafana.example.com`);
+      }
+      if (!/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash)
+        throw new ConfigError(`${name}: "${s}" must be an http(s) origin with no path (https://grafana.example.com)`);
+      return url.origin;
+    });
 }
 
 function parseTrustProxy(raw: string): Config['trustProxy'] {
@@ -210,6 +236,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     corsOrigins: e.CORS_ORIGINS.split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    menuEmbedOrigins: parseOrigins('MENU_EMBED_ORIGINS', e.MENU_EMBED_ORIGINS),
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: parseDuration('RATE_LIMIT_WINDOW', e.RATE_LIMIT_WINDOW) * 1000 },
     loginThrottle: {
       perAccountIp: e.LOGIN_MAX_FAILURES,

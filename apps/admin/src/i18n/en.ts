@@ -223,7 +223,15 @@ const en: typeof zh = {
     policy: '8 to 128 characters',
     changed: 'Password changed; your other devices are signed out',
   },
-  placeholder: { title: 'No page for this menu yet', body: 'The menu “{name}” ({path}) has no page in the admin app.' },
+  placeholder: {
+    title: 'No page for this menu yet',
+    body: 'The menu “{name}” ({path}) has no page chosen: make it a built-in page, an external link or an embedded page under Menus.',
+  },
+  menuTarget: {
+    link: 'This menu is an external link, opened in a new tab:',
+    open: 'Open link',
+    embedMissing: 'This menu does not exist or is not visible to you.',
+  },
   notFound: 'Page not found',
   fields: {
     type: 'Type',

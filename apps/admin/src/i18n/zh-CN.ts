@@ -220,7 +220,15 @@ export default {
     policy: '8 至 128 个字符',
     changed: '密码已修改，其他设备上的登录已失效',
   },
-  placeholder: { title: '此菜单还没有页面', body: '菜单「{name}」（{path}）在管理后台中没有对应的页面。' },
+  placeholder: {
+    title: '此菜单还没有页面',
+    body: '菜单「{name}」（{path}）还没有指定页面：在“菜单管理”中把它设为内置页面、外部链接或嵌入页面。',
+  },
+  menuTarget: {
+    link: '此菜单是外部链接，已在新标签页打开：',
+    open: '打开链接',
+    embedMissing: '找不到此菜单，或你看不到它。',
+  },
   notFound: '页面不存在',
   /** Labels of content library fields; a field not listed shows its own name. */
   fields: {

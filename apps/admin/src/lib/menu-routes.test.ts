@@ -40,3 +40,23 @@ describe('menus ↔ pages', () => {
     expect(leafMenus(tree).map((m) => m.code)).toEqual(['system:user', 'reports', 'content:holidays']);
   });
 });
+
+describe('operator menus by kind', () => {
+  const base = { name: 'x', path: '/ops/x', children: [] };
+  it('a page menu shows the built-in page it points at, and governs nothing of its own', () => {
+    const m = { ...base, code: 'ops:people', kind: 'page', target: 'system:user' };
+    expect(routeOfMenu(m)).toBe('/system/users');
+    expect(menuOfRoute(routeOfMenu(m))).toBe('system:user');
+  });
+  it('a page menu with no page chosen (or an unknown one) gets the placeholder', () => {
+    expect(routeOfMenu({ ...base, code: 'ops:none', kind: 'page', target: '' })).toBe('/m/ops/x');
+    expect(routeOfMenu({ ...base, code: 'ops:gone', kind: 'page', target: 'system:nothing' })).toBe('/m/ops/x');
+  });
+  it('link and embed menus get their own route, found again from it', () => {
+    const link = { ...base, code: 'ops:docs', kind: 'link', target: 'https://docs.example.com' };
+    const embed = { ...base, code: 'ops:grafana', kind: 'embed', target: 'https://grafana.example.com/d/1' };
+    expect(routeOfMenu(link)).toBe('/link/ops%3Adocs');
+    expect(routeOfMenu(embed)).toBe('/embed/ops%3Agrafana');
+    expect(findMenuByRoute([link, embed], '/embed/ops%3Agrafana')).toBe(embed);
+  });
+});

@@ -9,6 +9,9 @@ export interface MenuLike {
   code: string;
   name: string;
   path: string;
+  /** directory | page | link | embed; `target` is the page's menu code or the URL (server: admin/menus/target.ts). */
+  kind?: string;
+  target?: string;
   children: MenuLike[];
 }
 
@@ -26,9 +29,17 @@ export function pageRoutes(): Array<{ path: string; page: PageName }> {
   return [...out].map(([path, page]) => ({ path, page }));
 }
 
-/** The app route that shows a menu: its built-in page whatever its path was edited to, else a placeholder. */
-export function routeOfMenu(m: { code: string; path: string }): string {
-  return PAGES.get(m.code) ?? (m.path.startsWith('/') ? `/m${m.path}` : `/m/${encodeURIComponent(m.code)}`);
+/**
+ * The app route that shows a menu: its built-in page whatever its path was edited to; for an operator's menu, the
+ * built-in page it points at, or the page that opens its link or frames its embedded page; else a placeholder that
+ * says the menu has no page yet.
+ */
+export function routeOfMenu(m: Pick<MenuLike, 'code' | 'path' | 'kind' | 'target'>): string {
+  const own = PAGES.get(m.code);
+  if (own) return own;
+  if (m.kind === 'page' && m.target && PAGES.has(m.target)) return PAGES.get(m.target)!;
+  if (m.kind === 'link' || m.kind === 'embed') return `/${m.kind}/${encodeURIComponent(m.code)}`;
+  return m.path.startsWith('/') ? `/m${m.path}` : `/m/${encodeURIComponent(m.code)}`;
 }
 
 /** The menu whose permissions govern a route, or undefined for pages open to every signed-in user. */

@@ -31,6 +31,8 @@ export const router = createRouter({
           component: PAGES[page],
           props: page === 'content',
         })),
+        { path: 'link/:code', component: () => import('../pages/MenuTargetPage.vue') },
+        { path: 'embed/:code', component: () => import('../pages/MenuTargetPage.vue') },
         { path: 'm/:rest(.*)*', component: () => import('../pages/PlaceholderPage.vue') },
         { path: ':rest(.*)*', component: () => import('../pages/PlaceholderPage.vue') },
       ],

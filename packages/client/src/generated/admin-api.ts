@@ -3341,6 +3341,8 @@ export interface paths {
                                     code: string;
                                     icon: string;
                                     id: string;
+                                    /** @description What the menu opens (see POST /api/menus) */
+                                    kind: "directory" | "page" | "link" | "embed";
                                     name: string;
                                     parentId: string | null;
                                     path: string;
@@ -3351,6 +3353,8 @@ export interface paths {
                                      */
                                     permissions: number;
                                     sort: number;
+                                    /** @description page: the built-in menu whose page it shows; link, embed: the URL */
+                                    target: string;
                                 }[];
                             };
                         };
@@ -3838,12 +3842,20 @@ export interface paths {
                          * @example book-open
                          */
                         icon?: string;
+                        /** @description directory: groups other menus; page: shows a built-in page of the admin app (target = that page's menu code); link: opens target (an http(s) URL) in a new tab; embed: shows target inside the admin app (an http(s) URL whose origin is listed in MENU_EMBED_ORIGINS) */
+                        kind?: "directory" | "page" | "link" | "embed";
                         /** @example 诗词库 */
                         name: string;
                         /** @example /content/poems */
                         path?: string;
                         /** @description Ascending order among siblings */
                         sort?: number;
+                        /**
+                         * @description page: a built-in menu's code (system:user); link and embed: an http(s) URL; directory: empty
+                         * @example system:user
+                         * @example https://grafana.example.com/d/abc
+                         */
+                        target?: string;
                     };
                 };
             };
@@ -3956,6 +3968,8 @@ export interface paths {
                          * @example book-open
                          */
                         icon?: string;
+                        /** @description directory: groups other menus; page: shows a built-in page of the admin app (target = that page's menu code); link: opens target (an http(s) URL) in a new tab; embed: shows target inside the admin app (an http(s) URL whose origin is listed in MENU_EMBED_ORIGINS) */
+                        kind?: "directory" | "page" | "link" | "embed";
                         /** @example 诗词库 */
                         name?: string;
                         /** @description Move under another menu; null makes it a root */
@@ -3964,6 +3978,12 @@ export interface paths {
                         path?: string;
                         /** @description Ascending order among siblings */
                         sort?: number;
+                        /**
+                         * @description page: a built-in menu's code (system:user); link and embed: an http(s) URL; directory: empty
+                         * @example system:user
+                         * @example https://grafana.example.com/d/abc
+                         */
+                        target?: string;
                     };
                 };
             };
@@ -4016,12 +4036,20 @@ export interface paths {
                          * @example book-open
                          */
                         icon?: string;
+                        /** @description directory: groups other menus; page: shows a built-in page of the admin app (target = that page's menu code); link: opens target (an http(s) URL) in a new tab; embed: shows target inside the admin app (an http(s) URL whose origin is listed in MENU_EMBED_ORIGINS) */
+                        kind?: "directory" | "page" | "link" | "embed";
                         /** @example 诗词库 */
                         name: string;
                         /** @example /content/poems */
                         path?: string;
                         /** @description Ascending order among siblings */
                         sort?: number;
+                        /**
+                         * @description page: a built-in menu's code (system:user); link and embed: an http(s) URL; directory: empty
+                         * @example system:user
+                         * @example https://grafana.example.com/d/abc
+                         */
+                        target?: string;
                     };
                 };
             };
@@ -5330,6 +5358,8 @@ export interface components {
             code: string;
             icon: string;
             id: string;
+            /** @description What the menu opens (see POST /api/menus) */
+            kind: "directory" | "page" | "link" | "embed";
             name: string;
             parentId: string | null;
             path: string;
@@ -5340,6 +5370,8 @@ export interface components {
              */
             permissions: number;
             sort: number;
+            /** @description page: the built-in menu whose page it shows; link, embed: the URL */
+            target: string;
         };
         MenuTreeNode: {
             /** @description Shipped with the service: cannot be deleted, and its code cannot change (route permissions refer to it) */
@@ -5353,10 +5385,13 @@ export interface components {
             createdAt: string;
             icon: string;
             id: string;
+            /** @description directory: groups other menus; page: shows a built-in page of the admin app (target = that page's menu code); link: opens target (an http(s) URL) in a new tab; embed: shows target inside the admin app (an http(s) URL whose origin is listed in MENU_EMBED_ORIGINS) */
+            kind: "directory" | "page" | "link" | "embed";
             name: string;
             parentId: string | null;
             path: string;
             sort: number;
+            target: string;
             /**
              * @description ISO 8601 UTC
              * @example 2026-01-31T08:00:00.000Z

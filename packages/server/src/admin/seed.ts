@@ -13,6 +13,7 @@ export interface MenuSeed {
   path: string;
   icon: string;
   sort: number;
+  kind: 'directory' | 'page';
   children?: MenuSeed[];
 }
 
@@ -25,9 +26,10 @@ export const MENU_TREE: MenuSeed[] = treeOf(CATALOGUE, null);
 function treeOf(menus: readonly CatalogueMenu[], parent: string | null): MenuSeed[] {
   return menus
     .filter((m) => m.parent === parent)
-    .map(({ code, name, path, icon, sort }) => {
+    .map(({ code, name, path, icon, sort, page }) => {
       const children = treeOf(menus, code);
-      return { code, name, path, icon, sort, ...(children.length && { children }) };
+      const kind = page ? ('page' as const) : ('directory' as const);
+      return { code, name, path, icon, sort, kind, ...(children.length && { children }) };
     });
 }
 
@@ -50,6 +52,8 @@ export async function ensureMenus(db: Kysely<Database>, tree: MenuSeed[] = MENU_
             path: n.path,
             icon: n.icon,
             sort: n.sort,
+            kind: n.kind,
+            target: '',
             created_at: now(),
             updated_at: now(),
           })

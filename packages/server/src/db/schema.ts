@@ -37,6 +37,10 @@ export interface MenusTable {
   path: string;
   icon: string;
   sort: number;
+  /** directory | page | link | embed (admin/menus/schemas.ts). */
+  kind: Generated<string>;
+  /** page: the built-in menu whose page it shows ('' = none chosen yet); link, embed: the URL; directory: ''. */
+  target: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

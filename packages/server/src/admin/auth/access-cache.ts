@@ -68,7 +68,8 @@ function compileQueries(db: Kysely<Database>) {
       [USER_ID],
     ),
     menus: precompile(
-      () => db.selectFrom('menus').select(['id', 'parent_id', 'code', 'name', 'path', 'icon', 'sort']),
+      () =>
+        db.selectFrom('menus').select(['id', 'parent_id', 'code', 'name', 'path', 'icon', 'sort', 'kind', 'target']),
       [],
     ),
   };

@@ -10,6 +10,8 @@ const menu = (id: string, parent: string | null, sort = 0): MenuRow => ({
   path: `/${id}`,
   icon: '',
   sort,
+  kind: 'page',
+  target: '',
 });
 const MENUS = [
   menu('system', null, 10),

@@ -21,6 +21,8 @@ export interface MenuNode {
   path: string;
   icon: string;
   sort: number;
+  kind: string;
+  target: string;
   /** This menu's own mask for the user (OR over the user's enabled roles); -1 for the super administrator. */
   permissions: number;
   children: MenuNode[];
@@ -153,6 +155,8 @@ export function buildMenuTree(all: MenuRow[], grants: Pick<Grants, 'isSuper' | '
       path: m.path,
       icon: m.icon,
       sort: Number(m.sort),
+      kind: m.kind,
+      target: m.target,
       permissions: menuMask(grants, m.code) ?? 0,
       children: [],
     });

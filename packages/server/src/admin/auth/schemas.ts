@@ -54,6 +54,8 @@ export interface MenuNodeStatic {
   path: string;
   icon: string;
   sort: number;
+  kind: string;
+  target: string;
   permissions: number | bigint;
   children: MenuNodeStatic[];
 }
@@ -69,6 +71,10 @@ export const MenuNodeSchema = Type.Recursive(
       icon: Type.String(),
       sort: Type.Integer(),
       permissions: MaskSchema,
+      kind: Type.Union([Type.Literal('directory'), Type.Literal('page'), Type.Literal('link'), Type.Literal('embed')], {
+        description: 'What the menu opens (see POST /api/menus)',
+      }),
+      target: Type.String({ description: 'page: the built-in menu whose page it shows; link, embed: the URL' }),
       children: Type.Array(Self),
     }),
   { $id: 'MenuNode' },

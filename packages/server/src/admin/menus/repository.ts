@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Dialect } from '../../db/index.js';
 import { lockForWrite } from '../shared/query.js';
 
-export type MenuRow = Database['menus'];
+export type MenuRow = Selectable<Database['menus']>;
 
 export const menusRepository = {
   all(db: Kysely<Database>): Promise<MenuRow[]> {

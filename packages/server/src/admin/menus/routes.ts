@@ -14,7 +14,7 @@ const NodeResponse = data(MenuTreeNodeSchema);
 
 /** /api/menus — the menu tree (menu system:menu). */
 export default async function menusRoutes(app: FastifyInstance) {
-  const menus = new MenusService(app.db);
+  const menus = new MenusService(app.db, app.config.menuEmbedOrigins);
 
   app.get(
     '/',

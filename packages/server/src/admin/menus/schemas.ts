@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MENUS } from '../../catalogue.js';
 import { Timestamp } from '../shared/schemas.js';
 
 const MenuCode = Type.String({
@@ -11,6 +12,25 @@ const MenuPath = Type.String({ maxLength: 255, examples: ['/content/poems'] });
 const MenuIcon = Type.String({ maxLength: 64, description: 'A lucide icon name', examples: ['book-open'] });
 const Sort = Type.Integer({ minimum: 0, maximum: 100000, description: 'Ascending order among siblings' });
 
+/** What a menu opens. Built-in menus are directories or pages; operators add any kind. */
+export const MENU_KINDS = ['directory', 'page', 'link', 'embed'] as const;
+export type MenuKind = (typeof MENU_KINDS)[number];
+export const MenuKindSchema = Type.Union(
+  MENU_KINDS.map((k) => Type.Literal(k)),
+  {
+    description:
+      "directory: groups other menus; page: shows a built-in page of the admin app (target = that page's menu code); " +
+      'link: opens target (an http(s) URL) in a new tab; embed: shows target inside the admin app (an http(s) URL whose ' +
+      'origin is listed in MENU_EMBED_ORIGINS)',
+    'x-hint': 'directory、page、link、embed 之一',
+  },
+);
+const MenuTarget = Type.String({
+  maxLength: 2048,
+  description: `page: a built-in menu's code (${MENUS.users.code}); link and embed: an http(s) URL; directory: empty`,
+  examples: [MENUS.users.code, 'https://grafana.example.com/d/abc'],
+});
+
 export interface MenuTreeNode {
   id: string;
   parentId: string | null;
@@ -19,6 +39,8 @@ export interface MenuTreeNode {
   path: string;
   icon: string;
   sort: number;
+  kind: MenuKind;
+  target: string;
   builtIn: boolean;
   createdAt: string;
   updatedAt: string;
@@ -36,6 +58,8 @@ export const MenuTreeNodeSchema = Type.Recursive(
       path: Type.String(),
       icon: Type.String(),
       sort: Type.Integer(),
+      kind: MenuKindSchema,
+      target: Type.String(),
       builtIn: Type.Boolean({
         description:
           'Shipped with the service: cannot be deleted, and its code cannot change (route permissions refer to it)',
@@ -54,6 +78,8 @@ export const CreateMenuBody = Type.Object(
     path: Type.Optional(MenuPath),
     icon: Type.Optional(MenuIcon),
     sort: Type.Optional(Sort),
+    kind: Type.Optional(MenuKindSchema),
+    target: Type.Optional(MenuTarget),
   },
   { additionalProperties: false },
 );
@@ -65,13 +91,19 @@ export const UpdateMenuBody = Type.Object(
     path: Type.Optional(MenuPath),
     icon: Type.Optional(MenuIcon),
     sort: Type.Optional(Sort),
+    kind: Type.Optional(MenuKindSchema),
+    target: Type.Optional(MenuTarget),
     parentId: Type.Optional(
       Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
         description: 'Move under another menu; null makes it a root',
       }),
     ),
   },
-  { additionalProperties: false, minProperties: 1, 'x-hint': '至少包含 code、name、path、icon、sort、parentId 之一' },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    'x-hint': '至少包含 code、name、path、icon、sort、kind、target、parentId 之一',
+  },
 );
 
 export const DeleteMenuQuery = Type.Object({

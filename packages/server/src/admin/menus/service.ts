@@ -10,7 +10,8 @@ import { changesOf, type Actor } from '../shared/actor.js';
 import { isUniqueViolation } from '../shared/query.js';
 import { fieldError } from '../shared/schemas.js';
 import { descendantsOf, menusRepository as repo, type MenuRow } from './repository.js';
-import type { CreateMenuInput, MenuTreeNode, UpdateMenuInput } from './schemas.js';
+import type { CreateMenuInput, MenuKind, MenuTreeNode, UpdateMenuInput } from './schemas.js';
+import { targetProblem } from './target.js';
 
 /** Codes of the menus the service ships (seed.ts): route permissions name them, so they keep their code and stay. */
 const flatten = (nodes: MenuSeed[]): string[] => nodes.flatMap((n) => [n.code, ...flatten(n.children ?? [])]);
@@ -31,6 +32,8 @@ export function buildTree(rows: MenuRow[], rootId?: string): MenuTreeNode[] {
       path: m.path,
       icon: m.icon,
       sort: Number(m.sort),
+      kind: m.kind as MenuKind,
+      target: m.target,
       builtIn: builtIn.has(m.code),
       createdAt: m.created_at,
       updatedAt: m.updated_at,
@@ -42,7 +45,17 @@ export function buildTree(rows: MenuRow[], rootId?: string): MenuTreeNode[] {
 
 /** Menu tree administration. Every new menu is granted to the super administrator role with the all-ones mask. */
 export class MenusService {
-  constructor(private readonly db: Db) {}
+  /** `embedOrigins`: the origins an embedded-page menu may show (config MENU_EMBED_ORIGINS). */
+  constructor(
+    private readonly db: Db,
+    private readonly embedOrigins: readonly string[] = [],
+  ) {}
+
+  /** 400 naming `target` when it does not fit the menu's kind (see target.ts). */
+  private checkTarget(kind: MenuKind, target: string): void {
+    const problem = targetProblem(kind, target, this.embedOrigins);
+    if (problem) throw fieldError('target', problem);
+  }
 
   private get k() {
     return this.db.kysely;
@@ -60,6 +73,9 @@ export class MenusService {
 
   /** A root menu (parentId null) or a child of `parentId` (404 when that menu does not exist). */
   async create(actor: Actor, parentId: string | null, input: CreateMenuInput): Promise<MenuTreeNode> {
+    const kind = input.kind ?? 'page';
+    const target = input.target ?? '';
+    this.checkTarget(kind, target);
     try {
       return await this.k.transaction().execute(async (trx) => {
         if (parentId && !(await repo.findForUpdate(trx, parentId, this.db.dialect))) throw notFound('parent menu');
@@ -73,6 +89,8 @@ export class MenusService {
           path: input.path ?? '',
           icon: input.icon ?? '',
           sort: input.sort ?? 0,
+          kind,
+          target,
           created_at: now,
           updated_at: now,
         };
@@ -85,7 +103,7 @@ export class MenusService {
           parentId ? 'menu.add-child' : 'menu.create',
           'menu',
           row.id,
-          { code: row.code, name: row.name, parentId },
+          { code: row.code, name: row.name, parentId, kind, ...(target && { target }) },
           trx,
         );
         return this.get(row.id, trx);
@@ -102,6 +120,13 @@ export class MenusService {
         const rows = moving ? await repo.allForUpdate(trx, this.db.dialect) : [];
         const before = moving ? rows.find((r) => r.id === id) : await repo.findForUpdate(trx, id, this.db.dialect);
         if (!before) throw notFound('menu');
+        if (patch.kind !== undefined || patch.target !== undefined) {
+          if (builtInMenuCodes().has(before.code) && patch.kind !== undefined && patch.kind !== before.kind)
+            throw conflict(
+              `menu "${before.code}" is built in: its kind cannot change (the admin app shows it by code)`,
+            );
+          this.checkTarget(patch.kind ?? (before.kind as MenuKind), patch.target ?? before.target);
+        }
         if (patch.code !== undefined && patch.code !== before.code) {
           if (builtInMenuCodes().has(before.code))
             throw conflict(`menu "${before.code}" is built in: its code cannot change (route permissions refer to it)`);
