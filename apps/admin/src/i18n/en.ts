@@ -123,6 +123,13 @@ const en: typeof zh = {
     parent: 'Parent',
     root: '(top level)',
     cascadeConfirm: '“{name}” has children; they will be deleted too. Continue?',
+    kind: 'Kind',
+    kinds: { directory: 'Directory', page: 'Built-in page', link: 'External link', embed: 'Embedded page' },
+    targetPage: 'Page',
+    noPage: 'None yet',
+    targetUrl: 'URL',
+    urlExample: 'A full address starting with https://',
+    embedHint: 'Only origins listed in the server setting MENU_EMBED_ORIGINS can be embedded.',
   },
   sessions: {
     user: 'User',

@@ -120,6 +120,13 @@ export default {
     parent: '上级菜单',
     root: '（顶级）',
     cascadeConfirm: '「{name}」有子菜单，将一并删除，确定吗？',
+    kind: '类型',
+    kinds: { directory: '目录', page: '内置页面', link: '外部链接', embed: '嵌入页面' },
+    targetPage: '显示页面',
+    noPage: '暂不指定',
+    targetUrl: '网址',
+    urlExample: '以 https:// 开头的完整网址',
+    embedHint: '只能嵌入服务端 MENU_EMBED_ORIGINS 中配置的来源。',
   },
   sessions: {
     user: '用户',
