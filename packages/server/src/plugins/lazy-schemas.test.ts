@@ -35,7 +35,7 @@ describe('lazy schema compilers', () => {
             response: { 200: { type: 'object', properties: { n: { type: 'integer' } } } },
           },
         },
-        async (req) => ({ n: (req.query as { n: number }).n, hidden: 'not in the schema' }),
+        async (req: { query: unknown }) => ({ n: (req.query as { n: number }).n, hidden: 'not in the schema' }),
       );
     });
     const good = await app.inject('/n?n=3');
