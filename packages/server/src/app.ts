@@ -9,6 +9,7 @@ import securityHeaders from './plugins/security-headers.js';
 import errorHandler, { renderFrameworkError } from './plugins/error-handler.js';
 import openapi from './plugins/openapi.js';
 import cors from './plugins/cors.js';
+import { lazySchemaCompilers } from './plugins/lazy-schemas.js';
 import { AdminErrorSchema, ErrorEnvelopeSchema } from './plugins/envelope.js';
 import { MenuNodeSchema } from './admin/auth/schemas.js';
 import { TokenService, resolveSecret } from './admin/auth/tokens.js';
@@ -51,6 +52,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     frameworkErrors: renderFrameworkError,
     // What Node's parser refuses (431, malformed request line, raw UTF-8 in the URL) gets the area's body too.
     clientErrorHandler: (err, socket) => handleClientError(app, err, socket),
+    // Route schemas are compiled on a route's first request, not at start-up (plugins/lazy-schemas.ts).
+    schemaController: { compilersFactory: lazySchemaCompilers() as never },
   });
 
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);

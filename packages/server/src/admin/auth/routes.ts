@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { normalizeMask } from '../permissions/mask.js';
 import { PERMISSION_POINTS } from '../permissions/points.js';
-import { visibleMenuTree, type MenuNode } from './access.js';
+import { visibleMenuTree, type Grants, type MenuNode } from './access.js';
 import { publicUser, type AuthService, CredentialError, getDummyHash, type ClientInfo } from './service.js';
 import { FailureStore, LoginThrottle } from './throttle.js';
 import { clientKindOf, deviceLabel } from '../sessions/device.js';
@@ -22,6 +22,10 @@ import {
 import type { Static } from '@sinclair/typebox';
 
 const TAG = '认证 Auth';
+
+/** `/auth/me` answers as sent, per grants object (see the route); bounded for grants many users share. */
+const meBodies = new WeakMap<Grants, Map<string, string>>();
+const ME_BODIES_PER_GRANTS = 1000;
 
 export const clientInfo = (req: FastifyRequest): ClientInfo => ({
   ip: req.ip,
@@ -145,9 +149,21 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const a = req.auth!;
-      return { data: { ...publicUser(a), menus: normalizeTree(await visibleMenuTree(app.db.kysely, a)) } };
+      // The answer is a function of the grants (cached per access revision, so a new object after any change) and
+      // the user's own row, both read fresh by the guard: serialised once per such pair, not per request (issue 13).
+      let bodies = meBodies.get(a.grants);
+      if (!bodies) meBodies.set(a.grants, (bodies = new Map()));
+      const key = `${a.id}\u0000${a.username}\u0000${a.nickname}`;
+      let body = bodies.get(key);
+      if (body === undefined) {
+        const menus = normalizeTree(await visibleMenuTree(app.db.kysely, a));
+        body = String(reply.serialize({ data: { ...publicUser(a), menus } }));
+        if (bodies.size >= ME_BODIES_PER_GRANTS) bodies.clear();
+        bodies.set(key, body);
+      }
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 

