@@ -31,6 +31,7 @@ export const router = createRouter({
           component: PAGES[page],
           props: page === 'content',
         })),
+        { path: 'profile', name: 'profile', component: () => import('../pages/ProfilePage.vue') },
         { path: 'm/:rest(.*)*', component: () => import('../pages/PlaceholderPage.vue') },
         { path: ':rest(.*)*', component: () => import('../pages/PlaceholderPage.vue') },
       ],
