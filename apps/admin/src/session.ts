@@ -9,7 +9,7 @@ import {
   type RouteKey,
   type SignOutDetail,
 } from '@tianji/client';
-import { i18n } from './i18n';
+import { i18n, serverMessage } from './i18n';
 
 /**
  * The app's one session: refresh token in localStorage (shared by the tabs, which coordinate their refreshes),
@@ -74,7 +74,7 @@ export async function call<T>(p: Promise<Result<T>>): Promise<T> {
   const r = await p;
   if (r.response.ok) return r.data as T;
   const err = ApiError.fromBody(r.response, r.error);
-  if (err.status !== 403) ElMessage.error(err.message);
+  if (err.status !== 403) ElMessage.error(serverMessage(err));
   throw err;
 }
 

@@ -437,6 +437,123 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     await shot(page, '17-escalation-grant-editor-phone');
   });
 
+  it('users and the audit log show dates as Beijing time YYYY-MM-DD HH:mm', async () => {
+    await admin.locator('[data-testid="toggle-locale"]').click(); // back from English to Chinese
+    await admin.locator('.side-menu', { hasText: '用户管理' }).waitFor();
+    await openMenu(admin, 'system', 'system:user');
+    const row = admin.locator('[data-page="users"] .el-table__row', { hasText: user.username });
+    await row.waitFor();
+    const { accessToken } = await login(t.app);
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/users?keyword=${user.username}`,
+      headers: bearer(accessToken),
+    });
+    const createdAt = new Date(listed.json().data.items[0].createdAt);
+    const beijing = new Date(createdAt.getTime() + 8 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
+    expect(await row.textContent()).toContain(beijing);
+    await openMenu(admin, 'system', 'system:audit');
+    const first = admin.locator('[data-page="audit"] .el-table__row').first();
+    await first.waitFor();
+    expect(await first.locator('td').first().textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+  });
+
+  it('the audit log names the action in Chinese, the target by name, and shows what changed before and after', async () => {
+    const api = await adminCall(t.app);
+    const id = (await api('GET', `/api/users?keyword=${user.username}`)).json().data.items[0].id;
+    await api('PATCH', `/api/users/${id}`, { nickname: '审计前' });
+    await api('PATCH', `/api/users/${id}`, { nickname: '审计后' });
+    await openMenu(admin, 'system', 'system:audit');
+    await admin.locator('[data-page="audit"] [data-action="SEARCH"]').click();
+    const row = admin.locator('[data-page="audit"] .el-table__row', { hasText: '编辑用户' }).first();
+    await row.waitFor();
+    expect(await row.textContent()).toContain(user.username);
+    expect(await row.textContent()).toContain(id);
+    await row.locator('[data-testid="audit-diff-open"]').click();
+    const diff = admin.locator('[data-testid="audit-diff"] .el-table__row', { hasText: '昵称' });
+    await diff.waitFor();
+    expect(await diff.locator('.before').textContent()).toBe('审计前');
+    expect(await diff.locator('.after').textContent()).toBe('审计后');
+    await shot(admin, '18-audit-diff');
+    await admin.keyboard.press('Escape');
+  });
+
+  it('the profile page, reached from the user menu, saves contact details and ends another device', async () => {
+    await login(t.app); // the same account signed in elsewhere
+    await admin.bringToFront();
+    await admin.locator('[data-testid="user-menu"]').click();
+    await admin.locator('[data-testid="open-profile"]').click();
+    await admin.waitForURL(/\/admin\/profile$/);
+    await admin.locator('[data-page="profile"] input[name="email"]').fill('admin@example.com');
+    await admin.locator('[data-testid="save-profile"]').click();
+    await admin.locator('.el-message', { hasText: '已保存' }).waitFor();
+    const rows = admin.locator('[data-testid="own-sessions"] .el-table__row');
+    await rows.first().waitFor();
+    const before = await rows.count();
+    expect(before).toBeGreaterThanOrEqual(2);
+    expect(await rows.filter({ hasText: '当前设备' }).count()).toBe(1);
+    await admin.locator('[data-slot="two-factor"]').waitFor();
+    await shot(admin, '19-profile');
+    await rows.filter({ hasNotText: '当前设备' }).first().locator('[data-action="END_SESSION"]').click();
+    await admin.getByRole('dialog').getByRole('button', { name: '确定' }).click();
+    await admin.locator('.el-message', { hasText: '已结束 1 个会话' }).waitFor();
+    await expect.poll(() => rows.count()).toBe(before - 1);
+    const mine = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/profile',
+      headers: bearer((await login(t.app)).accessToken),
+    });
+    expect(mine.json().data.email).toBe('admin@example.com');
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await shot(admin, 'phone-profile');
+    await admin.setViewportSize({ width: 1366, height: 860 });
+  });
+
+  it('on a 390×844 phone the menu opens from the hamburger, sign-out is reachable and nothing overflows', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'zh-CN' });
+    context.setDefaultTimeout(15_000);
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${base}/admin/`);
+    await page.waitForURL(/\/admin\/login/);
+    await page.fill('input[name="username"]', ADMIN.username);
+    await page.fill('input[name="password"]', ADMIN.password);
+    await page.click('[data-testid="login-submit"]');
+    await page.locator('[data-testid="menu-toggle"]').waitFor();
+    expect(await page.locator('.side-menu').isVisible()).toBe(false);
+    await page.locator('[data-testid="mobile-banner"] a[href="/m/"]').waitFor();
+    await shot(page, 'phone-01-home');
+    await page.locator('[data-testid="menu-toggle"]').click();
+    await openMenu(page, 'system', 'system:user');
+    await page.locator('[data-page="users"] .el-table__row').first().waitFor();
+    await page.locator('.side-menu').waitFor({ state: 'hidden' });
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await shot(page, 'phone-02-users');
+    for (const [parent, leaf, name] of [
+      ['system', 'system:audit', 'audit'],
+      ['system', 'system:session', 'sessions'],
+      ['system', 'system:role', 'roles'],
+      ['system', 'system:menu', 'menus'],
+      ['system', 'system:login-log', 'login-logs'],
+    ]) {
+      await page.locator('[data-testid="menu-toggle"]').click();
+      await openMenu(page, parent, leaf);
+      await page.locator(`[data-page="${name}"] .el-table__row`).first().waitFor();
+      await page.locator('.side-menu').waitFor({ state: 'hidden' });
+      expect(await overflow(), name).toBeLessThanOrEqual(0);
+      await shot(page, `phone-${name}`);
+    }
+    // The banner goes away for good once dismissed.
+    await page.locator('[data-testid="mobile-banner"] .el-alert__close-btn').click();
+    await page.reload();
+    await page.locator('[data-testid="menu-toggle"]').waitFor();
+    expect(await page.locator('[data-testid="mobile-banner"]').count()).toBe(0);
+    await page.locator('[data-testid="user-menu"]').click();
+    await page.locator('[data-testid="logout"]').click();
+    await page.waitForURL(/\/admin\/login/);
+  });
+
   it('the initial JavaScript stays under 500 KB gzipped', () => {
     const { gzip } = initialJs(`${DIST}/`);
     console.log(`[tianji e2e] initial JavaScript of the admin app: ${(gzip / 1024).toFixed(1)} KiB gzipped`);

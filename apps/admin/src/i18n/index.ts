@@ -36,3 +36,25 @@ export function fieldLabel(name: string): string {
   const fields: Record<string, string> = i18n.global.locale.value === 'en' ? en.fields : zhCN.fields;
   return Object.hasOwn(fields, name) ? fields[name] : name;
 }
+
+/**
+ * A server error in the interface language. The server's own messages are Chinese and name the parameter: the Chinese
+ * interface shows them as they are; English shows the code's English text. Errors not from the server (a proxy's
+ * 502 page) get a generic sentence in either language.
+ */
+export function serverMessage(e: { status: number; code: string; message: string }): string {
+  const english = i18n.global.locale.value === 'en';
+  const errors: Record<string, string> = english ? en.errors : zhCN.errors;
+  const known = Object.hasOwn(errors, e.code) && e.code !== 'other';
+  if (!english && known) return e.message;
+  return known ? errors[e.code] : errors.other.replace('{status}', String(e.status));
+}
+
+/**
+ * An audit label in the chosen language: an action (`user.create`), a target type or a field name; unknown keys show
+ * as they are. Read from the message objects: the keys contain dots, which vue-i18n would read as a path.
+ */
+export function auditLabel(kind: 'actions' | 'targets' | 'fields', key: string): string {
+  const labels: Record<string, string> = (i18n.global.locale.value === 'en' ? en : zhCN).audit[kind];
+  return Object.hasOwn(labels, key) ? labels[key] : key;
+}

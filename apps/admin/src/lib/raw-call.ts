@@ -1,5 +1,6 @@
 import { ElMessage } from 'element-plus';
 import { ApiError } from '@tianji/client';
+import { serverMessage } from '../i18n';
 import { session } from '../session';
 
 /**
@@ -14,7 +15,7 @@ export async function rawCall<T>(method: string, path: string, body?: unknown): 
   });
   if (!res.ok) {
     const err = await ApiError.from(res);
-    if (err.status !== 403) ElMessage.error(err.message);
+    if (err.status !== 403) ElMessage.error(serverMessage(err));
     throw err;
   }
   return (res.status === 204 ? undefined : await res.json()) as T;

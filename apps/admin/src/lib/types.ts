@@ -15,3 +15,5 @@ export type AuditEntry = Json<'/api/audit-logs', 'get'>['data']['items'][number]
 export type OnlineSession = Json<'/api/sessions', 'get'>['data']['items'][number];
 export type UsageRow = Json<'/api/admin/usage', 'get'>['data']['items'][number];
 export type Status = User['status'];
+export type OwnSession = Json<'/api/auth/sessions', 'get'>['data'][number];
+export type Profile = Json<'/api/auth/profile', 'get'>['data'];

@@ -33,6 +33,7 @@ export const router = createRouter({
         })),
         { path: 'link/:code', component: () => import('../pages/MenuTargetPage.vue') },
         { path: 'embed/:code', component: () => import('../pages/MenuTargetPage.vue') },
+        { path: 'profile', name: 'profile', component: () => import('../pages/ProfilePage.vue') },
         { path: 'm/:rest(.*)*', component: () => import('../pages/PlaceholderPage.vue') },
         { path: ':rest(.*)*', component: () => import('../pages/PlaceholderPage.vue') },
       ],

@@ -3424,6 +3424,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My profile */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Empty when not given */
+                                email: string;
+                                id: string;
+                                nickname: string;
+                                /** @description Empty when not given */
+                                phone: string;
+                                username: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit my nickname, email and phone
+         * @description Username, status and roles are changed by an administrator (PATCH /api/users/{id}). Audited as auth.update-profile.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example zhang@example.com */
+                        email?: string;
+                        /** @example 张三 */
+                        nickname?: string;
+                        /** @example 13800138000 */
+                        phone?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Empty when not given */
+                                email: string;
+                                id: string;
+                                nickname: string;
+                                /** @description Empty when not given */
+                                phone: string;
+                                username: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/auth/refresh": {
         parameters: {
             query?: never;
@@ -5865,6 +5955,8 @@ export const ROUTE_PERMISSIONS = {
   "POST /api/auth/logout": "authenticated",
   "GET /api/auth/me": "authenticated",
   "PUT /api/auth/password": "authenticated",
+  "GET /api/auth/profile": "authenticated",
+  "PATCH /api/auth/profile": "authenticated",
   "POST /api/auth/refresh": "public",
   "GET /api/auth/sessions": "authenticated",
   "DELETE /api/auth/sessions/{id}": "authenticated",

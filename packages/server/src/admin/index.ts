@@ -7,6 +7,7 @@ import usersRoutes from './users/routes.js';
 import rolesRoutes from './roles/routes.js';
 import menusRoutes from './menus/routes.js';
 import auditRoutes from './audit/routes.js';
+import profileRoutes from './auth/profile-routes.js';
 import sessionRoutes, { ownSessionRoutes, sessionEventRoutes } from './sessions/routes.js';
 import { SessionsService } from './sessions/service.js';
 import { SessionEvents } from './sessions/events.js';
@@ -59,6 +60,7 @@ export default async function adminApi(app: FastifyInstance, opts: { now?: () =>
   await app.register(authGuard);
   await app.register(authRoutes, { prefix: '/api/auth', now: opts.now });
   await app.register(ownSessionRoutes, { prefix: '/api/auth/sessions' });
+  await app.register(profileRoutes, { prefix: '/api/auth/profile' });
   await app.register(sessionEventRoutes, { prefix: '/api/auth' });
   await app.register(permissionRoutes, { prefix: '/api/permissions' });
   await app.register(usersRoutes, { prefix: '/api/users' });

@@ -9,6 +9,7 @@ import * as m0006 from './migrations/0006-sessions.js';
 import * as m0007 from './migrations/0007-login-log.js';
 import * as m0008 from './migrations/0008-login-throttle.js';
 import * as m0009 from './migrations/0009-menu-kind.js';
+import * as m0010 from './migrations/0010-user-contact.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0007-login-log': m0007,
   '0008-login-throttle': m0008,
   '0009-menu-kind': m0009,
+  '0010-user-contact': m0010,
 };
 
 class ListedMigrations implements MigrationProvider {

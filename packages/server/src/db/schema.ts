@@ -9,6 +9,9 @@ export interface UsersTable {
   /** usernameKey(username), unique; null only for an account whose name collided at migration 0005 (cannot sign in). */
   username_key: ColumnType<string | null, string, string>;
   nickname: string;
+  /** Own contact details (migration 0009), '' when not given. */
+  email: ColumnType<string, string | undefined, string>;
+  phone: ColumnType<string, string | undefined, string>;
   password_hash: string;
   status: 'enabled' | 'disabled';
   token_version: number;
