@@ -110,13 +110,22 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
   const confirmDialog = (page: Page) => page.locator('.van-dialog__confirm').click();
 
   it('signs in as client kind mobile and shows the home page with health and today’s usage', async () => {
+    // Today's public API traffic: the home page counts its calls and the errors among them.
+    const statuses = [];
+    for (const q of ['year=2026', 'year=2026', 'year=99999'])
+      statuses.push((await fetch(`${base}/api/holiday?${q}`)).status);
+    const errors = statuses.filter((s) => s >= 400).length;
+    expect(errors).toBeGreaterThan(0);
+    expect(errors).toBeLessThan(3);
     const page = await newPage();
     await page.goto(`${base}/m/`);
     await page.waitForURL(/\/m\/login/);
     await shot(page, 'login');
     await signIn(page, operator.name);
     await page.locator('[data-testid="health"] .van-tag', { hasText: '正常' }).waitFor();
-    await page.locator('[data-testid="usage-today"]').waitFor();
+    await page.locator('[data-testid="usage-today"] .van-cell', { hasText: '/api/holiday' }).waitFor();
+    expect(await page.locator('[data-testid="usage-requests"]').textContent()).toBe('3');
+    expect(await page.locator('[data-testid="usage-errors"]').textContent()).toBe(String(errors));
     await page.locator('[data-testid="tabbar"]').getByText('会话').waitFor();
     await shot(page, 'home');
     const mine = await api('GET', `/api/sessions?userId=${operator.id}&clientKind=mobile`);
