@@ -17,7 +17,11 @@ function pwa(): Plugin {
     generateBundle(_opts, bundle) {
       for (const s of ICON_SIZES as number[])
         this.emitFile({ type: 'asset', fileName: `icon-${s}.png`, source: iconPng(s) });
-      this.emitFile({ type: 'asset', fileName: 'manifest.webmanifest', source: JSON.stringify(manifest(BASE), null, 2) });
+      this.emitFile({
+        type: 'asset',
+        fileName: 'manifest.webmanifest',
+        source: JSON.stringify(manifest(BASE), null, 2),
+      });
       const files = [
         ...Object.keys(bundle).filter((f) => /\.(js|css)$/.test(f)),
         'manifest.webmanifest',

@@ -15,9 +15,9 @@ export const BUDGET_GZIP = 150 * 1024;
 
 export function initialJs(dist = DIST) {
   const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
-  const files = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\/m\/([^"]+\.js)"/g)].map(
-    (m) => m[1],
-  );
+  const files = [
+    ...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\/m\/([^"]+\.js)"/g),
+  ].map((m) => m[1]);
   const sizes = files.map((f) => {
     const body = fs.readFileSync(path.join(dist, f));
     return { file: f, bytes: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length };
@@ -28,8 +28,11 @@ export function initialJs(dist = DIST) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const r = initialJs();
   const kib = (n) => (n / 1024).toFixed(1);
-  for (const f of r.files) console.log(`${f.file.padEnd(40)} ${kib(f.bytes).padStart(8)} KiB  gzip ${kib(f.gzip).padStart(7)} KiB`);
-  console.log(`mobile initial JavaScript: ${kib(r.bytes)} KiB, gzipped ${kib(r.gzip)} KiB (budget ${kib(BUDGET_GZIP)})`);
+  for (const f of r.files)
+    console.log(`${f.file.padEnd(40)} ${kib(f.bytes).padStart(8)} KiB  gzip ${kib(f.gzip).padStart(7)} KiB`);
+  console.log(
+    `mobile initial JavaScript: ${kib(r.bytes)} KiB, gzipped ${kib(r.gzip)} KiB (budget ${kib(BUDGET_GZIP)})`,
+  );
   if (process.argv.includes('--check') && r.gzip > BUDGET_GZIP) {
     console.error(`initial JavaScript is over budget: ${kib(r.gzip)} KiB > ${kib(BUDGET_GZIP)} KiB gzipped`);
     process.exit(1);

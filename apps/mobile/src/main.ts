@@ -17,5 +17,8 @@ app.mount('#app');
 
 // Installable app: the service worker caches the app shell (never API answers), see scripts/pwa.mjs.
 if ('serviceWorker' in navigator && import.meta.env.PROD) {
-  window.addEventListener('load', () => void navigator.serviceWorker.register('/m/sw.js', { scope: '/m/' }).catch(() => undefined));
+  window.addEventListener(
+    'load',
+    () => void navigator.serviceWorker.register('/m/sw.js', { scope: '/m/' }).catch(() => undefined),
+  );
 }

@@ -13,8 +13,19 @@ export const router = createRouter({
   routes: [
     { path: '/login', name: 'login', component: () => import('./pages/LoginPage.vue'), meta: { public: true } },
     { path: '/', name: 'home', component: () => import('./pages/HomePage.vue'), meta: { tab: true, title: '首页' } },
-    { path: '/users', name: 'users', component: () => import('./pages/UsersPage.vue'), meta: { tab: true, title: '用户' } },
-    { path: '/users/:id', name: 'user', component: () => import('./pages/UserPage.vue'), props: true, meta: { title: '用户详情' } },
+    {
+      path: '/users',
+      name: 'users',
+      component: () => import('./pages/UsersPage.vue'),
+      meta: { tab: true, title: '用户' },
+    },
+    {
+      path: '/users/:id',
+      name: 'user',
+      component: () => import('./pages/UserPage.vue'),
+      props: true,
+      meta: { title: '用户详情' },
+    },
     {
       path: '/sessions',
       name: 'sessions',
@@ -22,7 +33,12 @@ export const router = createRouter({
       meta: { tab: true, title: '会话' },
     },
     { path: '/me', name: 'me', component: () => import('./pages/MePage.vue'), meta: { tab: true, title: '我的' } },
-    { path: '/quick-add', name: 'quick-add', component: () => import('./pages/QuickAddPage.vue'), meta: { title: '快速添加' } },
+    {
+      path: '/quick-add',
+      name: 'quick-add',
+      component: () => import('./pages/QuickAddPage.vue'),
+      meta: { title: '快速添加' },
+    },
     { path: '/:rest(.*)*', redirect: '/' },
   ],
 });

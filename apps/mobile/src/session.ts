@@ -21,7 +21,9 @@ export const session = createSession({
   baseUrl: location.origin,
   clientKind: 'mobile',
   storage: localStorageAdapter('tianji.m.refreshToken'),
-  onSignedOut: (reason, detail) => signedOutHandlers.forEach((h) => h(reason, detail)),
+  onSignedOut: (reason, detail) => {
+    for (const h of signedOutHandlers) h(reason, detail);
+  },
   onForbidden: () => showNotify({ type: 'danger', message: '没有权限执行此操作（权限已变更）' }),
 });
 
@@ -48,7 +50,10 @@ export function canCall(route: RouteKey): boolean {
   return session.canCall(route);
 }
 
-export const currentUser = computed(() => (version.value, session.user));
+export const currentUser = computed(() => {
+  void version.value;
+  return session.user;
+});
 
 type Result<T> = { data?: T; error?: unknown; response: Response };
 

@@ -24,7 +24,8 @@ export function ensureMobileBuilt() {
   const sources = ['apps/mobile/src', 'apps/mobile/scripts', 'apps/mobile/index.html', 'apps/mobile/vite.config.ts'];
   const shared = ['apps/admin/src/lib', 'apps/admin/src/i18n', 'packages/client/src'];
   const stale =
-    !fs.existsSync(index) || newest([...sources, ...shared].map((s) => path.join(ROOT, s))) > fs.statSync(index).mtimeMs;
+    !fs.existsSync(index) ||
+    newest([...sources, ...shared].map((s) => path.join(ROOT, s))) > fs.statSync(index).mtimeMs;
   // NODE_ENV is 'test' inside vitest: the build must not inherit it (Vue would ship its dev build).
   if (stale)
     execFileSync('npm', ['run', 'build', '-w', '@tianji/mobile'], {

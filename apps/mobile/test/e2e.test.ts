@@ -10,7 +10,13 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getTestInstance, login, type TestInstance } from '../../../packages/server/test/helpers.js';
-import { adminCall, createUser, PASSWORD, userWithGrants, type Call } from '../../../packages/server/test/admin-fixtures.js';
+import {
+  adminCall,
+  createUser,
+  PASSWORD,
+  userWithGrants,
+  type Call,
+} from '../../../packages/server/test/admin-fixtures.js';
 import { ROOT, ensureMobileBuilt } from './build.js';
 
 const CHROMIUM = '/usr/bin/chromium';
