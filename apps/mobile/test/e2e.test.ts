@@ -87,15 +87,15 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
     });
   });
 
-  async function newPage() {
+  async function newPage(serviceWorkers: 'block' | 'allow' = 'block') {
     const c = await browser.newContext({
       viewport: { width: 390, height: 844 },
       deviceScaleFactor: 2,
       isMobile: true,
       hasTouch: true,
       locale: 'zh-CN',
-      // The service worker is tested by the server test; here every request goes to the server as it is.
-      serviceWorkers: 'block',
+      // Blocked but in the install test: every other request goes to the server as it is.
+      serviceWorkers,
     });
     c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
     c.setDefaultTimeout(15_000);
@@ -136,6 +136,23 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
     await shot(page, 'home');
     const mine = await api('GET', `/api/sessions?userId=${operator.id}&clientKind=mobile`);
     expect(mine.json().data.total).toBe(1);
+    await page.close();
+  });
+
+  it('installs its service worker, which caches the app shell and no API answer', async () => {
+    const page = await newPage('allow');
+    await signIn(page, operator.name);
+    const cached = await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      const urls: string[] = [];
+      for (const key of await caches.keys())
+        for (const req of await (await caches.open(key)).keys()) urls.push(new URL(req.url).pathname);
+      return urls;
+    });
+    expect(cached).toContain('/m/');
+    expect(cached).toContain('/m/manifest.webmanifest');
+    expect(cached.some((u) => u.startsWith('/m/assets/') && u.endsWith('.js'))).toBe(true);
+    expect(cached.filter((u) => !u.startsWith('/m/'))).toEqual([]);
     await page.close();
   });
 
