@@ -134,6 +134,10 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
     expect(await page.locator('[data-testid="usage-errors"]').textContent()).toBe(String(errors));
     await page.locator('[data-testid="tabbar"]').getByText('会话').waitFor();
     await shot(page, 'home');
+    // On a desktop-sized window the app keeps a phone's width.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await shot(page, 'home-desktop');
+    await page.setViewportSize({ width: 390, height: 844 });
     const mine = await api('GET', `/api/sessions?userId=${operator.id}&clientKind=mobile`);
     expect(mine.json().data.total).toBe(1);
     await page.close();
