@@ -190,7 +190,9 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
     await page.locator('[data-route="POST /api/users/{id}/reset-password"]').waitFor();
     await shot(page, 'user');
     await page.locator('[data-route="PATCH /api/users/{id}"]', { hasText: '停用' }).click();
+    // The picture shows the dialog once its opening transition has run (no fixed wait).
     await page.locator('.van-dialog').waitFor();
+    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
     await shot(page, 'user-confirm');
     await confirmDialog(page);
     await page.locator('[data-testid="user-status"]', { hasText: '停用' }).waitFor();
