@@ -245,7 +245,7 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
     await page.close();
   });
 
-  it('shows the forced-sign-out reason at once when an operator forces this user out', async () => {
+  it('ends its other sessions from 我的, then shows the forced-sign-out reason at once when forced out', async () => {
     const page = await newPage();
     // The page holds its event stream open (its headers arrive at once); the operator acts elsewhere.
     const streaming = page.waitForResponse((r) => r.url().endsWith('/api/auth/events'), { timeout: 30_000 });
@@ -254,8 +254,15 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
     await page.locator('[data-testid="tabbar"]').getByText('我的').click();
     await page.locator('[data-testid="end-own-session"]').first().waitFor();
     await shot(page, 'me');
+    // The operator's other sign-ins (earlier tests, an API login) end from here; this one stays.
+    await login(t.app, operator.name, PASSWORD);
+    await page.reload();
+    await page.locator('[data-testid="end-others"]:not([disabled])').click();
+    await confirmDialog(page);
+    await page.locator('.section-title', { hasText: '我的会话（1）' }).waitFor();
+    expect((await api('GET', `/api/sessions?userId=${operator.id}`)).json().data.total).toBe(1);
     const out = await api('POST', `/api/users/${operator.id}/force-logout`);
-    expect(out.json().data.ended).toBeGreaterThanOrEqual(1);
+    expect(out.json().data.ended).toBe(1);
     await page.waitForURL(/\/m\/login/);
     await page.locator('[data-testid="signed-out-reason"]', { hasText: '你已被管理员强制下线' }).waitFor();
     await shot(page, 'login-forced');
