@@ -1,6 +1,7 @@
 import { ref } from 'vue';
 import { createRouter, createWebHistory, type RouteLocationNormalized } from 'vue-router';
 import { showNotify } from 'vant';
+import type { RouteKey } from '@tianji/client';
 import { signedOutText } from './lib/format';
 import { onSignedOut, session } from './session';
 
@@ -17,14 +18,14 @@ export const router = createRouter({
       path: '/users',
       name: 'users',
       component: () => import('./pages/UsersPage.vue'),
-      meta: { tab: true, title: '用户' },
+      meta: { tab: true, title: '用户', needs: 'GET /api/users' },
     },
     {
       path: '/users/:id',
       name: 'user',
       component: () => import('./pages/UserPage.vue'),
       props: true,
-      meta: { title: '用户详情' },
+      meta: { title: '用户详情', needs: 'GET /api/users/{id}' },
     },
     {
       path: '/sessions',
@@ -62,6 +63,12 @@ router.beforeEach(async (to) => {
     }
   } catch {
     return { name: 'login', query: { redirect: to.fullPath } };
+  }
+  // A page whose list the user may not read (a link, or a grant withdrawn meanwhile) is left for the home page.
+  const needs = to.meta.needs as RouteKey | undefined;
+  if (needs && !session.canCall(needs)) {
+    showNotify({ type: 'danger', message: '没有权限查看此页面' });
+    return to.name === 'home' ? true : { name: 'home' };
   }
   return true;
 });

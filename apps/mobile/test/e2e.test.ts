@@ -179,6 +179,15 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
     await shot(v, 'user-readonly');
     await v.close();
 
+    // Without SEARCH on users there is no 用户 tab, and the page's URL leads home.
+    const blind = await userWithGrants(t.app, api, `blind-${suffix}`, { 'system:audit': SEARCH });
+    const b = await newPage();
+    await signIn(b, `blind-${suffix}`);
+    expect(await b.locator('[data-testid="tabbar"] .van-tabbar-item').allTextContents()).toEqual(['首页', '我的']);
+    await b.goto(`${base}/m/users/${blind.id}`);
+    await b.locator('[data-page="home"]').waitFor();
+    await b.close();
+
     const page = await newPage();
     await signIn(page, operator.name);
     await page.locator('[data-testid="tabbar"]').getByText('用户').click();
