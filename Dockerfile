@@ -3,13 +3,14 @@
 # Build: docker build -t tianji .      Run: docker run -p 3000:3000 -v tianji-data:/var/lib/tianji tianji
 # See docs/deploy.md (single process, the compose cluster, Kubernetes).
 
-# 1. Build: every workspace's dependencies, then the server (tsc) and the admin app (vite).
+# 1. Build: every workspace's dependencies, then the server (tsc), the admin app and the phone app (vite).
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/server/package.json packages/server/
 COPY packages/client/package.json packages/client/
 COPY apps/admin/package.json apps/admin/
+COPY apps/mobile/package.json apps/mobile/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
@@ -33,6 +34,7 @@ WORKDIR /app
 COPY --from=deps /app ./
 COPY --from=build /app/packages/server/dist packages/server/dist
 COPY --from=build /app/apps/admin/dist apps/admin/dist
+COPY --from=build /app/apps/mobile/dist apps/mobile/dist
 # The shipped data sets (read-only; see data/README.md). The writable DATA_DIR is a separate volume.
 COPY data data
 RUN mkdir -p /var/lib/tianji && chown node:node /var/lib/tianji

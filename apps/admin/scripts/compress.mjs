@@ -7,7 +7,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
-const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+// The admin app's dist by default; another app's build (apps/mobile) passes its own folder.
+const dist = process.argv[2] ? path.resolve(process.argv[2]) : fileURLToPath(new URL('../dist/', import.meta.url));
 let count = 0;
 for (const entry of fs.readdirSync(dist, { recursive: true, withFileTypes: true })) {
   if (!entry.isFile() || !/\.(js|css|html|svg|json)$/.test(entry.name)) continue;

@@ -19,6 +19,7 @@ import adminApi from './admin/index.js';
 import lookupApi from './lookup/index.js';
 import healthRoutes from './plugins/health.js';
 import adminApp from './plugins/admin-app.js';
+import mobileApp from './plugins/mobile-app.js';
 import { ContentStore } from './content/store.js';
 import monitor from './monitor/plugin.js';
 import './types.js';
@@ -145,5 +146,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(adminApi, { now: opts.now });
   await app.register(lookupApi, { prefix: '/api' });
   await app.register(adminApp);
+  await app.register(mobileApp);
   return app;
 }

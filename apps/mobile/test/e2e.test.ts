@@ -1,0 +1,280 @@
+/**
+ * The phone app end to end in Debian's headless Chromium at 390×844 (an iPhone-sized viewport, touch), against a
+ * real server (buildApp on a fresh in-memory SQLite, listening on 127.0.0.1) that serves the built app at /m/.
+ * Skipped with a note when /usr/bin/chromium is missing, unless TIANJI_E2E=1, where that is a failure.
+ * Screenshots of every page go to test-results/mobile-*.png.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { getTestInstance, login, type TestInstance } from '../../../packages/server/test/helpers.js';
+import {
+  adminCall,
+  createUser,
+  PASSWORD,
+  userWithGrants,
+  type Call,
+} from '../../../packages/server/test/admin-fixtures.js';
+import { ROOT, ensureMobileBuilt } from './build.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = path.join(ROOT, 'test-results');
+const hasChromium = fs.existsSync(CHROMIUM);
+if (!hasChromium) {
+  if (process.env.TIANJI_E2E === '1')
+    throw new Error(`TIANJI_E2E=1 but ${CHROMIUM} is missing: apt-get install -y chromium`);
+  console.warn(`[tianji e2e] ${CHROMIUM} not found: browser tests skipped (apt-get install -y chromium)`);
+}
+
+const SEARCH = 1;
+const EDIT = 4;
+const DELETE = 8;
+const RESET_PASSWORD = 128;
+const ADD = 2;
+
+describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90_000 }, () => {
+  let t: TestInstance;
+  let base: string;
+  let browser: Browser;
+  let api: Call;
+  const contexts: BrowserContext[] = [];
+  const suffix = Math.random().toString(36).slice(2, 7);
+  let operator: { id: string; name: string };
+  let viewer: { id: string; name: string };
+
+  beforeAll(async () => {
+    ensureMobileBuilt();
+    fs.mkdirSync(SHOTS, { recursive: true });
+    t = await getTestInstance('sqlite');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    api = await adminCall(t.app);
+    // The operator may disable users (EDIT), reset passwords, end sessions, read the logs, usage and add content.
+    const op = await userWithGrants(t.app, api, `op-${suffix}`, {
+      'system:user': SEARCH | EDIT | RESET_PASSWORD,
+      'system:session': SEARCH | DELETE,
+      'system:login-log': SEARCH,
+      'monitor:api': SEARCH,
+      'content:hitokoto': SEARCH | ADD,
+    });
+    operator = { id: op.id, name: `op-${suffix}` };
+    // The viewer may only look: no EDIT bit, so no disable button.
+    const v = await userWithGrants(t.app, api, `viewer-${suffix}`, { 'system:user': SEARCH, 'system:session': SEARCH });
+    viewer = { id: v.id, name: `viewer-${suffix}` };
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  beforeEach(({ task, onTestFailed }) => {
+    onTestFailed(async () => {
+      const pages = contexts.flatMap((c) => c.pages());
+      const name = task.name.replace(/[^\w一-龥]+/g, '-').slice(0, 50);
+      await Promise.all(
+        pages.map((p, i) =>
+          p.screenshot({ path: path.join(SHOTS, `mobile-FAILED-${name}-${i}.png`) }).catch(() => undefined),
+        ),
+      );
+    });
+  });
+
+  async function newPage(serviceWorkers: 'block' | 'allow' = 'block') {
+    const c = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      locale: 'zh-CN',
+      // Blocked but in the install test: every other request goes to the server as it is.
+      serviceWorkers,
+    });
+    c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
+    c.setDefaultTimeout(15_000);
+    contexts.push(c);
+    return c.newPage();
+  }
+  const shot = (page: Page, name: string) =>
+    page.screenshot({ path: path.join(SHOTS, `mobile-${name}.png`), fullPage: true });
+
+  async function signIn(page: Page, username: string, password = PASSWORD) {
+    await page.goto(`${base}/m/`);
+    await page.waitForURL(/\/m\/login/);
+    await page.fill('input[name="username"]', username);
+    await page.fill('input[name="password"]', password);
+    await page.click('[data-testid="login-submit"]');
+    await page.locator('[data-page="home"]').waitFor();
+  }
+  const confirmDialog = (page: Page) => page.locator('.van-dialog__confirm').click();
+
+  it('signs in as client kind mobile and shows the home page with health and today’s usage', async () => {
+    // Today's public API traffic: the home page counts its calls and the errors among them.
+    const statuses = [];
+    for (const q of ['year=2026', 'year=2026', 'year=99999'])
+      statuses.push((await fetch(`${base}/api/holiday?${q}`)).status);
+    const errors = statuses.filter((s) => s >= 400).length;
+    expect(errors).toBeGreaterThan(0);
+    expect(errors).toBeLessThan(3);
+    const page = await newPage();
+    await page.goto(`${base}/m/`);
+    await page.waitForURL(/\/m\/login/);
+    await shot(page, 'login');
+    await signIn(page, operator.name);
+    await page.locator('[data-testid="health"] .van-tag', { hasText: '正常' }).waitFor();
+    await page.locator('[data-testid="usage-today"] .van-cell', { hasText: '/api/holiday' }).waitFor();
+    expect(await page.locator('[data-testid="usage-requests"]').textContent()).toBe('3');
+    expect(await page.locator('[data-testid="usage-errors"]').textContent()).toBe(String(errors));
+    await page.locator('[data-testid="tabbar"]').getByText('会话').waitFor();
+    await shot(page, 'home');
+    // On a desktop-sized window the app keeps a phone's width.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await shot(page, 'home-desktop');
+    await page.setViewportSize({ width: 390, height: 844 });
+    const mine = await api('GET', `/api/sessions?userId=${operator.id}&clientKind=mobile`);
+    expect(mine.json().data.total).toBe(1);
+    await page.close();
+  });
+
+  it('installs its service worker, which caches the app shell and no API answer', async () => {
+    const page = await newPage('allow');
+    await signIn(page, operator.name);
+    const cached = await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      const urls: string[] = [];
+      for (const key of await caches.keys())
+        for (const req of await (await caches.open(key)).keys()) urls.push(new URL(req.url).pathname);
+      return urls;
+    });
+    expect(cached).toContain('/m/');
+    expect(cached).toContain('/m/manifest.webmanifest');
+    expect(cached.some((u) => u.startsWith('/m/assets/') && u.endsWith('.js'))).toBe(true);
+    expect(cached.filter((u) => !u.startsWith('/m/'))).toEqual([]);
+    await page.close();
+  });
+
+  it('a user without the EDIT bit sees no disable button; the operator disables a user', async () => {
+    const target = `target-${suffix}`;
+    const targetId = await createUser(api, target);
+
+    const v = await newPage();
+    await signIn(v, viewer.name);
+    await v.locator('[data-testid="tabbar"]').getByText('用户').click();
+    await v.fill('input[name="keyword"]', target);
+    await v.press('input[name="keyword"]', 'Enter');
+    await v.locator(`[data-user="${target}"]`).click();
+    await v.locator('[data-testid="user-status"]', { hasText: '启用' }).waitFor();
+    expect(await v.locator('[data-route="PATCH /api/users/{id}"]').count()).toBe(0);
+    expect(await v.locator('[data-route="POST /api/users/{id}/reset-password"]').count()).toBe(0);
+    expect(await v.locator('[data-route="POST /api/users/{id}/force-logout"]').count()).toBe(0);
+    // No session write bits either: the viewer's session list has no end button.
+    expect(await v.locator('[data-route="DELETE /api/sessions/{id}"]').count()).toBe(0);
+    await shot(v, 'user-readonly');
+    await v.close();
+
+    // Without SEARCH on users there is no 用户 tab, and the page's URL leads home.
+    const blind = await userWithGrants(t.app, api, `blind-${suffix}`, { 'system:audit': SEARCH });
+    const b = await newPage();
+    await signIn(b, `blind-${suffix}`);
+    expect(await b.locator('[data-testid="tabbar"] .van-tabbar-item').allTextContents()).toEqual(['首页', '我的']);
+    await b.goto(`${base}/m/users/${blind.id}`);
+    await b.locator('[data-page="home"]').waitFor();
+    await b.close();
+
+    const page = await newPage();
+    await signIn(page, operator.name);
+    await page.locator('[data-testid="tabbar"]').getByText('用户').click();
+    await page.locator('[data-page="users"] .van-cell').first().waitFor();
+    await shot(page, 'users');
+    await page.fill('input[name="keyword"]', target);
+    await page.press('input[name="keyword"]', 'Enter');
+    await page.locator(`[data-user="${target}"]`).click();
+    await page.locator('[data-route="POST /api/users/{id}/reset-password"]').waitFor();
+    await shot(page, 'user');
+    await page.locator('[data-route="PATCH /api/users/{id}"]', { hasText: '停用' }).click();
+    // The picture shows the dialog once its opening transition has run (no fixed wait).
+    await page.locator('.van-dialog').waitFor();
+    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+    await shot(page, 'user-confirm');
+    await confirmDialog(page);
+    await page.locator('[data-testid="user-status"]', { hasText: '停用' }).waitFor();
+    const after = await api('GET', `/api/users/${targetId}`);
+    expect(after.json().data.status).toBe('disabled');
+    await page.close();
+  });
+
+  it('ends another user’s session from the online list; shows the login log', async () => {
+    const other = `other-${suffix}`;
+    await createUser(api, other);
+    await login(t.app, other, PASSWORD);
+    const live = (await api('GET', `/api/sessions?keyword=${other}`)).json().data.items as Array<{ id: string }>;
+    expect(live).toHaveLength(1);
+
+    const page = await newPage();
+    await signIn(page, operator.name);
+    await page.locator('[data-testid="tabbar"]').getByText('会话').click();
+    const row = page.locator(`[data-session="${live[0].id}"]`);
+    await row.waitFor();
+    await shot(page, 'sessions');
+    await row.locator('[data-route="DELETE /api/sessions/{id}"]').click();
+    await confirmDialog(page);
+    await row.waitFor({ state: 'detached' });
+    expect((await api('GET', `/api/sessions?keyword=${other}`)).json().data.total).toBe(0);
+
+    await page.locator('.van-tab', { hasText: '登录日志' }).click();
+    await page.locator('[data-testid="login-log-row"]').first().waitFor();
+    await shot(page, 'login-log');
+    await page.close();
+  });
+
+  it('quick-adds an item to a content library from its schema', async () => {
+    const page = await newPage();
+    await signIn(page, operator.name);
+    await page.locator('[data-testid="quick-add-entry"]').click();
+    await page.locator('[data-library="hitokoto"]').click();
+    await page.locator('[name="content"]').waitFor();
+    const content = `移动端快速添加 ${suffix}`;
+    await page.fill('[name="type"]', 'a');
+    await page.fill('[name="content"]', content);
+    await page.fill('[name="from"]', '测试');
+    await page.fill('[name="creator"]', 'e2e');
+    await page.fill('[name="commit_from"]', 'mobile');
+    await shot(page, 'quick-add');
+    await page.click('[data-testid="quick-add-save"]');
+    await page.locator('.van-toast', { hasText: '已添加' }).waitFor();
+    const found = await api('GET', `/api/admin/content/hitokoto?keyword=${encodeURIComponent(content)}`);
+    expect(found.json().data.total).toBe(1);
+    await page.close();
+  });
+
+  it('ends its other sessions from 我的, then shows the forced-sign-out reason at once when forced out', async () => {
+    const page = await newPage();
+    // The page holds its event stream open (its headers arrive at once); the operator acts elsewhere.
+    const streaming = page.waitForResponse((r) => r.url().endsWith('/api/auth/events'), { timeout: 30_000 });
+    await signIn(page, operator.name);
+    await streaming;
+    await page.locator('[data-testid="tabbar"]').getByText('我的').click();
+    await page.locator('[data-testid="end-own-session"]').first().waitFor();
+    await shot(page, 'me');
+    // The operator's other sign-ins (earlier tests, an API login) end from here; this one stays.
+    await login(t.app, operator.name, PASSWORD);
+    await page.reload();
+    await page.locator('[data-testid="end-others"]:not([disabled])').click();
+    await confirmDialog(page);
+    await page.locator('.section-title', { hasText: '我的会话（1）' }).waitFor();
+    expect((await api('GET', `/api/sessions?userId=${operator.id}`)).json().data.total).toBe(1);
+    const out = await api('POST', `/api/users/${operator.id}/force-logout`);
+    expect(out.json().data.ended).toBe(1);
+    await page.waitForURL(/\/m\/login/);
+    await page.locator('[data-testid="signed-out-reason"]', { hasText: '你已被管理员强制下线' }).waitFor();
+    await shot(page, 'login-forced');
+    await page.close();
+  });
+});
