@@ -10,13 +10,14 @@ import { startWorld, type World } from './world.js';
 export function describeClient(
   kind: ClientKind,
   makeDriver: (world: World) => Promise<ClientDriver>,
-  opts: { skip?: string; timeout?: number } = {},
+  opts: { skip?: string; timeout?: number; beforeWorld?: () => void } = {},
 ): void {
   describe.skipIf(Boolean(opts.skip))(`session behaviour, ${kind} client${opts.skip ? ` (${opts.skip})` : ''}`, () => {
     let world: World;
     beforeAll(async () => {
+      opts.beforeWorld?.(); // e.g. build the web app: the server serves what exists when it starts
       world = await startWorld();
-    });
+    }, 300_000);
     afterAll(() => world?.close());
 
     for (const s of SCENARIOS) {
