@@ -10,7 +10,7 @@ import { getTestInstance, type TestInstance } from '../../server/test/helpers.js
 import { createSession } from '../src/index.js';
 
 export const ACCESS_TTL_S = 4;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export interface ScenarioUser {
   id: string;
@@ -63,7 +63,7 @@ export async function startWorld(): Promise<World> {
   const suffix = Math.random().toString(36).slice(2, 7);
   // A fresh administrator token per call: tokens live only ACCESS_TTL_S seconds here.
   const admin = () => adminCall(t.app);
-  const check = (res: { statusCode: number; body: string }, what: string) => {
+  const check = <R extends { statusCode: number; body: string }>(res: R, what: string): R => {
     if (res.statusCode >= 300) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
     return res;
   };
@@ -85,7 +85,7 @@ export async function startWorld(): Promise<World> {
     async endSessions(user) {
       const call = await admin();
       const list = check(await call('GET', `/api/sessions?userId=${user.id}&pageSize=100`), 'list sessions');
-      const items = list.json().data.items as Array<{ id: string }>;
+      const items = (list.json() as { data: { items: Array<{ id: string }> } }).data.items;
       for (const s of items) check(await call('DELETE', `/api/sessions/${s.id}`), 'end session');
       return items.length;
     },
