@@ -51,7 +51,12 @@ export const SCENARIOS: Scenario[] = [
   {
     id: 'sign-in',
     title: { zh: '登录后显示身份、角色与权限掩码', en: 'sign in shows identity, roles and the aggregate mask' },
-    clients: every('run', MOBILE_PENDING),
+    clients: {
+      ...every('run'),
+      web: {
+        via: 'name and roles from the header and home page; the app shows no mask, so the /api/auth/me answer it renders from',
+      },
+    },
     async run(d) {
       await d.signIn(ADMIN.username, ADMIN.password);
       const me = await d.identity();
