@@ -2,6 +2,7 @@
  * The one surface every client is driven through by the behaviour scenarios (scenarios.ts). A driver maps each step
  * to its client's own surface: the SDK's API, the `tianji` command and its exit codes, or the web app in Chromium.
  */
+import type { MenuNode } from '../src/index.js';
 
 /** The clients the scenarios prove, in the order of the README matrix. */
 export const CLIENT_KINDS = ['sdk', 'cli', 'web', 'mobile'] as const;
@@ -67,4 +68,14 @@ export interface ClientDriver {
    */
   shownReason(): Promise<ShownReason | null>;
   close(): Promise<void>;
+}
+
+/** A menu of a client's loaded tree by code, at any depth; null when the user does not see it. */
+export function findMenu(nodes: MenuNode[], code: string): MenuNode | null {
+  for (const n of nodes) {
+    if (n.code === code) return n;
+    const inner = findMenu(n.children ?? [], code);
+    if (inner) return inner;
+  }
+  return null;
 }

@@ -7,20 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleCli, runCli, type RunResult } from '../../../cli/test/cli-harness.js';
 import { pointsIn, type MenuNode } from '../../src/index.js';
-import type { ClientDriver, Outcome, ShownReason } from '../driver.js';
+import { findMenu, type ClientDriver, type Outcome, type ShownReason } from '../driver.js';
 import type { World } from '../world.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-behaviour-cli-'));
 let bundled: Promise<string> | undefined;
-
-function findMenu(nodes: MenuNode[], code: string): MenuNode | null {
-  for (const n of nodes) {
-    if (n.code === code) return n;
-    const inner = findMenu(n.children ?? [], code);
-    if (inner) return inner;
-  }
-  return null;
-}
 
 /** `tianji: 会话已结束：<message> (<CODE>)；请重新运行 tianji login（session ended）` → code and message. */
 function reasonOf(r: RunResult): ShownReason {

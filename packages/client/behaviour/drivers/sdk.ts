@@ -6,20 +6,10 @@ import {
   memoryStorage,
   pointsIn,
   toMask,
-  type MenuNode,
   type SignOutDetail,
 } from '../../src/index.js';
-import type { ClientDriver, Outcome } from '../driver.js';
+import { findMenu, type ClientDriver, type Outcome } from '../driver.js';
 import type { World } from '../world.js';
-
-function findMenu(nodes: MenuNode[], code: string): MenuNode | null {
-  for (const n of nodes) {
-    if (n.code === code) return n;
-    const inner = findMenu(n.children ?? [], code);
-    if (inner) return inner;
-  }
-  return null;
-}
 
 export async function sdkDriver(world: World): Promise<ClientDriver> {
   const storage = memoryStorage();
