@@ -4,12 +4,10 @@
  * Skipped with a note when /usr/bin/chromium is missing, unless TIANJI_E2E=1 (CI), where that is a failure.
  * Screenshots of the key pages go to test-results/admin-e2e/.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, getTestInstance, login, type TestInstance } from '../../../packages/server/test/helpers.js';
 import {
@@ -20,47 +18,10 @@ import {
   userWithGrants,
 } from '../../../packages/server/test/admin-fixtures.js';
 import { initialJs } from '../scripts/initial-js-size.mjs';
+import { DIST, ROOT, ensureBuilt, hasChromium, launchChromium } from './browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const DIST = path.join(ROOT, 'apps/admin/dist');
 const SHOTS = path.join(ROOT, 'test-results/admin-e2e');
 const TTL_S = 4;
-
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium) {
-  if (process.env.TIANJI_E2E === '1')
-    throw new Error(`TIANJI_E2E=1 but ${CHROMIUM} is missing: apt-get install -y chromium`);
-  console.warn(`[tianji e2e] ${CHROMIUM} not found: browser tests skipped (apt-get install -y chromium)`);
-}
-
-/** Newest modification time under the given folders (sources the build depends on). */
-function newest(dirs: string[]): number {
-  let t = 0;
-  for (const d of dirs)
-    for (const e of fs.readdirSync(d, { recursive: true, withFileTypes: true }))
-      if (e.isFile()) t = Math.max(t, fs.statSync(path.join(e.parentPath, e.name)).mtimeMs);
-  return t;
-}
-
-/** Builds the app unless dist is newer than every source it is built from. */
-function ensureBuilt() {
-  const index = path.join(DIST, 'index.html');
-  const sources = [
-    path.join(ROOT, 'apps/admin/src'),
-    path.join(ROOT, 'packages/client/src'),
-    path.join(ROOT, 'apps/admin/index.html'),
-  ];
-  const stale =
-    !fs.existsSync(index) || newest(sources.filter((s) => fs.statSync(s).isDirectory())) > fs.statSync(index).mtimeMs;
-  // NODE_ENV is 'test' inside vitest: the build must not inherit it (Vue and vue-i18n would ship their dev builds).
-  if (stale)
-    execFileSync('npm', ['run', 'build', '-w', '@tianji/admin'], {
-      cwd: ROOT,
-      stdio: 'pipe',
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -79,11 +40,7 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     t = await getTestInstance('sqlite', { ACCESS_TOKEN_TTL: `${TTL_S}s` });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   }, 300_000);
 
   afterAll(async () => {

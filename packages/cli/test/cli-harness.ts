@@ -30,12 +30,8 @@ export interface CliHarness {
   close(): Promise<void>;
 }
 
-export async function startHarness(
-  dialect: Dialect = 'sqlite',
-  env: Record<string, string> = {},
-  onRoute?: BuildOptions['onRoute'],
-): Promise<CliHarness> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-cli-'));
+/** Bundles the CLI from its sources into `dir` (esbuild, ~0.2 s); returns the bundle's path. */
+export async function bundleCli(dir: string): Promise<string> {
   const bundle = path.join(dir, 'tianji.cjs');
   await build({
     entryPoints: [path.join(import.meta.dirname, '../src/cli.ts')],
@@ -47,6 +43,33 @@ export async function startHarness(
     outfile: bundle,
     logLevel: 'error',
   });
+  return bundle;
+}
+
+/** Runs the bundled `tianji` as its own process with the config home `home` (XDG_CONFIG_HOME). */
+export function runCli(bundle: string, args: string[], opts: { stdin?: string; home: string }): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bundle, ...args], {
+      env: { PATH: process.env.PATH, XDG_CONFIG_HOME: opts.home, TZ: 'UTC' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(opts.stdin ?? '');
+  });
+}
+
+export async function startHarness(
+  dialect: Dialect = 'sqlite',
+  env: Record<string, string> = {},
+  onRoute?: BuildOptions['onRoute'],
+): Promise<CliHarness> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-cli-'));
+  const bundle = await bundleCli(dir);
   const routes = new Set<string>();
   const t = await getTestInstance(dialect, env, {
     onRoute: (route) => {
@@ -60,21 +83,8 @@ export async function startHarness(
   const defaultHome = path.join(dir, 'home');
   const home = () => path.join(dir, `home-${++homes}`);
 
-  function run(args: string[], opts: { stdin?: string; home?: string } = {}): Promise<RunResult> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [bundle, ...args], {
-        env: { PATH: process.env.PATH, XDG_CONFIG_HOME: opts.home ?? defaultHome, TZ: 'UTC' },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-      child.stdin.end(opts.stdin ?? '');
-    });
-  }
+  const run = (args: string[], opts: { stdin?: string; home?: string } = {}) =>
+    runCli(bundle, args, { stdin: opts.stdin, home: opts.home ?? defaultHome });
 
   return {
     t,

@@ -1,0 +1,81 @@
+/**
+ * The one surface every client is driven through by the behaviour scenarios (scenarios.ts). A driver maps each step
+ * to its client's own surface: the SDK's API, the `tianji` command and its exit codes, or the web app in Chromium.
+ */
+import type { MenuNode } from '../src/index.js';
+
+/** The clients the scenarios prove, in the order of the README matrix. */
+export const CLIENT_KINDS = ['sdk', 'cli', 'web', 'mobile'] as const;
+export type ClientKind = (typeof CLIENT_KINDS)[number];
+
+export const CLIENT_LABELS: Record<ClientKind, string> = {
+  sdk: 'SDK `@tianji/client`',
+  cli: 'CLI `tianji`',
+  web: 'Desktop web `/admin`',
+  mobile: 'Mobile web `/m/`',
+};
+
+/** What the client shows for the signed-in user. */
+export interface Identity {
+  /** The name shown: username or nickname. */
+  shownName: string;
+  /** Role names (or codes) shown. */
+  roles: string[];
+  /** The aggregate mask as exact digits, as the client received or shows it. */
+  mask: string;
+}
+
+/** How one action ended, as the client tells its user. */
+export type Outcome =
+  | { kind: 'ok' }
+  | { kind: 'forbidden'; message: string }
+  | { kind: 'signed-out'; code?: string; message: string };
+
+/** The server's reason for an ended session, as the client shows it (the code where the client shows codes). */
+export interface ShownReason {
+  code?: string;
+  message: string;
+}
+
+/** The actions scenarios take; each driver maps them to its client's surface. */
+export type ActionRoute = 'PATCH /api/users/{id}';
+
+export interface ClientDriver {
+  readonly kind: ClientKind;
+  signIn(username: string, password: string): Promise<void>;
+  identity(): Promise<Identity>;
+  /**
+   * The permission points (SEARCH, EDIT, ...) the client offers on a menu, from what it has loaded; null when the
+   * menu is not visible.
+   */
+  visibleActions(menu: string): Promise<string[] | null>;
+  /** Reloads identity and menus the way the client does (navigation, `me()`, a new command). */
+  refreshMenus(): Promise<void>;
+  /** Takes an action on another user (`targetUsername`). */
+  doAction(route: ActionRoute, targetUsername: string): Promise<Outcome>;
+  /** Opens what `concurrentActions(n)` runs in (browser tabs); before the access token expires. */
+  prepareConcurrent(n: number): Promise<void>;
+  /** Reads data in `n` places at once (parallel calls, processes, tabs). */
+  concurrentActions(n: number): Promise<Outcome[]>;
+  /** The refresh token the client keeps (to play the thief who uses it first). */
+  storedRefreshToken(): Promise<string>;
+  logout(): Promise<void>;
+  /** True while the client shows a signed-in user. */
+  signedIn(): Promise<boolean>;
+  /**
+   * After the server ended the session: the reason the client shows, making the request the client needs to learn
+   * of it when it has no event stream.
+   */
+  shownReason(): Promise<ShownReason | null>;
+  close(): Promise<void>;
+}
+
+/** A menu of a client's loaded tree by code, at any depth; null when the user does not see it. */
+export function findMenu(nodes: MenuNode[], code: string): MenuNode | null {
+  for (const n of nodes) {
+    if (n.code === code) return n;
+    const inner = findMenu(n.children ?? [], code);
+    if (inner) return inner;
+  }
+  return null;
+}

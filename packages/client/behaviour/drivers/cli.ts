@@ -1,0 +1,91 @@
+/**
+ * The CLI driver: every step is a spawned `tianji` process (bundled from its sources once per test file) with its
+ * own XDG_CONFIG_HOME, read through `--json` and the exit codes (0 done, 3 forbidden, 4 signed out).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bundleCli, runCli, type RunResult } from '../../../cli/test/cli-harness.js';
+import { pointsIn, type MenuNode } from '../../src/index.js';
+import { findMenu, type ClientDriver, type Outcome, type ShownReason } from '../driver.js';
+import type { World } from '../world.js';
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-behaviour-cli-'));
+let bundled: Promise<string> | undefined;
+
+/** `tianji: 会话已结束：<message> (<CODE>)；请重新运行 tianji login（session ended）` → code and message. */
+function reasonOf(r: RunResult): ShownReason {
+  const m = /会话已结束：(.+?) \(([A-Z_]+)\)；/.exec(r.stderr);
+  return m ? { code: m[2], message: m[1] } : { message: r.stderr.trim() };
+}
+
+function outcomeOf(r: RunResult): Outcome {
+  if (r.code === 0) return { kind: 'ok' };
+  if (r.code === 3) return { kind: 'forbidden', message: /^tianji: (.+?) \(/.exec(r.stderr)?.[1] ?? r.stderr.trim() };
+  if (r.code === 4) return { kind: 'signed-out', ...reasonOf(r) };
+  throw new Error(`tianji exited ${r.code}: ${r.stderr}`);
+}
+
+export async function cliDriver(world: World): Promise<ClientDriver> {
+  bundled ??= bundleCli(root);
+  const bundle = await bundled;
+  const home = fs.mkdtempSync(path.join(root, 'home-'));
+  const tianji = (args: string[], stdin?: string) => runCli(bundle, args, { home, stdin });
+  const ok = async (args: string[]) => {
+    const r = await tianji(args);
+    if (r.code !== 0) throw new Error(`tianji ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+    return r;
+  };
+  return {
+    kind: 'cli',
+    async signIn(username, password) {
+      const r = await tianji(
+        ['login', '--server', world.baseUrl, '--username', username, '--password-stdin'],
+        password,
+      );
+      if (r.code !== 0) throw new Error(`tianji login exited ${r.code}: ${r.stderr}`);
+    },
+    async identity() {
+      const r = await ok(['whoami', '--json']);
+      const me = JSON.parse(r.stdout) as { username: string; roles: Array<{ name: string; code: string }> };
+      // JSON.parse would round the 64-bit mask: read its digits from the text, as a script would.
+      const mask = /"permissions": (\d+)/.exec(r.stdout)?.[1] ?? '';
+      return { shownName: me.username, roles: me.roles.map((x) => x.name), mask };
+    },
+    async visibleActions(menu) {
+      const menus = JSON.parse((await ok(['menus', 'tree', '--json'])).stdout) as MenuNode[];
+      const node = findMenu(menus, menu);
+      return node ? pointsIn(node.permissions) : null;
+    },
+    // Every command reads /api/auth/me anew: there is nothing to reload between commands.
+    async refreshMenus() {},
+    async doAction(_route, targetUsername) {
+      return outcomeOf(await tianji(['users', 'enable', targetUsername, '--json']));
+    },
+    async prepareConcurrent() {},
+    async concurrentActions(n) {
+      const runs = await Promise.all(
+        Array.from({ length: n }, (_, i) => tianji(i % 2 ? ['users', 'list', '--json'] : ['whoami', '--json'])),
+      );
+      return runs.map(outcomeOf);
+    },
+    async storedRefreshToken() {
+      return fs.readFileSync(path.join(home, 'tianji', 'credentials', 'default'), 'utf8').trim();
+    },
+    async logout() {
+      await ok(['logout']);
+    },
+    async signedIn() {
+      return (await tianji(['whoami', '--json'])).code === 0;
+    },
+    async shownReason() {
+      const r = await tianji(['whoami', '--json']);
+      if (r.code === 0) return null;
+      if (r.code !== 4) throw new Error(`tianji whoami exited ${r.code}: ${r.stderr}`);
+      return reasonOf(r);
+    },
+    async close() {
+      fs.rmSync(home, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * The desktop web driver: the admin app at /admin in Chromium (playwright-core, 1366×860), through the selectors the
+ * e2e tests use (`.side-menu [data-menu]`, `[data-page] [data-action]`, `[data-testid]`, `.signed-out-reason`).
+ * Concurrent actions are tabs of one browser context (one localStorage, Web Locks and BroadcastChannel).
+ */
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import { launchChromium } from '../../../../apps/admin/test/browser.js';
+import type { ClientDriver, Outcome } from '../driver.js';
+import type { World } from '../world.js';
+
+/** The menus the scenarios open: their page and the list request the page makes. */
+const PAGES: Record<string, { page: string; list: string; path: string }> = {
+  'system:user': { page: 'users', list: '/api/users?', path: '/admin/system/users' },
+  'system:role': { page: 'roles', list: '/api/roles?', path: '/admin/system/roles' },
+};
+
+let browser: Promise<Browser> | undefined;
+
+/** Closes the browser the drivers of this file shared. */
+export async function closeWebBrowser(): Promise<void> {
+  const b = await browser;
+  browser = undefined;
+  await b?.close();
+}
+
+export interface WebDriverOptions {
+  viewport: { width: number; height: number };
+}
+
+export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, height: 860 } }) {
+  return async (world: World): Promise<ClientDriver> => {
+    browser ??= launchChromium();
+    const context: BrowserContext = await (await browser).newContext({ viewport: opts.viewport, locale: 'zh-CN' });
+    context.setDefaultTimeout(15_000);
+    context.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
+    const page = await context.newPage();
+    const base = world.baseUrl;
+    let meBody = '';
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname === '/api/auth/me' && r.ok()) void r.text().then((t) => (meBody = t));
+    });
+    const onLogin = (p: Page) => new URL(p.url()).pathname.startsWith('/admin/login');
+    /** Lets the page apply what it just received (the reactive update renders on the next frame). */
+    const settle = (p: Page) =>
+      p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null)))));
+
+    async function openMenu(p: Page, code: string): Promise<boolean> {
+      await p.bringToFront(); // a page in the background renders no frames
+      const item = p.locator(`.side-menu [data-menu="${code}"]`);
+      if ((await item.count()) === 0) return false;
+      if (code.includes(':')) {
+        const sub = p.locator(`.side-menu [data-menu="${code.split(':')[0]}"]`);
+        if (!(await sub.evaluate((el) => el.classList.contains('is-opened'))))
+          await sub.locator('.el-sub-menu__title').click();
+      }
+      await item.click();
+      return true;
+    }
+
+    /** Opens a menu's page (through the home page, so the navigation reloads the menus) and waits for its list. */
+    async function visit(p: Page, code: string): Promise<boolean> {
+      await openMenu(p, 'home');
+      if ((await p.locator(`.side-menu [data-menu="${code}"]`).count()) === 0) return false;
+      const target = PAGES[code];
+      if (!target) throw new Error(`the web driver has no page for ${code}`);
+      const listed = p.waitForResponse((r) => r.url().includes(target.list));
+      await openMenu(p, code);
+      const res = await listed;
+      if (res.ok()) await p.locator(`[data-page="${target.page}"] .el-table__row`).first().waitFor();
+      await settle(p);
+      return true;
+    }
+
+    const actionsOn = (p: Page, code: string) =>
+      p
+        .locator(`[data-page="${PAGES[code].page}"] [data-action]`)
+        .evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-action')!))])
+        .then((names) => names.filter((n) => n !== 'RESET').sort());
+
+    const reasonShown = () => page.locator('.signed-out-reason').first();
+
+    return {
+      kind: 'web',
+      async signIn(username, password) {
+        await page.goto(`${base}/admin/`);
+        await page.waitForURL(/\/admin\/login/);
+        await page.fill('input[name="username"]', username);
+        await page.fill('input[name="password"]', password);
+        const me = page.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
+        await page.click('[data-testid="login-submit"]');
+        await page.waitForURL((u) => !u.pathname.startsWith('/admin/login'));
+        await page.locator('.side-menu').waitFor();
+        await (await me).finished();
+      },
+      async identity() {
+        await openMenu(page, 'home');
+        await page.locator('.welcome').waitFor();
+        const roles = await page.locator('.page-card .el-tag').allTextContents();
+        const shownName = ((await page.locator('[data-testid="user-menu"]').textContent()) ?? '').trim();
+        // The app shows no mask: the nearest surface is the /api/auth/me answer it renders from, read as text.
+        const mask = /^\{"data":\{.*?"permissions":(\d+),"menus"/.exec(meBody)?.[1] ?? meBody.slice(0, 200);
+        return { shownName, roles: roles.map((r) => r.trim()), mask };
+      },
+      async visibleActions(code) {
+        await page.bringToFront();
+        if (new URL(page.url()).pathname === PAGES[code]?.path) {
+          await settle(page);
+          return actionsOn(page, code);
+        }
+        if (!(await visit(page, code))) return null;
+        return actionsOn(page, code);
+      },
+      async refreshMenus() {
+        const me = page.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
+        await openMenu(page, 'home');
+        await (await me).finished();
+      },
+      async doAction(_route, targetUsername): Promise<Outcome> {
+        if (new URL(page.url()).pathname !== PAGES['system:user'].path) await visit(page, 'system:user');
+        await page
+          .locator('[data-page="users"] .el-table__row', { hasText: targetUsername })
+          .locator('[data-action="EDIT"]')
+          .click();
+        const form = page.getByRole('dialog', { name: '编辑用户' });
+        await form.locator('input[name="nickname"]').fill('改过的昵称');
+        const answered = page.waitForResponse((r) => r.request().method() === 'PATCH');
+        const reloaded = page.waitForResponse((r) => r.url().endsWith('/api/auth/me')).catch(() => null);
+        await form.locator('[data-testid="save-user"]').click();
+        const res: Response = await answered;
+        if (res.ok()) {
+          await form.waitFor({ state: 'hidden' });
+          return { kind: 'ok' };
+        }
+        if (res.status() === 403) {
+          // The app reloads the menus after a 403: wait for that answer before anyone looks at the buttons.
+          const message = page.locator('.el-message', { hasText: '无权限' });
+          await message.waitFor();
+          await (await reloaded)?.finished();
+          const text = ((await message.textContent()) ?? '').trim();
+          await form.locator('.el-dialog__headerbtn').click();
+          await form.waitFor({ state: 'hidden' });
+          return { kind: 'forbidden', message: text };
+        }
+        await reasonShown().waitFor();
+        return { kind: 'signed-out', message: ((await reasonShown().textContent()) ?? '').trim() };
+      },
+      async prepareConcurrent(n) {
+        for (let i = 1; i < n; i++) {
+          const tab = await context.newPage();
+          await tab.goto(`${base}/admin/`); // resumes the session from localStorage
+          await tab.locator('.side-menu').waitFor();
+        }
+        // Every tab now holds the token the last one refreshed (handed over on the BroadcastChannel).
+        for (const tab of context.pages()) await openMenu(tab, 'home');
+      },
+      async concurrentActions(n) {
+        const tabs = context.pages().slice(0, n);
+        const codes = tabs.map((_, i) => (i % 2 ? 'system:role' : 'system:user'));
+        // Click all at once: Playwright's clicks on two pages would run one after the other.
+        await Promise.all(
+          tabs.map((tab, i) =>
+            tab.evaluate(
+              (m) => (document.querySelector(`.side-menu [data-menu="${m}"]`) as HTMLElement).click(),
+              codes[i],
+            ),
+          ),
+        );
+        return Promise.all(
+          tabs.map(async (tab, i): Promise<Outcome> => {
+            await tab.locator(`[data-page="${PAGES[codes[i]].page}"] .el-table__row`).first().waitFor();
+            return onLogin(tab) ? { kind: 'signed-out', message: tab.url() } : { kind: 'ok' };
+          }),
+        );
+      },
+      async storedRefreshToken() {
+        return (await page.evaluate(() => localStorage.getItem('tianji.refreshToken')))!;
+      },
+      async logout() {
+        await page.locator('[data-testid="user-menu"]').click();
+        await page.locator('[data-testid="logout"]').click();
+        await page.waitForURL(/\/admin\/login/);
+      },
+      async signedIn() {
+        const stored = await page.evaluate(() => localStorage.getItem('tianji.refreshToken'));
+        return !onLogin(page) && stored !== null;
+      },
+      async shownReason() {
+        // The event stream usually brings the notice at once; otherwise the next request (a navigation) learns it.
+        try {
+          await reasonShown().waitFor({ timeout: 5000 });
+        } catch {
+          // A navigation reloads the menus, which needs the session: to another page than the current one.
+          const home = /^\/admin\/?$/.test(new URL(page.url()).pathname);
+          if (!onLogin(page)) await openMenu(page, home ? 'system:user' : 'home').catch(() => undefined);
+          await reasonShown().waitFor();
+        }
+        const message = ((await reasonShown().textContent()) ?? '').trim();
+        await page.waitForURL(/\/admin\/login/);
+        return { message };
+      },
+      close: () => context.close(),
+    };
+  };
+}

@@ -1,0 +1,273 @@
+/**
+ * The session behaviour, written once: every client (SDK, CLI, desktop web, mobile web) runs these scenarios through
+ * its own surface (a ClientDriver, driver.ts) against a real server (world.ts). The README matrix is generated from
+ * this table (`matrixMarkdown()`, checked by matrix.test.ts).
+ */
+import { expect } from 'vitest';
+import { CLIENT_KINDS, CLIENT_LABELS, type ClientDriver, type ClientKind, type ShownReason } from './driver.js';
+import type { World } from './world.js';
+import { ADMIN } from '../../server/test/helpers.js';
+
+/** How a client covers a scenario: directly, through the nearest surface it has (`via`), or not yet (`pending`). */
+export type Coverage = 'run' | { via: string } | { pending: string };
+
+export interface Scenario {
+  id: string;
+  title: { zh: string; en: string };
+  clients: Record<ClientKind, Coverage>;
+  run(d: ClientDriver, world: World): Promise<void>;
+}
+
+export const ALL_ONES_DIGITS = '9223372036854775807';
+const MOBILE_PENDING = { pending: 'apps/mobile (/m/) is being built; its driver is wired after that merge' };
+const every = (c: Coverage, mobile: Coverage = MOBILE_PENDING): Record<ClientKind, Coverage> => ({
+  sdk: c,
+  cli: c,
+  web: c,
+  mobile,
+});
+
+/** The server's reason for an ended session: its code where the client shows codes, its Chinese message always. */
+async function expectReason(d: ClientDriver, code: string, message: RegExp) {
+  const shown = (await d.shownReason()) as ShownReason | null;
+  expect(shown, `${d.kind} shows no reason`).not.toBeNull();
+  if (shown!.code !== undefined) expect(shown!.code).toBe(code);
+  expect(shown!.message).toMatch(message);
+  expect(await d.signedIn()).toBe(false);
+}
+
+/** An operator ends the session; the client shows the reason. */
+const endedBy =
+  (act: (world: World, user: Awaited<ReturnType<World['user']>>) => Promise<unknown>, code: string, message: RegExp) =>
+  async (d: ClientDriver, world: World) => {
+    const user = await world.user(`ended-${code.toLowerCase()}`, { 'system:user': 1 });
+    await d.signIn(user.username, user.password);
+    expect(await d.signedIn()).toBe(true);
+    await act(world, user);
+    await expectReason(d, code, message);
+  };
+
+export const SCENARIOS: Scenario[] = [
+  {
+    id: 'sign-in',
+    title: { zh: '登录后显示身份、角色与权限掩码', en: 'sign in shows identity, roles and the aggregate mask' },
+    clients: {
+      ...every('run'),
+      web: {
+        via: 'name and roles from the header and home page; the app shows no mask, so the /api/auth/me answer it renders from',
+      },
+    },
+    async run(d) {
+      await d.signIn(ADMIN.username, ADMIN.password);
+      const me = await d.identity();
+      expect(['admin', '超级管理员']).toContain(me.shownName);
+      expect(me.roles.some((r) => r === '超级管理员' || r === 'super_admin')).toBe(true);
+      expect(me.mask).toBe(ALL_ONES_DIGITS);
+    },
+  },
+  {
+    id: 'menu-bits-0',
+    title: { zh: '授权位为 0 的菜单可见但没有操作', en: 'a menu granted with bits 0 is visible and offers no actions' },
+    clients: {
+      ...every('run'),
+      cli: { via: '`tianji menus tree --json`: the menu is listed with no points (shown as 仅可见)' },
+      web: { via: 'the page’s action buttons (the search form’s 重置 needs no permission and is not counted)' },
+    },
+    async run(d, world) {
+      const user = await world.user('bits0', { 'system:user': 1, 'system:role': 0 });
+      await d.signIn(user.username, user.password);
+      expect(await d.visibleActions('system:role')).toEqual([]);
+      expect(await d.visibleActions('system:user')).toContain('SEARCH');
+      expect(await d.visibleActions('system:menu')).toBeNull();
+    },
+  },
+  {
+    id: 'grant-shows-action',
+    title: { zh: '授予权限位后刷新菜单即显示对应操作', en: 'granting a bit shows its action after the menus refresh' },
+    clients: {
+      ...every('run'),
+      cli: { via: 'every command reads /api/auth/me anew: the next `tianji menus tree --json` is the refresh' },
+      web: { via: 'navigating to the page reloads the menus; the EDIT button appears' },
+    },
+    async run(d, world) {
+      const user = await world.user('grant', { 'system:user': 1 });
+      await d.signIn(user.username, user.password);
+      expect(await d.visibleActions('system:user')).not.toContain('EDIT');
+      await world.setGrants(user, { 'system:user': 1 | 4 });
+      await d.refreshMenus();
+      expect(await d.visibleActions('system:user')).toContain('EDIT');
+    },
+  },
+  {
+    id: 'revoked-action-forbidden',
+    title: {
+      zh: '权限位已被收回的操作显示「无权限」并刷新菜单',
+      en: 'an action whose bit was removed meanwhile says 无权限 and the menus refresh',
+    },
+    clients: {
+      ...every('run'),
+      cli: { via: '`tianji users enable` (PATCH) exits 3 with 无权限; the next command shows the menus anew' },
+      web: { via: 'the edit dialog’s save shows 无权限 and the EDIT button goes away without a reload' },
+    },
+    async run(d, world) {
+      const target = await world.user('target');
+      const user = await world.user('revoke', { 'system:user': 1 | 4 });
+      await d.signIn(user.username, user.password);
+      expect(await d.visibleActions('system:user')).toContain('EDIT');
+      await world.setGrants(user, { 'system:user': 1 });
+      expect(await d.doAction('PATCH /api/users/{id}', target.username)).toEqual({
+        kind: 'forbidden',
+        message: '无权限',
+      });
+      expect(await d.visibleActions('system:user')).not.toContain('EDIT');
+      expect(await d.signedIn()).toBe(true);
+    },
+  },
+  {
+    id: 'concurrent-refresh',
+    title: {
+      zh: '访问令牌过期时并发操作只刷新一次，全部保持登录',
+      en: 'expired access token with concurrent actions: exactly one refresh, all stay signed in',
+    },
+    clients: {
+      sdk: { via: 'three parallel calls on one session' },
+      cli: { via: 'three `tianji` processes started at once on one profile' },
+      web: { via: 'three tabs of one browser, clicked at once' },
+      mobile: MOBILE_PENDING,
+    },
+    async run(d, world) {
+      await d.signIn(ADMIN.username, ADMIN.password);
+      await d.prepareConcurrent(3);
+      await world.waitForAccessExpiry();
+      const before = world.refreshes();
+      const outcomes = await d.concurrentActions(3);
+      expect(outcomes).toEqual([{ kind: 'ok' }, { kind: 'ok' }, { kind: 'ok' }]);
+      expect(world.refreshes() - before).toBe(1);
+      expect(await d.signedIn()).toBe(true);
+    },
+  },
+  {
+    id: 'failed-refresh',
+    title: {
+      zh: '刷新失败即退出登录并显示原因',
+      en: 'a failed refresh signs out with the reason (refresh token used by someone else first)',
+    },
+    clients: every('run'),
+    async run(d, world) {
+      const user = await world.user('stolen', { 'system:user': 1 });
+      await d.signIn(user.username, user.password);
+      await world.stealRefreshToken(await d.storedRefreshToken());
+      await world.waitForAccessExpiry();
+      await expectReason(d, 'REFRESH_REUSED', /重复使用/);
+    },
+  },
+  {
+    id: 'logout',
+    title: { zh: '退出登录吊销刷新令牌', en: 'logout revokes the refresh token' },
+    clients: every('run'),
+    async run(d, world) {
+      const user = await world.user('logout', { 'system:user': 1 });
+      await d.signIn(user.username, user.password);
+      const token = await d.storedRefreshToken();
+      await d.logout();
+      expect(await d.signedIn()).toBe(false);
+      const res = await fetch(`${world.baseUrl}/api/auth/refresh`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refreshToken: token }),
+      });
+      expect(res.status).toBe(401);
+    },
+  },
+  {
+    id: 'password-changed',
+    title: {
+      zh: '在另一客户端修改密码后本客户端退出并显示 PASSWORD_CHANGED',
+      en: 'password changed on another client: this one is signed out with PASSWORD_CHANGED',
+    },
+    clients: every('run'),
+    run: endedBy((w, u) => w.changePasswordElsewhere(u, 'changed-password-2'), 'PASSWORD_CHANGED', /^密码已修改/),
+  },
+  {
+    id: 'session-ended',
+    title: {
+      zh: '管理员结束本会话后显示 SESSION_ENDED',
+      en: 'an operator ends this session: the client shows SESSION_ENDED',
+    },
+    clients: every('run'),
+    run: endedBy((w, u) => w.endSessions(u), 'SESSION_ENDED', /^会话已结束/),
+  },
+  {
+    id: 'forced-logout',
+    title: {
+      zh: '管理员强制下线后显示 FORCED_LOGOUT',
+      en: 'an operator forces sign-out: the client shows FORCED_LOGOUT',
+    },
+    clients: every('run'),
+    run: endedBy((w, u) => w.forceLogout(u), 'FORCED_LOGOUT', /^你已被管理员强制下线/),
+  },
+  {
+    id: 'account-disabled',
+    title: {
+      zh: '账号被停用后显示 ACCOUNT_DISABLED',
+      en: 'an operator disables the account: the client shows ACCOUNT_DISABLED',
+    },
+    clients: every('run'),
+    run: endedBy((w, u) => w.disable(u), 'ACCOUNT_DISABLED', /^账号已停用/),
+  },
+  {
+    id: 'must-change-password',
+    title: {
+      zh: '必须修改密码的账号登录后先改密码',
+      en: 'an account that must change its password is asked to before anything else',
+    },
+    clients: every(
+      { pending: 'the server side (mustChangePassword) is being added in another branch' },
+      {
+        pending: 'the server side (mustChangePassword) is being added in another branch',
+      },
+    ),
+    async run() {},
+  },
+  {
+    id: 'totp',
+    title: { zh: '开启两步验证的账号登录需要动态码', en: 'an account with TOTP signs in with a one-time code' },
+    clients: every(
+      { pending: 'the server side (TOTP) is being added in another branch' },
+      {
+        pending: 'the server side (TOTP) is being added in another branch',
+      },
+    ),
+    async run() {},
+  },
+];
+
+const mark = (c: Coverage, notes: string[]): string => {
+  if (c === 'run') return '✓';
+  if ('pending' in c) return 'pending';
+  notes.push(c.via);
+  return `✓ ⁽${notes.length}⁾`;
+};
+
+/** The README matrix: scenario × client, ✓ / pending, with the surface each mapped step uses as numbered notes. */
+export function matrixMarkdown(): string {
+  const notes: string[] = [];
+  const head = `| scenario | ${CLIENT_KINDS.map((k) => CLIENT_LABELS[k]).join(' | ')} |`;
+  const rule = `|---|${CLIENT_KINDS.map(() => ':-:').join('|')}|`;
+  const rows = SCENARIOS.map(
+    (s) =>
+      `| \`${s.id}\` ${s.title.zh}<br>${s.title.en} | ${CLIENT_KINDS.map((k) => mark(s.clients[k], notes)).join(' | ')} |`,
+  );
+  const pending = [...new Set(SCENARIOS.flatMap((s) => CLIENT_KINDS.map((k) => s.clients[k])))]
+    .filter((c): c is { pending: string } => typeof c === 'object' && 'pending' in c)
+    .map((c) => c.pending);
+  return [
+    head,
+    rule,
+    ...rows,
+    '',
+    ...notes.map((n, i) => `${i + 1}. ${n}`),
+    '',
+    `Pending: ${[...new Set(pending)].join('; ')}.`,
+  ].join('\n');
+}

@@ -1,0 +1,117 @@
+/**
+ * The real server the scenarios run against, and what happens around the client under test: an operator acting in
+ * the admin API, another device changing the password, a thief using the refresh token. buildApp on a fresh
+ * in-memory SQLite listening on 127.0.0.1, access tokens living ACCESS_TTL_S seconds, and a counter of the refresh
+ * requests the server answers (a wrapper around the route's handler).
+ */
+import type { AddressInfo } from 'node:net';
+import { adminCall, createRole, createUser, PASSWORD, setGrants } from '../../server/test/admin-fixtures.js';
+import { getTestInstance, type TestInstance } from '../../server/test/helpers.js';
+import { createSession } from '../src/index.js';
+
+export const ACCESS_TTL_S = 4;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export interface ScenarioUser {
+  id: string;
+  username: string;
+  password: string;
+  roleId: string;
+}
+
+export interface World {
+  baseUrl: string;
+  t: TestInstance;
+  /** Refresh requests the server has answered so far. */
+  refreshes(): number;
+  /** A user holding one new role with `grants` (menu code → bits). */
+  user(prefix: string, grants?: Record<string, number>): Promise<ScenarioUser>;
+  setGrants(user: ScenarioUser, grants: Record<string, number>): Promise<void>;
+  /** The operator ends every live session of the user (menu 在线会话). */
+  endSessions(user: ScenarioUser): Promise<number>;
+  forceLogout(user: ScenarioUser): Promise<void>;
+  disable(user: ScenarioUser): Promise<void>;
+  /** The user changes the password on another client (an SDK session of its own). */
+  changePasswordElsewhere(user: ScenarioUser, newPassword: string): Promise<void>;
+  /** Someone else presents the refresh token first; after the grace window, so the client's own use is a replay. */
+  stealRefreshToken(token: string): Promise<void>;
+  /** Waits until every access token issued so far has expired for the server too. */
+  waitForAccessExpiry(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startWorld(): Promise<World> {
+  let refreshes = 0;
+  let clockOffset = 0;
+  const t = await getTestInstance(
+    'sqlite',
+    { ACCESS_TOKEN_TTL: `${ACCESS_TTL_S}s` },
+    {
+      now: () => Date.now() + clockOffset,
+      onRoute: (route) => {
+        if (route.url !== '/api/auth/refresh') return;
+        const handler = route.handler;
+        route.handler = function (req, reply) {
+          refreshes++;
+          return handler.call(this, req, reply);
+        };
+      },
+    },
+  );
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const suffix = Math.random().toString(36).slice(2, 7);
+  // A fresh administrator token per call: tokens live only ACCESS_TTL_S seconds here.
+  const admin = () => adminCall(t.app);
+  const check = <R extends { statusCode: number; body: string }>(res: R, what: string): R => {
+    if (res.statusCode >= 300) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
+    return res;
+  };
+
+  return {
+    baseUrl,
+    t,
+    refreshes: () => refreshes,
+    async user(prefix, grants = {}) {
+      const call = await admin();
+      const username = `${prefix}-${suffix}`;
+      const roleId = await createRole(call, `r_${prefix.replace(/\W/g, '_')}_${suffix}`, grants);
+      const id = await createUser(call, username, [roleId]);
+      return { id, username, password: PASSWORD, roleId };
+    },
+    async setGrants(user, grants) {
+      await setGrants(await admin(), user.roleId, grants);
+    },
+    async endSessions(user) {
+      const call = await admin();
+      const list = check(await call('GET', `/api/sessions?userId=${user.id}&pageSize=100`), 'list sessions');
+      const items = (list.json() as { data: { items: Array<{ id: string }> } }).data.items;
+      for (const s of items) check(await call('DELETE', `/api/sessions/${s.id}`), 'end session');
+      return items.length;
+    },
+    async forceLogout(user) {
+      check(await (await admin())('POST', `/api/users/${user.id}/force-logout`), 'force-logout');
+    },
+    async disable(user) {
+      check(await (await admin())('PATCH', `/api/users/${user.id}`, { status: 'disabled' }), 'disable');
+    },
+    async changePasswordElsewhere(user, newPassword) {
+      const other = createSession({ baseUrl });
+      await other.login(user.username, user.password);
+      await other.changePassword(user.password, newPassword);
+      other.close();
+      user.password = newPassword;
+    },
+    async stealRefreshToken(token) {
+      const res = await fetch(`${baseUrl}/api/auth/refresh`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refreshToken: token }),
+      });
+      if (res.status !== 200) throw new Error(`the thief's refresh failed: ${res.status}`);
+      clockOffset += 60_000; // past REFRESH_REUSE_GRACE: the owner's next refresh is a replay, not a lost race
+    },
+    waitForAccessExpiry: () => sleep(ACCESS_TTL_S * 1000 + 300),
+    close: () => t.close(),
+  };
+}
