@@ -7,6 +7,11 @@ import { expect } from 'vitest';
 import { CLIENT_KINDS, CLIENT_LABELS, type ClientDriver, type ClientKind, type ShownReason } from './driver.js';
 import type { World } from './world.js';
 import { ADMIN } from '../../server/test/helpers.js';
+import { MENUS } from '../../server/src/catalogue.js';
+
+const USERS = MENUS.users.code;
+const ROLES = MENUS.roles.code;
+const MENUS_MENU = MENUS.menus.code;
 
 /** How a client covers a scenario: directly, through the nearest surface it has (`via`), or not yet (`pending`). */
 export type Coverage = 'run' | { via: string } | { pending: string };
@@ -40,7 +45,7 @@ async function expectReason(d: ClientDriver, code: string, message: RegExp) {
 const endedBy =
   (act: (world: World, user: Awaited<ReturnType<World['user']>>) => Promise<unknown>, code: string, message: RegExp) =>
   async (d: ClientDriver, world: World) => {
-    const user = await world.user(`ended-${code.toLowerCase()}`, { 'system:user': 1 });
+    const user = await world.user(`ended-${code.toLowerCase()}`, { [USERS]: 1 });
     await d.signIn(user.username, user.password);
     expect(await d.signedIn()).toBe(true);
     await act(world, user);
@@ -74,11 +79,11 @@ export const SCENARIOS: Scenario[] = [
       web: { via: 'the page’s action buttons (the search form’s 重置 needs no permission and is not counted)' },
     },
     async run(d, world) {
-      const user = await world.user('bits0', { 'system:user': 1, 'system:role': 0 });
+      const user = await world.user('bits0', { [USERS]: 1, [ROLES]: 0 });
       await d.signIn(user.username, user.password);
-      expect(await d.visibleActions('system:role')).toEqual([]);
-      expect(await d.visibleActions('system:user')).toContain('SEARCH');
-      expect(await d.visibleActions('system:menu')).toBeNull();
+      expect(await d.visibleActions(ROLES)).toEqual([]);
+      expect(await d.visibleActions(USERS)).toContain('SEARCH');
+      expect(await d.visibleActions(MENUS_MENU)).toBeNull();
     },
   },
   {
@@ -90,12 +95,12 @@ export const SCENARIOS: Scenario[] = [
       web: { via: 'navigating to the page reloads the menus; the EDIT button appears' },
     },
     async run(d, world) {
-      const user = await world.user('grant', { 'system:user': 1 });
+      const user = await world.user('grant', { [USERS]: 1 });
       await d.signIn(user.username, user.password);
-      expect(await d.visibleActions('system:user')).not.toContain('EDIT');
-      await world.setGrants(user, { 'system:user': 1 | 4 });
+      expect(await d.visibleActions(USERS)).not.toContain('EDIT');
+      await world.setGrants(user, { [USERS]: 1 | 4 });
       await d.refreshMenus();
-      expect(await d.visibleActions('system:user')).toContain('EDIT');
+      expect(await d.visibleActions(USERS)).toContain('EDIT');
     },
   },
   {
@@ -111,15 +116,15 @@ export const SCENARIOS: Scenario[] = [
     },
     async run(d, world) {
       const target = await world.user('target');
-      const user = await world.user('revoke', { 'system:user': 1 | 4 });
+      const user = await world.user('revoke', { [USERS]: 1 | 4 });
       await d.signIn(user.username, user.password);
-      expect(await d.visibleActions('system:user')).toContain('EDIT');
-      await world.setGrants(user, { 'system:user': 1 });
+      expect(await d.visibleActions(USERS)).toContain('EDIT');
+      await world.setGrants(user, { [USERS]: 1 });
       expect(await d.doAction('PATCH /api/users/{id}', target.username)).toEqual({
         kind: 'forbidden',
         message: '无权限',
       });
-      expect(await d.visibleActions('system:user')).not.toContain('EDIT');
+      expect(await d.visibleActions(USERS)).not.toContain('EDIT');
       expect(await d.signedIn()).toBe(true);
     },
   },
@@ -154,7 +159,7 @@ export const SCENARIOS: Scenario[] = [
     },
     clients: every('run'),
     async run(d, world) {
-      const user = await world.user('stolen', { 'system:user': 1 });
+      const user = await world.user('stolen', { [USERS]: 1 });
       await d.signIn(user.username, user.password);
       await world.stealRefreshToken(await d.storedRefreshToken());
       await world.waitForAccessExpiry();
@@ -166,7 +171,7 @@ export const SCENARIOS: Scenario[] = [
     title: { zh: '退出登录吊销刷新令牌', en: 'logout revokes the refresh token' },
     clients: every('run'),
     async run(d, world) {
-      const user = await world.user('logout', { 'system:user': 1 });
+      const user = await world.user('logout', { [USERS]: 1 });
       await d.signIn(user.username, user.password);
       const token = await d.storedRefreshToken();
       await d.logout();

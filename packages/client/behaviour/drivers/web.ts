@@ -7,11 +7,15 @@ import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { launchChromium } from '../../../../apps/admin/test/browser.js';
 import type { ClientDriver, Outcome } from '../driver.js';
 import type { World } from '../world.js';
+import { MENUS } from '../../../server/src/catalogue.js';
+
+const USERS = MENUS.users.code;
+const ROLES = MENUS.roles.code;
 
 /** The menus the scenarios open: their page and the list request the page makes. */
 const PAGES: Record<string, { page: string; list: string; path: string }> = {
-  'system:user': { page: 'users', list: '/api/users?', path: '/admin/system/users' },
-  'system:role': { page: 'roles', list: '/api/roles?', path: '/admin/system/roles' },
+  [USERS]: { page: 'users', list: '/api/users?', path: `/admin${MENUS.users.path}` },
+  [ROLES]: { page: 'roles', list: '/api/roles?', path: `/admin${MENUS.roles.path}` },
 };
 
 let browser: Promise<Browser> | undefined;
@@ -116,7 +120,7 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
         await (await me).finished();
       },
       async doAction(_route, targetUsername): Promise<Outcome> {
-        if (new URL(page.url()).pathname !== PAGES['system:user'].path) await visit(page, 'system:user');
+        if (new URL(page.url()).pathname !== PAGES[USERS].path) await visit(page, USERS);
         await page
           .locator('[data-page="users"] .el-table__row', { hasText: targetUsername })
           .locator('[data-action="EDIT"]')
@@ -155,7 +159,7 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
       },
       async concurrentActions(n) {
         const tabs = context.pages().slice(0, n);
-        const codes = tabs.map((_, i) => (i % 2 ? 'system:role' : 'system:user'));
+        const codes = tabs.map((_, i) => (i % 2 ? ROLES : USERS));
         // Click all at once: Playwright's clicks on two pages would run one after the other.
         await Promise.all(
           tabs.map((tab, i) =>
@@ -191,7 +195,7 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
         } catch {
           // A navigation reloads the menus, which needs the session: to another page than the current one.
           const home = /^\/admin\/?$/.test(new URL(page.url()).pathname);
-          if (!onLogin(page)) await openMenu(page, home ? 'system:user' : 'home').catch(() => undefined);
+          if (!onLogin(page)) await openMenu(page, home ? USERS : 'home').catch(() => undefined);
           await reasonShown().waitFor();
         }
         const message = ((await reasonShown().textContent()) ?? '').trim();
