@@ -77,7 +77,8 @@ export function boundaryViolations(graph: Map<string, string[]>): string[] {
       const [a, b] = [lookupGroupOf(from), lookupGroupOf(to)];
       if (a && b && a !== b && b !== 'shared') out.push(`${from} → ${to} (lookup group ${a} reaches into ${b})`);
       const [fa, fb] = [topFolderOf(from), topFolderOf(to)];
-      if ((fa === 'content' || fa === 'monitor') && fb === 'admin') out.push(`${from} → ${to} (${fa} reaches into admin)`);
+      if ((fa === 'content' || fa === 'monitor') && fb === 'admin')
+        out.push(`${from} → ${to} (${fa} reaches into admin)`);
       // Route files export routes; what two routes share (schemas, parameters) lives in a module of its own.
       if (to.endsWith('-route.ts') && !from.endsWith('/index.ts')) out.push(`${from} → ${to} (imports a route file)`);
     }
@@ -145,8 +146,8 @@ describe('import boundaries', () => {
     ]);
     expect(boundaryViolations(bad)).toHaveLength(2);
     expect(importCycles(bad)).toEqual([['bench/x.ts', 'bench/y.ts']]);
-    expect(specifiersOf("import type {\n  A,\n} from './a.js';\nexport { b } from './b.js';\nawait import('./c.js');")).toEqual(
-      ['./a.js', './b.js', './c.js'],
-    );
+    expect(
+      specifiersOf("import type {\n  A,\n} from './a.js';\nexport { b } from './b.js';\nawait import('./c.js');"),
+    ).toEqual(['./a.js', './b.js', './c.js']);
   });
 });

@@ -7,8 +7,8 @@ import { contentMenuCode } from '../catalogue.js';
 import { ContentRepository, type ItemData, type StoredItem } from './repository.js';
 import { parseCsv } from './csv.js';
 import { lintItem, lintItems } from './content-lint.js';
-import { sendCsv } from '../admin/shared/csv.js';
-import { findNul, nulError } from '../admin/shared/nul-bytes.js';
+import { sendCsv } from '../shared/csv.js';
+import { findNul, nulError } from '../shared/nul-bytes.js';
 
 const TAG = '内容管理 Content';
 const Paging = Type.Object({

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import { EnvelopeSchema, SUCCESS_MSG, ok } from './envelope.js';
 import { describeValidation } from './validation-messages.js';
-import { LookupError } from '../errors.js';
+import { LookupError, invalidParamMessage } from '../errors.js';
 
 /** The five groups of the public API; each is an OpenAPI tag. */
 export const LOOKUP_GROUPS = {
@@ -205,7 +205,9 @@ function tidyQuery(
         continue;
       }
       const accepted = params.length > 0 ? `本接口接受的参数为 ${params.join('、')}` : '本接口不接受参数';
-      throw new LookupError(`参数 ${key} 无效：不支持该参数，${accepted}（另可附带防缓存参数 _ 或 t，会被忽略）`);
+      throw new LookupError(
+        invalidParamMessage(key, `不支持该参数，${accepted}（另可附带防缓存参数 _ 或 t，会被忽略）`),
+      );
     }
     const v = query[key];
     if (optional.has(key)) {

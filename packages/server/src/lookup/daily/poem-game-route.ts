@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { LookupError, paramError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { rngFor } from '../random/rng.js';
+import { rngFor } from '../shared/rng.js';
 import { lastHanChar, type Verse } from './poem-index.js';
 import { poemSource } from './poems.js';
 

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { LookupError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { DailyQuery, resolveDate } from './daily-query.js';
-import { pickForDay, pickRandom } from './pick.js';
+import { DailyQuery, resolveDate } from '../shared/daily-query.js';
+import { pickForDay, pickRandom } from '../shared/pick.js';
 import { poemSource } from './poems.js';
 
 export const PoemSchema = Type.Object({

@@ -4,9 +4,9 @@ import lunarJs from 'lunar-javascript';
 import { RawReply, lookupRoute } from '../../plugins/lookup-platform.js';
 import { publicBaseUrl } from '../../plugins/public-url.js';
 import { isSafeLink } from '../../content/safe-link.js';
-import { renderPng } from '../svg-png-pool.js';
-import { secureRng } from '../random/rng.js';
-import { DailyQuery, resolveDate } from './daily-query.js';
+import { renderPng } from '../shared/svg-png-pool.js';
+import { secureRng } from '../shared/rng.js';
+import { DailyQuery, resolveDate } from '../shared/daily-query.js';
 import { renderWallpaperSvg } from './wallpaper-art.js';
 
 const SIZES = { desktop: { width: 1920, height: 1080 }, phone: { width: 1080, height: 1920 } } as const;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute, todayInShanghai } from '../../plugins/lookup-platform.js';
-import { resolveDate } from '../daily/daily-query.js';
+import { resolveDate } from '../shared/daily-query.js';
 import { computeAlmanac } from './almanac.js';
 
 const AlmanacEntrySchema = Type.Object(

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { loadPostcodes } from './postcodes.js';
+import { loadPostcodes } from '../shared/postcodes.js';
 import { ChinaCityNames, OfflineIpRegionProvider, resolveIpRegion } from './ip-region.js';
 import { openIpSources } from './ip-region-sources.js';
 

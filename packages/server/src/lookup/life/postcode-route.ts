@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { LookupError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { loadPostcodes, searchPostcodes } from './postcodes.js';
+import { loadPostcodes, searchPostcodes } from '../shared/postcodes.js';
 
 const Row = Type.Object({
   code: Type.String({ description: 'Administrative division code (GB/T 2260)' }),

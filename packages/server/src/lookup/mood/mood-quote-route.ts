@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { LookupError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { pickRandom } from '../daily/pick.js';
+import { pickRandom } from '../shared/pick.js';
 import { candidates, render, MOOD_STYLES, type MoodQuote, type MoodStyle } from './mood-quotes.js';
 
 const styles = Object.keys(MOOD_STYLES) as MoodStyle[];

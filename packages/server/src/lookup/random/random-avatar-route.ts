@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { publicBaseUrl } from '../../plugins/public-url.js';
-import { renderPng } from '../svg-png-pool.js';
+import { renderPng } from '../shared/svg-png-pool.js';
 import {
   AVATAR_SIZE,
   AVATAR_STYLE_KEYS,
@@ -12,9 +12,9 @@ import {
   renderAvatarSvg,
   type AvatarStyle,
 } from './avatar.js';
-import { ImageCache } from './image-cache.js';
-import { SeedParam } from './random-string-route.js';
-import { pickOne, rngFor, secureRng } from './rng.js';
+import { ImageCache } from '../shared/image-cache.js';
+import { pickOne, rngFor, secureRng } from '../shared/rng.js';
+import { SeedParam } from '../shared/schemas.js';
 
 const styleList = AVATAR_STYLE_KEYS.map((s) => {
   const l = avatarLicence(s);

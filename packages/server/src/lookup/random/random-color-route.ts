@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { ChineseNameSchema } from '../toolbox/color-convert-route.js';
-import { NAME_THRESHOLD } from '../toolbox/chinese-colors.js';
-import { SeedParam } from './random-string-route.js';
-import { rngFor } from './rng.js';
+import { NAME_THRESHOLD } from '../shared/chinese-colors.js';
+import { rngFor } from '../shared/rng.js';
 import { COLOR_FORMATS, randomColor, type ColorFormat } from './random-color.js';
+import { SeedParam, ChineseNameSchema } from '../shared/schemas.js';
 
 export default async function randomColorRoute(app: FastifyInstance) {
   lookupRoute(app, {

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { SeedParam } from './random-string-route.js';
 import { EMOJI_GROUPS, loadEmojiTable, randomEmoji, resolveEmojiGroup } from './random-emoji.js';
-import { rngFor } from './rng.js';
+import { rngFor } from '../shared/rng.js';
+import { SeedParam } from '../shared/schemas.js';
 
 const EmojiSchema = Type.Object({
   emoji: Type.String({ examples: ['😀'] }),

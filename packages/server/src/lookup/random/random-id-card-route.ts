@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute, todayInShanghai } from '../../plugins/lookup-platform.js';
-import { IdFactsSchema } from '../life/id-card-route.js';
-import { SeedParam } from './random-string-route.js';
 import { MIN_BIRTH_YEAR, issuingCodes, issuingProvinces, randomIdCard, resolveProvince } from './random-id-card.js';
 import { SEEDED_REFERENCE, parseGender } from './random-user.js';
-import { rngFor } from './rng.js';
+import { rngFor } from '../shared/rng.js';
+import { SeedParam, IdFactsSchema } from '../shared/schemas.js';
 
 /** One generated number with the facts it encodes (the same as /api/id-card reports for it). */
 export const RandomIdCardSchema = Type.Object({

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { publicBaseUrl } from '../../plugins/public-url.js';
-import { renderPng } from '../svg-png-pool.js';
+import { renderPng } from '../shared/svg-png-pool.js';
 import { randomSeedText } from './avatar.js';
-import { ImageCache } from './image-cache.js';
+import { ImageCache } from '../shared/image-cache.js';
 import {
   GRADIENT_STYLES,
   IMAGE_SIZE,
@@ -14,8 +14,8 @@ import {
   typeForSeed,
   type ImageType,
 } from './random-image.js';
-import { SeedParam } from './random-string-route.js';
-import { secureRng } from './rng.js';
+import { secureRng } from '../shared/rng.js';
+import { SeedParam } from '../shared/schemas.js';
 
 const Width = Type.Integer({
   minimum: IMAGE_SIZE.min,

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute, todayInShanghai } from '../../plugins/lookup-platform.js';
-import { SeedParam } from './random-string-route.js';
 import { loadPersonData, randomPerson } from './random-person.js';
 import { SEEDED_REFERENCE, parseGender } from './random-user.js';
-import { rngFor } from './rng.js';
+import { rngFor } from '../shared/rng.js';
+import { SeedParam } from '../shared/schemas.js';
 
 const PersonSchema = Type.Object({
   name: Type.String({ examples: ['李秀英'] }),

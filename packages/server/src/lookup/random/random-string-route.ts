@@ -1,18 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { rngFor } from './rng.js';
+import { rngFor } from '../shared/rng.js';
 import { alphabetOf, randomString, CHARSETS, type Charset } from './random-string.js';
-
-export const SeedParam = Type.Optional(
-  Type.String({
-    minLength: 1,
-    maxLength: 64,
-    description:
-      'Any text (≤ 64 chars): the same seed and parameters give the same output. Seeded output is reproducible, so never use it as a secret.',
-    examples: ['demo'],
-  }),
-);
+import { SeedParam } from '../shared/schemas.js';
 
 export default async function randomStringRoute(app: FastifyInstance) {
   lookupRoute(app, {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { paramError } from '../../errors.js';
-import { ACCEPTED_FORMATS } from './color-space.js';
+import { ACCEPTED_FORMATS } from '../shared/color-space.js';
 import { buildPalette, paletteSnippets } from './palette.js';
 import { STEPS } from './tailwind-families.js';
 
