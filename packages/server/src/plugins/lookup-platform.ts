@@ -16,6 +16,13 @@ export const LOOKUP_GROUPS = {
 
 export type LookupGroup = keyof typeof LOOKUP_GROUPS;
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The group whose folder the current route file sits in (set by lookup/index.ts for each group's routes). */
+    lookupGroup?: LookupGroup;
+  }
+}
+
 /**
  * A reply that is not the JSON envelope (plain text, a script, an image). Handlers return it when the
  * caller asked for a raw format; the platform sends it as is, with the same CORS and caching rules.
@@ -35,7 +42,8 @@ export interface LookupCache<Q> {
 }
 
 export interface LookupRouteDef<Q extends TObject, D extends TSchema> {
-  group: LookupGroup;
+  /** Only for routes registered outside a group folder (test probes); a route file's group is its folder. */
+  group?: LookupGroup;
   path: string;
   summary: string;
   /** 中文说明 (Chinese first, because the callers are Chinese-speaking): leads the OpenAPI description. */
@@ -100,7 +108,10 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
 ): void {
   const memo = new Map<string, Memo>();
   const memoBudget = memoBudgetOf(app);
-  const tag = LOOKUP_GROUPS[def.group].name;
+  const group = def.group ?? app.lookupGroup;
+  if (!group)
+    throw new Error(`lookupRoute ${def.path}: registered outside a lookup/<group>/ folder and names no group`);
+  const tag = LOOKUP_GROUPS[group].name;
   const numeric = numericParams(def.query);
   const params = Object.keys(def.query.properties);
   const query = documentedQuery(def.query);
@@ -109,7 +120,7 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
   app.route({
     method: 'GET',
     url: def.path,
-    config: { area: 'lookup', lookupGroup: def.group, lookupMedia: def.media },
+    config: { area: 'lookup', lookupGroup: group, lookupMedia: def.media },
     ...(def.sensitiveQuery ? { logLevel: 'warn', onRequest: noStore } : {}),
     schema: {
       tags: [tag],

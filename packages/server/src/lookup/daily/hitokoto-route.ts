@@ -55,7 +55,6 @@ export default async function hitokotoRoute(app: FastifyInstance) {
   const formats = ['json', 'text', 'js'];
 
   lookupRoute(app, {
-    group: 'daily',
     path: '/hitokoto',
     zh: '一言：随机返回一句话（动画、游戏、文学、诗词等分类），兼容 hitokoto.cn 的参数。',
     media: ['text/plain', 'text/javascript'],

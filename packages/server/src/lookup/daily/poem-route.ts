@@ -18,7 +18,6 @@ export const PoemSchema = Type.Object({
 export default async function poemRoute(app: FastifyInstance) {
   const source = poemSource(app);
   lookupRoute(app, {
-    group: 'daily',
     path: '/poem',
     zh: '今日诗词：当天人人相同的一首古诗词，可指定日期或随机。',
     summary: '今日诗词 Poem of the day',

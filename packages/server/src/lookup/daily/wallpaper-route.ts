@@ -29,7 +29,6 @@ interface LibraryWallpaper {
 
 export default async function wallpaperRoutes(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'daily',
     path: '/wallpaper',
     zh: '每日壁纸：当天人人相同，可指定日期；返回图片地址、标题和版权信息。',
     summary: '每日壁纸 Wallpaper of the day',
@@ -93,7 +92,6 @@ export default async function wallpaperRoutes(app: FastifyInstance) {
   });
 
   lookupRoute(app, {
-    group: 'daily',
     path: '/wallpaper/image',
     zh: '直接返回当日壁纸图片本身（image/png 或 image/svg+xml）；出错时返回 JSON 信封。',
     media: ['image/png', 'image/svg+xml'],

@@ -35,7 +35,6 @@ const AlmanacEntrySchema = Type.Object(
 
 export default async function almanacRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'life',
     path: '/almanac',
     zh: '时辰宜忌：某日十二时辰的宜、忌、冲煞、纳音和九星。',
     summary: '时辰宜忌 Double-hour almanac',

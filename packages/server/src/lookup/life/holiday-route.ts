@@ -46,7 +46,6 @@ export default async function holidayRoute(app: FastifyInstance) {
       ),
     );
   lookupRoute(app, {
-    group: 'life',
     path: '/holiday',
     zh: '法定节假日：某年国务院公布的放假安排与调休上班日，及距今天数。',
     summary: '法定节假日 Statutory holidays',

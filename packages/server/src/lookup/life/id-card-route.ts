@@ -43,7 +43,6 @@ const IdCardSchema = Type.Object({
 
 export default async function idCardRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'life',
     path: '/id-card',
     zh: '身份证信息查询：校验号码并解读地区、生日、性别、年龄、生肖和星座；支持港澳台居民居住证。',
     summary: '身份证信息查询 ID-card lookup',

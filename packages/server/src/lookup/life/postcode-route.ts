@@ -15,7 +15,6 @@ const Row = Type.Object({
 export default async function postcodeRoute(app: FastifyInstance) {
   const rows = loadPostcodes();
   lookupRoute(app, {
-    group: 'life',
     path: '/postcode',
     zh: '邮政编码查询：按地名查邮编，或按邮编查地区。',
     summary: '邮政编码查询 Postcode lookup',

@@ -9,7 +9,6 @@ const styles = Object.keys(MOOD_STYLES) as MoodStyle[];
 
 export default async function moodQuoteRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'mood',
     path: '/mood-quote',
     zh: '按风格（日记、毒鸡汤、彩虹屁、情话、文案）随机返回一条心情语录。',
     summary: '心情语录 Mood quote',

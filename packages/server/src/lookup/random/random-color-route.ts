@@ -8,7 +8,6 @@ import { SeedParam, ChineseNameSchema } from '../shared/schemas.js';
 
 export default async function randomColorRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'random',
     path: '/random-color',
     zh: '随机生成颜色，给出 HEX、RGB、HSL 以及最接近的中国传统色名。',
     summary: '随机颜色 Random colour',

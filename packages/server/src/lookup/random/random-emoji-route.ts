@@ -29,7 +29,6 @@ export default async function randomEmojiRoute(app: FastifyInstance) {
   );
 
   lookupRoute(app, {
-    group: 'random',
     path: '/random-emoji',
     zh: '随机返回表情符号及其中文名称、分类和 Unicode 码位。',
     summary: '随机表情 Random emoji',

@@ -22,7 +22,6 @@ export default async function randomIdCardRoute(app: FastifyInstance) {
   const anchor = SEEDED_REFERENCE.toISOString().slice(0, 10);
 
   lookupRoute(app, {
-    group: 'random',
     path: '/random-id-card',
     zh: '随机生成能通过全部校验的大陆居民身份证号码，可指定地区、性别和出生年份范围。',
     summary: '随机身份证号 Random ID-card numbers',

@@ -56,7 +56,6 @@ export default async function randomPersonRoute(app: FastifyInstance) {
   const anchor = SEEDED_REFERENCE.toISOString().slice(0, 10);
 
   lookupRoute(app, {
-    group: 'random',
     path: '/random-person',
     zh: '随机生成一个完整的虚拟身份：姓名、性别、合法的身份证号、生日、住址、手机号等，可用 seed 复现。',
     summary: '随机身份 Random person',

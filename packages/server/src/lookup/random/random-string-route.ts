@@ -7,7 +7,6 @@ import { SeedParam } from '../shared/schemas.js';
 
 export default async function randomStringRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'random',
     path: '/random-string',
     zh: '生成随机字符串（密码、令牌等），可选长度和字符集，使用密码学安全随机数。',
     summary: '随机字符串 Random string',

@@ -18,7 +18,6 @@ const Wcag = Type.Object({
 
 export default async function colorConvertRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'toolbox',
     path: '/color-convert',
     zh: '颜色格式互转：HEX、RGB、HSL、CMYK 等，并给出最接近的中国传统色。',
     summary: '颜色转换 Colour conversion',

@@ -11,7 +11,6 @@ const strings = (description: string) => Type.Array(Type.String(), { minItems: 1
 
 export default async function paletteRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'toolbox',
     path: '/palette',
     zh: '由一个颜色生成 50–950 的色阶调色板（Tailwind 风格）。',
     summary: '调色板生成 Utility-class palette',

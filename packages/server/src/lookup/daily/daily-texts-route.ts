@@ -60,7 +60,6 @@ export default async function dailyTextRoutes(app: FastifyInstance) {
       },
     );
     lookupRoute(app, {
-      group: 'daily',
       path: t.path,
       summary: t.summary,
       zh: t.zh,
