@@ -138,6 +138,8 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
       done();
     },
     handler: async (req, reply) => {
+      // Q is a type parameter: Fastify's type provider cannot resolve Static<Q> through it, so the one cast of the
+      // public API sits here; each route's handler receives `Static<Q>` from the definition's own schema.
       const query = req.query as Static<Q>;
       rejectNonFinite(numeric, query as Record<string, unknown>);
       if (!def.cache) {
