@@ -36,8 +36,7 @@ export const HitokotoSchema = Type.Object({
  * shipped file. Either way the endpoint reads an in-memory snapshot.
  */
 function sentenceSource(app: FastifyInstance): SentenceSource {
-  if (app.hasDecorator('content'))
-    return { all: () => app.content.items('hitokoto') as unknown as readonly Sentence[] };
+  if (app.hasDecorator('content')) return { all: (): readonly Sentence[] => app.content.items('hitokoto') };
   return fileSentenceSource();
 }
 

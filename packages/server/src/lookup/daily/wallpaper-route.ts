@@ -17,16 +17,6 @@ const Device = Type.Union([Type.Literal('desktop'), Type.Literal('phone')], {
   description: 'desktop 1920×1080 or phone 1080×1920',
 });
 
-interface LibraryWallpaper {
-  date: string;
-  title: string;
-  description: string;
-  url: string;
-  width: number;
-  height: number;
-  copyright: string;
-}
-
 export default async function wallpaperRoutes(app: FastifyInstance) {
   lookupRoute(app, {
     path: '/wallpaper',
@@ -52,11 +42,7 @@ export default async function wallpaperRoutes(app: FastifyInstance) {
       const date = resolveDate(q.date);
       const device = q.device as Device;
       // A link stored before links were checked is never served: that day gets the generated artwork instead.
-      const own =
-        !q.random &&
-        (app.content.items('wallpapers') as unknown as LibraryWallpaper[]).find(
-          (w) => w.date === date && isSafeLink(w.url),
-        );
+      const own = !q.random && app.content.items('wallpapers').find((w) => w.date === date && isSafeLink(w.url));
       if (own) {
         const url = own.url.startsWith('/') ? publicBaseUrl(req) + own.url : own.url;
         return {

@@ -40,11 +40,7 @@ export default async function holidayRoute(app: FastifyInstance) {
   // Schedules come from the content library (seeded from data/holidays.json, editable in the admin app):
   // one item per year, { year, holidays: [...] }.
   const schedules = (): HolidaySchedules =>
-    Object.fromEntries(
-      (app.content.items('holidays') as unknown as Array<{ year: number; holidays: HolidaySchedules[string] }>).map(
-        (i) => [String(i.year), i.holidays],
-      ),
-    );
+    Object.fromEntries(app.content.items('holidays').map((i) => [String(i.year), i.holidays]));
   lookupRoute(app, {
     path: '/holiday',
     zh: '法定节假日：某年国务院公布的放假安排与调休上班日，及距今天数。',

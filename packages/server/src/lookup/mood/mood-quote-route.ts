@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { LookupError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { pickRandom } from '../shared/pick.js';
-import { candidates, render, MOOD_STYLES, type MoodQuote, type MoodStyle } from './mood-quotes.js';
+import { candidates, render, MOOD_STYLES, type MoodStyle } from './mood-quotes.js';
 
 const styles = Object.keys(MOOD_STYLES) as MoodStyle[];
 
@@ -41,11 +41,7 @@ export default async function moodQuoteRoute(app: FastifyInstance) {
       { examples: [{ id: '…', style: 'flattery', styleName: '彩虹屁', content: '小明的笑容是我见过最好看的风景' }] },
     ),
     handler: (q) => {
-      const pool = candidates(
-        app.content.items('mood-quotes') as unknown as MoodQuote[],
-        q.style as MoodStyle | undefined,
-        q.name,
-      );
+      const pool = candidates(app.content.items('mood-quotes'), q.style as MoodStyle | undefined, q.name);
       const pick = pickRandom(pool);
       if (!pick) throw new LookupError(`心情语录库中没有${q.style ? `风格 ${q.style} 的` : ''}内容：请在管理后台添加`);
       return { id: pick.id, style: pick.style, styleName: MOOD_STYLES[pick.style], content: render(pick, q.name) };
