@@ -132,6 +132,13 @@ describe('import boundaries', () => {
     expect(boundaryViolations(graph)).toEqual([]);
   });
 
+  it('a route file exports its routes only', () => {
+    const extra = [...graph.keys()]
+      .filter((f) => f.endsWith('-route.ts'))
+      .filter((f) => /^export (?!default\b)/m.test(fs.readFileSync(path.join(root, f), 'utf8')));
+    expect(extra).toEqual([]);
+  });
+
   it('no import cycle in the server or the benchmarks', () => {
     expect(importCycles(graph).map((c) => c.join(' ⇄ '))).toEqual([]);
   });

@@ -16,7 +16,7 @@ const categories = Object.entries(HITOKOTO_CATEGORIES)
   .map(([l, n]) => `${l} ${n}`)
   .join(', ');
 
-export const HitokotoSchema = Type.Object({
+const HitokotoSchema = Type.Object({
   id: Type.String({ format: 'uuid', examples: ['0ca1088b-54c6-4e4a-8761-f59b623f36cd'] }),
   from: Type.String({ description: 'The work it comes from', examples: ['名侦探柯南'] }),
   type: Type.String({ description: `Category letter: ${categories}`, examples: ['a'] }),

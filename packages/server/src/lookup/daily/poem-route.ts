@@ -6,7 +6,7 @@ import { DailyQuery, resolveDate } from '../shared/daily-query.js';
 import { pickForDay, pickRandom } from '../shared/pick.js';
 import { poemSource } from './poems.js';
 
-export const PoemSchema = Type.Object({
+const PoemSchema = Type.Object({
   id: Type.String(),
   title: Type.String(),
   author: Type.String(),

@@ -7,7 +7,7 @@ import { rngFor } from '../shared/rng.js';
 import { SeedParam, IdFactsSchema } from '../shared/schemas.js';
 
 /** One generated number with the facts it encodes (the same as /api/id-card reports for it). */
-export const RandomIdCardSchema = Type.Object({
+const RandomIdCardSchema = Type.Object({
   id: Type.String({
     pattern: '^\\d{17}[\\dX]$',
     description: '18-digit number with a correct check digit',
