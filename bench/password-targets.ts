@@ -5,7 +5,7 @@
  * slow passwords; the aim (issue 13) is ≥ 500 checks/s and p99 < 150 ms at 50 connections in both, with no error.
  */
 import { randomBytes } from 'node:crypto';
-import type { BenchContext, BenchTarget } from './targets.js';
+import type { BenchContext, BenchTarget } from './bench-target.js';
 
 const url = (password: string) => `/api/password-strength?password=${encodeURIComponent(password)}`;
 

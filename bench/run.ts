@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import type { CpuMessage, ReadyMessage, ServerKind } from './server.js';
-import { TARGETS, type BenchContext, type BenchTarget } from './targets.js';
+import type { BenchContext, BenchTarget } from './bench-target.js';
+import { TARGETS } from './targets.js';
 
 const ADMIN = { username: 'admin', password: 'bench-password-123' };
 const here = path.dirname(fileURLToPath(import.meta.url));

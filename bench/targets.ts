@@ -4,37 +4,8 @@
  * appending one entry, e.g. `{ name: 'daily/almanac', path: '/api/almanac?date=2026-11-21' }`.
  */
 
+import type { BenchContext, BenchTarget } from './bench-target.js';
 import { PASSWORD_TARGETS } from './password-targets.js';
-
-export interface BenchContext {
-  /** `http://127.0.0.1:<port>` of the app under test. */
-  baseUrl: string;
-  /** Signs in as the seeded super administrator and returns the pair. */
-  login(): Promise<{ accessToken: string; refreshToken: string }>;
-}
-
-export interface BenchTarget {
-  /** Short name; `--only <text>` keeps the targets whose name or path contains the text. */
-  name: string;
-  path: string;
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  headers?: Record<string, string>;
-  body?: string;
-  /**
-   * Runs once against the started app before the load, e.g. to obtain a token. What it returns is merged into
-   * the request (headers are added, path replaces).
-   */
-  // biome-ignore lint/suspicious/noConfusingVoidType: a setup that only prepares state returns nothing
-  setup?: (ctx: BenchContext) => Promise<{ headers?: Record<string, string>; path?: string } | void>;
-  /** Status every response must have (default: any 2xx). A run with other statuses is reported as invalid. */
-  expectStatus?: number;
-  /** Several paths each connection sends in turn (e.g. distinct passwords, so no cache answers them all); replaces `path` in the load. */
-  paths?: string[];
-  /** Load sent alongside the measured one and not measured itself (e.g. an attacker's slow requests); `path` is called per request. */
-  background?: { connections: number; path: () => string };
-  /** Ceiling for the server CPU per request as a multiple of bare Fastify's (issue 13); the table marks ✓ or ✗. */
-  budget?: number;
-}
 
 /** Budgets of issue 13 (server CPU per request ÷ bare Fastify's): the framework floor, cached answers, computed ones, /api/auth/me. */
 const HEALTH = 1.3;

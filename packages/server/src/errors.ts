@@ -76,9 +76,24 @@ export class LookupError extends Error {
   }
 }
 
-/** `参数 <name> 无效：<what is wrong / allowed>，收到 "<value>"` — the one wording every public error uses. */
+/**
+ * `参数 <name> 无效：<what is wrong / allowed>，收到 "<value>"` — the one wording of every parameter error, public
+ * and admin, hand-thrown or from schema validation.
+ *
+ * @example invalidParamMessage('date', '须为 YYYY-MM-DD', '2025-13-01') // 参数 date 无效：须为 YYYY-MM-DD，收到 "2025-13-01"
+ */
+export function invalidParamMessage(name: string, allowed: string, given?: unknown): string {
+  return `参数 ${name} 无效：${allowed}${given === undefined ? '' : `，收到 ${quote(given)}`}`;
+}
+
+/** A public-API parameter error (the envelope's HTTP 500). */
 export function paramError(name: string, allowed: string, given?: unknown): LookupError {
-  return new LookupError(`参数 ${name} 无效：${allowed}${given === undefined ? '' : `，收到 ${quote(given)}`}`);
+  return new LookupError(invalidParamMessage(name, allowed, given));
+}
+
+/** An admin-API field error (VALIDATION_ERROR, HTTP 400) for rules a schema cannot express. */
+export function fieldError(field: string, allowed: string, given?: unknown): AppError {
+  return new AppError('VALIDATION_ERROR', invalidParamMessage(field, allowed, given));
 }
 
 export function quote(v: unknown): string {

@@ -1,6 +1,6 @@
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { findNul } from '../src/admin/shared/nul-bytes.js';
+import { findNul } from '../src/shared/nul-bytes.js';
 import { areaOfUrl } from '../src/plugins/areas.js';
 import { describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
 

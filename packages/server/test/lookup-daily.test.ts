@@ -35,7 +35,7 @@ describe('daily recommendation endpoints', () => {
   });
 
   it('ships libraries of at least 200 entries each, and thousands of poems', () => {
-    for (const lib of ['trivia', 'jokes', 'tongue-twisters', 'xiehouyu'])
+    for (const lib of ['trivia', 'jokes', 'tongue-twisters', 'xiehouyu'] as const)
       expect(t.app.content.items(lib).length).toBeGreaterThanOrEqual(200);
     expect(t.app.content.items('poems').length).toBeGreaterThanOrEqual(5000);
     expect(t.app.content.items('mood-quotes').length).toBeGreaterThanOrEqual(750);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayInShanghai } from '../src/plugins/lookup-platform.js';
-import { checkDigit, composeIdCard } from '../src/lookup/life/id-card.js';
+import { checkDigit, composeIdCard } from '../src/lookup/shared/id-card.js';
 import { getTestInstance, type TestInstance } from './helpers.js';
 
 describe('GET /api/id-card', () => {

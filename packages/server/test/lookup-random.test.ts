@@ -1,7 +1,7 @@
 import { Resvg } from '@resvg/resvg-js';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspectIdCard } from '../src/lookup/life/id-card.js';
+import { inspectIdCard } from '../src/lookup/shared/id-card.js';
 import { todayInShanghai } from '../src/plugins/lookup-platform.js';
 import { getTestInstance, type TestInstance } from './helpers.js';
 

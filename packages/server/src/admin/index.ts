@@ -16,7 +16,7 @@ import loginLogRoutes from './login-log/routes.js';
 import contentRoutes from '../content/routes.js';
 import usageRoutes from '../monitor/routes.js';
 import { registerAdminRoute } from '../plugins/areas.js';
-import { rejectNulBytes } from './shared/nul-bytes.js';
+import { rejectNulBytes } from '../shared/nul-bytes.js';
 import { noStore } from '../plugins/no-store.js';
 
 /**

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { restoreFormula } from '../admin/shared/csv-formula.js';
+import { restoreFormula } from '../shared/csv-formula.js';
 
 /**
  * Parses CSV text (BOM tolerated) into header-keyed records. Throws with the line number on malformed input.

@@ -1,4 +1,4 @@
-import { Type, type TObject } from '@sinclair/typebox';
+import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { SafeLink } from './safe-link.js';
 
 /**
@@ -7,7 +7,7 @@ import { SafeLink } from './safe-link.js';
  */
 export interface LibraryDef {
   /** URL segment and menu suffix: /api/admin/content/<name>, menu `contentMenuCode(name)` (catalogue.ts). */
-  name: string;
+  name: LibraryName;
   /** Menu label in the admin app, Chinese and English (the catalogue's menu names). */
   label: string;
   labelEn: string;
@@ -39,23 +39,113 @@ export const HolidayBlockSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** One item of the hitokoto library. */
+export const HitokotoItem = Type.Object(
+  {
+    type: Type.String({ pattern: `^[${HITOKOTO_TYPES}]$`, 'x-hint': '分类字母 a–l' }),
+    content: s(500),
+    from: s(100),
+    from_who: Type.Union([Type.String({ maxLength: 100 }), Type.Null()]),
+    creator: s(50),
+    commit_from: s(50),
+  },
+  { additionalProperties: false },
+);
+export type HitokotoItem = Static<typeof HitokotoItem>;
+
+/** One item of the poems library. */
+export const PoemItem = Type.Object(
+  {
+    title: s(100),
+    author: s(50),
+    dynasty: s(10),
+    lines: Type.Array(s(200), { minItems: 1, maxItems: 400 }),
+    featured: Type.Optional(Type.String({ maxLength: 200, description: 'A well-known line to feature' })),
+  },
+  { additionalProperties: false },
+);
+export type PoemItem = Static<typeof PoemItem>;
+
+/** One item of the trivia library. */
+export const TriviaItem = Type.Object({ category: s(20), content: s(500) }, { additionalProperties: false });
+export type TriviaItem = Static<typeof TriviaItem>;
+
+/** One item of the jokes library. */
+export const JokeItem = Type.Object({ content: s(1000) }, { additionalProperties: false });
+export type JokeItem = Static<typeof JokeItem>;
+
+/** One item of the tongue-twisters library. */
+export const TongueTwisterItem = Type.Object({ title: s(50), content: s(1000) }, { additionalProperties: false });
+export type TongueTwisterItem = Static<typeof TongueTwisterItem>;
+
+/** One item of the xiehouyu library. */
+export const XiehouyuItem = Type.Object({ riddle: s(50), answer: s(100) }, { additionalProperties: false });
+export type XiehouyuItem = Static<typeof XiehouyuItem>;
+
+/** One item of the mood-quotes library. */
+export const MoodQuoteItem = Type.Object(
+  {
+    style: Type.Union([
+      Type.Literal('diary'),
+      Type.Literal('toxic'),
+      Type.Literal('flattery'),
+      Type.Literal('love'),
+      Type.Literal('caption'),
+    ]),
+    content: s(500),
+  },
+  { additionalProperties: false },
+);
+export type MoodQuoteItem = Static<typeof MoodQuoteItem>;
+
+/** One item of the wallpapers library. */
+export const WallpaperItem = Type.Object(
+  {
+    date,
+    title: s(100),
+    description: Type.String({ maxLength: 500 }),
+    url: SafeLink({ minLength: 1, maxLength: 1000, description: 'Absolute URL, or a path on this service' }),
+    width: Type.Integer({ minimum: 1, maximum: 10000 }),
+    height: Type.Integer({ minimum: 1, maximum: 10000 }),
+    copyright: Type.String({ maxLength: 200 }),
+  },
+  { additionalProperties: false },
+);
+export type WallpaperItem = Static<typeof WallpaperItem>;
+
+/** One item of the holidays library. */
+export const HolidayYearItem = Type.Object(
+  {
+    year: Type.Integer({ minimum: 1949, maximum: 2200 }),
+    holidays: Type.Array(HolidayBlockSchema, { minItems: 1, maxItems: 20 }),
+  },
+  { additionalProperties: false },
+);
+export type HolidayYearItem = Static<typeof HolidayYearItem>;
+
+/** Each library's item schema by library name: what `ContentStore.items(name)` returns is typed from it. */
+export const LIBRARY_ITEMS = {
+  hitokoto: HitokotoItem,
+  poems: PoemItem,
+  trivia: TriviaItem,
+  jokes: JokeItem,
+  'tongue-twisters': TongueTwisterItem,
+  xiehouyu: XiehouyuItem,
+  'mood-quotes': MoodQuoteItem,
+  wallpapers: WallpaperItem,
+  holidays: HolidayYearItem,
+} as const;
+export type LibraryName = keyof typeof LIBRARY_ITEMS;
+/** A stored item of library N as the public endpoints read it: its fields and its id. */
+export type LibraryItem<N extends LibraryName> = Static<(typeof LIBRARY_ITEMS)[N]> & { id: string };
+
 export const LIBRARIES: LibraryDef[] = [
   {
     name: 'hitokoto',
     label: '一言',
     labelEn: 'Hitokoto quotes',
     icon: 'quote',
-    schema: Type.Object(
-      {
-        type: Type.String({ pattern: `^[${HITOKOTO_TYPES}]$`, 'x-hint': '分类字母 a–l' }),
-        content: s(500),
-        from: s(100),
-        from_who: Type.Union([Type.String({ maxLength: 100 }), Type.Null()]),
-        creator: s(50),
-        commit_from: s(50),
-      },
-      { additionalProperties: false },
-    ),
+    schema: HitokotoItem,
     seedFile: 'content/hitokoto.json',
     searchFields: ['content', 'from', 'from_who'],
     uniqueField: 'content',
@@ -65,16 +155,7 @@ export const LIBRARIES: LibraryDef[] = [
     label: '古诗词',
     labelEn: 'Poems',
     icon: 'feather',
-    schema: Type.Object(
-      {
-        title: s(100),
-        author: s(50),
-        dynasty: s(10),
-        lines: Type.Array(s(200), { minItems: 1, maxItems: 400 }),
-        featured: Type.Optional(Type.String({ maxLength: 200, description: 'A well-known line to feature' })),
-      },
-      { additionalProperties: false },
-    ),
+    schema: PoemItem,
     seedFile: 'content/poems.json',
     searchFields: ['title', 'author', 'lines'],
   },
@@ -83,7 +164,7 @@ export const LIBRARIES: LibraryDef[] = [
     label: '冷知识',
     labelEn: 'Trivia',
     icon: 'lightbulb',
-    schema: Type.Object({ category: s(20), content: s(500) }, { additionalProperties: false }),
+    schema: TriviaItem,
     seedFile: 'content/trivia.json',
     searchFields: ['content', 'category'],
     uniqueField: 'content',
@@ -93,7 +174,7 @@ export const LIBRARIES: LibraryDef[] = [
     label: '笑话',
     labelEn: 'Jokes',
     icon: 'laugh',
-    schema: Type.Object({ content: s(1000) }, { additionalProperties: false }),
+    schema: JokeItem,
     seedFile: 'content/jokes.json',
     searchFields: ['content'],
     uniqueField: 'content',
@@ -103,7 +184,7 @@ export const LIBRARIES: LibraryDef[] = [
     label: '绕口令',
     labelEn: 'Tongue twisters',
     icon: 'mic',
-    schema: Type.Object({ title: s(50), content: s(1000) }, { additionalProperties: false }),
+    schema: TongueTwisterItem,
     seedFile: 'content/tongue-twisters.json',
     searchFields: ['title', 'content'],
     uniqueField: 'content',
@@ -113,7 +194,7 @@ export const LIBRARIES: LibraryDef[] = [
     label: '歇后语',
     labelEn: 'Xiehouyu',
     icon: 'message-square-quote',
-    schema: Type.Object({ riddle: s(50), answer: s(100) }, { additionalProperties: false }),
+    schema: XiehouyuItem,
     seedFile: 'content/xiehouyu.json',
     searchFields: ['riddle', 'answer'],
     uniqueField: 'riddle',
@@ -123,13 +204,7 @@ export const LIBRARIES: LibraryDef[] = [
     label: '心情语录',
     labelEn: 'Mood quotes',
     icon: 'heart',
-    schema: Type.Object(
-      {
-        style: Type.Union(['diary', 'toxic', 'flattery', 'love', 'caption'].map((v) => Type.Literal(v))),
-        content: s(500),
-      },
-      { additionalProperties: false },
-    ),
+    schema: MoodQuoteItem,
     seedFile: 'content/mood-quotes.json',
     searchFields: ['content', 'style'],
     uniqueField: 'content',
@@ -139,18 +214,7 @@ export const LIBRARIES: LibraryDef[] = [
     label: '每日壁纸',
     labelEn: 'Wallpapers',
     icon: 'image',
-    schema: Type.Object(
-      {
-        date,
-        title: s(100),
-        description: Type.String({ maxLength: 500 }),
-        url: SafeLink({ minLength: 1, maxLength: 1000, description: 'Absolute URL, or a path on this service' }),
-        width: Type.Integer({ minimum: 1, maximum: 10000 }),
-        height: Type.Integer({ minimum: 1, maximum: 10000 }),
-        copyright: Type.String({ maxLength: 200 }),
-      },
-      { additionalProperties: false },
-    ),
+    schema: WallpaperItem,
     seedFile: 'content/wallpapers.json',
     searchFields: ['title', 'description', 'date'],
     uniqueField: 'date',
@@ -160,13 +224,7 @@ export const LIBRARIES: LibraryDef[] = [
     label: '节假日安排',
     labelEn: 'Holiday schedules',
     icon: 'calendar-days',
-    schema: Type.Object(
-      {
-        year: Type.Integer({ minimum: 1949, maximum: 2200 }),
-        holidays: Type.Array(HolidayBlockSchema, { minItems: 1, maxItems: 20 }),
-      },
-      { additionalProperties: false },
-    ),
+    schema: HolidayYearItem,
     seedFile: 'holidays.json',
     // data/holidays.json is keyed by year: { "2025": [ {name, start, end, work} … ] }
     fromSeedFile: (raw) =>
@@ -178,4 +236,4 @@ export const LIBRARIES: LibraryDef[] = [
   },
 ];
 
-export const libraryByName = new Map(LIBRARIES.map((l) => [l.name, l]));
+export const libraryByName = new Map<string, LibraryDef>(LIBRARIES.map((l) => [l.name, l]));

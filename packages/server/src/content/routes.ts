@@ -1,95 +1,25 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { AppError, notFound } from '../errors.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { notFound } from '../errors.js';
 import { LIBRARIES, type LibraryDef } from './libraries.js';
 import { contentMenuCode } from '../catalogue.js';
-import { ContentRepository, type ItemData, type StoredItem } from './repository.js';
-import { parseCsv } from './csv.js';
-import { lintItem, lintItems } from './content-lint.js';
-import { sendCsv } from '../admin/shared/csv.js';
-import { findNul, nulError } from '../admin/shared/nul-bytes.js';
-
-const TAG = '内容管理 Content';
-const Paging = Type.Object({
-  page: Type.Integer({ minimum: 1, maximum: 100000, default: 1 }),
-  pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  keyword: Type.Optional(Type.String({ maxLength: 100 })),
-});
-const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-const Ids = Type.Object(
-  { ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 500 }) },
-  { additionalProperties: false },
-);
-const ImportBody = Type.Object(
-  {
-    format: Type.Union([Type.Literal('json'), Type.Literal('csv')], {
-      description: 'json: an array of items; csv: a header row with the item fields',
-    }),
-    content: Type.String({ minLength: 1, maxLength: 5 * 1024 * 1024 }),
-  },
-  { additionalProperties: false },
-);
-const RowError = Type.Object({ row: Type.Integer(), field: Type.String(), message: Type.String() });
-// `errors` only when rows were checked: a body that fails before that (schema, NUL bytes) has the plain admin error shape.
-const ImportErrorSchema = Type.Object({
-  code: Type.String(),
-  message: Type.String(),
-  errors: Type.Optional(Type.Array(RowError)),
-});
-const MAX_IMPORT_ROWS = 20000;
-
-const itemSchema = (lib: LibraryDef) =>
-  Type.Intersect([Type.Object({ id: Type.String(), createdAt: Type.String(), updatedAt: Type.String() }), lib.schema]);
-const outward = (i: StoredItem) => ({ ...i.data, id: i.id, createdAt: i.createdAt, updatedAt: i.updatedAt });
-
-/** Converts one CSV record's strings to the types the library schema expects (numbers, null, JSON arrays). */
-function fromCsvRecord(schema: TObject, rec: Record<string, string>): ItemData {
-  const out: ItemData = {};
-  for (const [key, prop] of Object.entries(schema.properties) as Array<[string, TSchema]>) {
-    const raw = rec[key];
-    if (raw === undefined || (raw === '' && !('type' in prop && prop.type === 'string'))) {
-      if (raw === '' && JSON.stringify(prop).includes('"null"')) out[key] = null;
-      continue;
-    }
-    const type = (prop as { type?: string }).type;
-    if (type === 'integer' || type === 'number') out[key] = raw.trim() === '' ? raw : Number(raw);
-    else if (type === 'array' || type === 'object') {
-      try {
-        out[key] = JSON.parse(raw);
-      } catch {
-        out[key] = raw;
-      }
-    } else out[key] = raw;
-  }
-  return out;
-}
+import { ContentRepository } from './repository.js';
+import { sendCsv } from '../shared/csv.js';
+import { ExportQuery, IdParams, Ids, ImportBody, ImportErrorSchema, itemSchema, Paging, TAG } from './schemas.js';
+import { ContentService, outward } from './service.js';
 
 /** The admin routes of one library: list, get, create, edit, delete, batch delete, export, import. */
 function libraryRoutes(lib: LibraryDef) {
   const menu = contentMenuCode(lib.name);
-  const check = TypeCompiler.Compile(lib.schema);
   const columns = Object.keys(lib.schema.properties);
 
-  return async (app: FastifyInstance) => {
+  return async (parent: FastifyInstance) => {
+    const app = parent.withTypeProvider<TypeBoxTypeProvider>();
     const repo = new ContentRepository(app.db.kysely);
+    const service = new ContentService(lib, repo);
     const store = app.content;
-    const uniqueConflict = async (data: ItemData, exceptId?: string) => {
-      if (!lib.uniqueField) return;
-      const found = await repo.findUnique(lib, [data[lib.uniqueField]]);
-      const other = found.get(JSON.stringify(data[lib.uniqueField]));
-      if (other && other !== exceptId)
-        throw new AppError(
-          'CONFLICT',
-          `${lib.uniqueField} already exists in ${lib.name}: ${String(data[lib.uniqueField]).slice(0, 40)}`,
-        );
-    };
-    /** The data lint (content-lint.ts) on one created or edited item: the first problem is a 400 naming the field. */
-    const lintOne = (data: ItemData) => {
-      const [p] = lintItem(lib, data);
-      if (p) throw new AppError('VALIDATION_ERROR', `${p.field}: ${p.message}`);
-    };
-    const schema = (extra: object) => ({ tags: [TAG], ...extra });
+    const schema = <S extends object>(extra: S) => ({ tags: [TAG], ...extra });
 
     app.get(
       '/',
@@ -111,7 +41,7 @@ function libraryRoutes(lib: LibraryDef) {
         }),
       },
       async (req) => {
-        const q = req.query as Static<typeof Paging>;
+        const q = req.query;
         const { items, total } = await repo.list(lib, q);
         return { data: { items: items.map(outward), total, page: q.page, pageSize: q.pageSize } };
       },
@@ -123,14 +53,11 @@ function libraryRoutes(lib: LibraryDef) {
         config: { auth: { menu, bits: ['EXPORT'] } },
         schema: schema({
           summary: `Export ${lib.label} (CSV with BOM, or JSON)`,
-          querystring: Type.Object({
-            format: Type.Union([Type.Literal('csv'), Type.Literal('json')], { default: 'csv' }),
-            keyword: Type.Optional(Type.String({ maxLength: 100 })),
-          }),
+          querystring: ExportQuery,
         }),
       },
       async (req, reply) => {
-        const q = req.query as { format: 'csv' | 'json'; keyword?: string };
+        const q = req.query;
         const items = await repo.all(lib, q.keyword);
         await app.audit(req, 'content.export', lib.name, null, { count: items.length, format: q.format });
         if (q.format === 'json') {
@@ -165,7 +92,7 @@ function libraryRoutes(lib: LibraryDef) {
         }),
       },
       async (req) => {
-        const item = await repo.get(lib, (req.params as { id: string }).id);
+        const item = await repo.get(lib, req.params.id);
         if (!item) throw notFound(`${lib.name} item`);
         return { data: outward(item) };
       },
@@ -182,9 +109,9 @@ function libraryRoutes(lib: LibraryDef) {
         }),
       },
       async (req, reply) => {
-        const data = req.body as ItemData;
-        lintOne(data);
-        await uniqueConflict(data);
+        const data = req.body;
+        service.assertClean(data);
+        await service.assertUnique(data);
         const [id] = await repo.insertMany(lib, [data]);
         await app.audit(req, 'content.create', lib.name, id);
         await store.changed(lib.name);
@@ -204,10 +131,10 @@ function libraryRoutes(lib: LibraryDef) {
         }),
       },
       async (req) => {
-        const { id } = req.params as { id: string };
-        const data = req.body as ItemData;
-        lintOne(data);
-        await uniqueConflict(data, id);
+        const { id } = req.params;
+        const data = req.body;
+        service.assertClean(data);
+        await service.assertUnique(data, id);
         if (!(await repo.update(lib, id, data))) throw notFound(`${lib.name} item`);
         await app.audit(req, 'content.update', lib.name, id);
         await store.changed(lib.name);
@@ -222,7 +149,7 @@ function libraryRoutes(lib: LibraryDef) {
         schema: schema({ summary: `Delete a ${lib.label} item`, params: IdParams }),
       },
       async (req, reply) => {
-        const { id } = req.params as { id: string };
+        const { id } = req.params;
         if ((await repo.deleteMany(lib, [id])) === 0) throw notFound(`${lib.name} item`);
         await app.audit(req, 'content.delete', lib.name, id);
         await store.changed(lib.name);
@@ -241,7 +168,7 @@ function libraryRoutes(lib: LibraryDef) {
         }),
       },
       async (req) => {
-        const { ids } = req.body as Static<typeof Ids>;
+        const { ids } = req.body;
         const deleted = await repo.deleteMany(lib, ids);
         await app.audit(req, 'content.batch-delete', lib.name, null, { ids, deleted });
         await store.changed(lib.name);
@@ -263,55 +190,10 @@ function libraryRoutes(lib: LibraryDef) {
         }),
       },
       async (req, reply) => {
-        const { format, content } = req.body as Static<typeof ImportBody>;
-        const reject = (message: string, errors: Array<Static<typeof RowError>> = []) =>
-          reply.code(400).send({ code: 'VALIDATION_ERROR', message, errors: errors.slice(0, 200) });
-        let rows: ItemData[];
-        try {
-          if (format === 'json') {
-            const parsed = JSON.parse(content) as unknown;
-            if (!Array.isArray(parsed)) return reject('content must be a JSON array of items');
-            rows = parsed.map((r) =>
-              r && typeof r === 'object' && !Array.isArray(r)
-                ? (({ id: _id, createdAt: _c, updatedAt: _u, ...rest }) => rest)(r as ItemData)
-                : (r as ItemData),
-            );
-          } else {
-            rows = parseCsv(content).map((rec) => fromCsvRecord(lib.schema, rec));
-          }
-        } catch (e) {
-          return reject(`content is not valid ${format.toUpperCase()}: ${(e as Error).message.slice(0, 200)}`);
-        }
-        if (rows.length === 0) return reject('content holds no rows');
-        if (rows.length > MAX_IMPORT_ROWS)
-          return reject(`at most ${MAX_IMPORT_ROWS} rows per import (got ${rows.length})`);
-        const errors: Array<Static<typeof RowError>> = [];
-        rows.forEach((row, i) => {
-          for (const e of check.Errors(row))
-            errors.push({ row: i + 1, field: e.path.replace(/^\//, '') || '(row)', message: e.message });
-          const nul = findNul(row);
-          if (nul !== undefined) errors.push({ row: i + 1, field: nul || '(row)', message: nulError(nul).message });
-        });
-        // Rows that fit the schema still go through the data lint: empty, bracket-marked, annotated or duplicate entries.
-        if (errors.length === 0) errors.push(...lintItems(lib, rows));
-        if (lib.uniqueField && errors.length === 0) {
-          const key = lib.uniqueField;
-          const seen = new Map<string, number>();
-          rows.forEach((row, i) => {
-            const k = JSON.stringify(row[key]);
-            if (seen.has(k)) errors.push({ row: i + 1, field: key, message: `duplicate of row ${seen.get(k)}` });
-            else seen.set(k, i + 1);
-          });
-          const existing = await repo.findUnique(
-            lib,
-            rows.map((r) => r[key]),
-          );
-          rows.forEach((row, i) => {
-            if (existing.has(JSON.stringify(row[key])))
-              errors.push({ row: i + 1, field: key, message: 'already exists in the library' });
-          });
-        }
-        if (errors.length) return reject(`${errors.length} problem(s) found; nothing was imported`, errors);
+        const { format, content } = req.body;
+        const read = await service.readImport(format, content);
+        if (!('rows' in read)) return reply.code(400).send({ code: 'VALIDATION_ERROR', ...read });
+        const { rows } = read;
         await app.db.kysely.transaction().execute(async (trx) => {
           await repo.insertMany(lib, rows, trx);
           await app.audit(req, 'content.import', lib.name, null, { format, count: rows.length }, trx);

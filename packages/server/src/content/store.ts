@@ -4,14 +4,9 @@ import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { readDataJson } from '../data-files.js';
-import { LIBRARIES, type LibraryDef } from './libraries.js';
+import { LIBRARIES, type LibraryDef, type LibraryItem, type LibraryName } from './libraries.js';
 import { searchTextOf } from './repository.js';
 import { subscribeChannel } from '../plugins/redis-subscriber.js';
-
-export interface ContentItem {
-  id: string;
-  [key: string]: unknown;
-}
 
 const CHANNEL = 'tianji:content-changed';
 
@@ -20,7 +15,8 @@ const CHANNEL = 'tianji:content-changed';
  * an admin change reloads the affected library here and, through Redis pub/sub, on every other instance.
  */
 export class ContentStore {
-  private readonly snapshots = new Map<string, ContentItem[]>();
+  /** Rows as parsed from the database: each was checked against its library's item schema when written. */
+  private readonly snapshots = new Map<string, readonly object[]>();
   private readonly versions = new Map<string, number>();
   private readonly listeners = new Set<(library: string) => void>();
   private subscription?: { close(): void };
@@ -58,9 +54,9 @@ export class ContentStore {
     this.subscription?.close();
   }
 
-  /** The current snapshot of a library (ids included). */
-  items(library: string): readonly ContentItem[] {
-    return this.snapshots.get(library) ?? [];
+  /** The current snapshot of a library (ids included), typed by the library's item schema (validated on write). */
+  items<N extends LibraryName>(library: N): readonly LibraryItem<N>[] {
+    return (this.snapshots.get(library) ?? []) as readonly LibraryItem<N>[];
   }
 
   /** Goes up every time the library's snapshot is reloaded: part of a cache key for answers derived from it. */

@@ -1,16 +1,40 @@
-import type { FastifyInstance } from 'fastify';
+import { readdir } from 'node:fs/promises';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { AppError } from '../errors.js';
+import { LOOKUP_GROUPS, type LookupGroup } from '../plugins/lookup-platform.js';
 import { fallbackRateLimitStore } from '../plugins/rate-limit-store.js';
-import daily from './daily/index.js';
-import random from './random/index.js';
-import mood from './mood/index.js';
-import life from './life/index.js';
-import toolbox from './toolbox/index.js';
+
+/** A route file: `*-route.ts` in the sources (dev server, tests), `*-route.js` in the compiled dist/. */
+const ROUTE_FILE = /-route\.[jt]s$/;
+
+/**
+ * The route files of every group, read from the folders at start-up: a folder under lookup/ is a group (its
+ * OpenAPI tag in LOOKUP_GROUPS), `shared/` holds what groups share. A new endpoint is a file, not a list entry.
+ * Groups come in LOOKUP_GROUPS order, files in name order, so the OpenAPI document is the same on every start.
+ */
+export async function groupRouteFiles(): Promise<Array<{ group: LookupGroup; files: URL[] }>> {
+  const here = new URL('./', import.meta.url);
+  const folders = (await readdir(here, { withFileTypes: true }))
+    .filter((e) => e.isDirectory() && e.name !== 'shared')
+    .map((e) => e.name);
+  const unknown = folders.filter((f) => !(f in LOOKUP_GROUPS));
+  if (unknown.length > 0) {
+    throw new Error(`lookup/${unknown.join(', lookup/')}: not a group in LOOKUP_GROUPS (plugins/lookup-platform.ts)`);
+  }
+  return Promise.all(
+    (Object.keys(LOOKUP_GROUPS) as LookupGroup[]).map(async (group) => {
+      const dir = new URL(`./${group}/`, here);
+      const names = (await readdir(dir)).filter((n) => ROUTE_FILE.test(n)).sort();
+      return { group, files: names.map((n) => new URL(n, dir)) };
+    }),
+  );
+}
 
 /**
  * The public lookup API, mounted at /api. Encapsulated: the rate limit applies to these routes only.
- * Each group's index registers its endpoints through `lookupRoute` (plugins/lookup-platform.ts).
+ * Every `*-route` file of a group folder registers its endpoints through `lookupRoute` (plugins/lookup-platform.ts),
+ * which takes the group from the folder.
  */
 export default async function lookupApi(app: FastifyInstance) {
   const { max, windowMs } = app.config.rateLimit;
@@ -27,9 +51,13 @@ export default async function lookupApi(app: FastifyInstance) {
         ),
     });
   }
-  await app.register(daily);
-  await app.register(random);
-  await app.register(mood);
-  await app.register(life);
-  await app.register(toolbox);
+  for (const { group, files } of await groupRouteFiles()) {
+    await app.register(async (scope) => {
+      scope.decorate('lookupGroup', group);
+      for (const file of files) {
+        const route = (await import(file.href)) as { default: FastifyPluginAsync };
+        await scope.register(route.default);
+      }
+    });
+  }
 }

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { MENUS } from '../catalogue.js';
 
 const Query = Type.Object({
@@ -24,7 +24,7 @@ const Row = Type.Object({
 });
 
 /** Public API usage per endpoint and day, for the admin dashboard. */
-export default async function usageRoutes(app: FastifyInstance) {
+const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/',
     {
@@ -39,9 +39,11 @@ export default async function usageRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const q = req.query as Static<typeof Query>;
+      const q = req.query;
       const from = q.from ?? new Date(Date.now() - 30 * 86400_000).toISOString().slice(0, 10);
       return { data: { items: await app.usage.report({ from, to: q.to, endpoint: q.endpoint }) } };
     },
   );
-}
+};
+
+export default usageRoutes;

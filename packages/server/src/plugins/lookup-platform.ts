@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import { EnvelopeSchema, SUCCESS_MSG, ok } from './envelope.js';
 import { describeValidation } from './validation-messages.js';
-import { LookupError } from '../errors.js';
+import { LookupError, invalidParamMessage } from '../errors.js';
 
 /** The five groups of the public API; each is an OpenAPI tag. */
 export const LOOKUP_GROUPS = {
@@ -15,6 +15,13 @@ export const LOOKUP_GROUPS = {
 } as const;
 
 export type LookupGroup = keyof typeof LOOKUP_GROUPS;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The group whose folder the current route file sits in (set by lookup/index.ts for each group's routes). */
+    lookupGroup?: LookupGroup;
+  }
+}
 
 /**
  * A reply that is not the JSON envelope (plain text, a script, an image). Handlers return it when the
@@ -35,7 +42,8 @@ export interface LookupCache<Q> {
 }
 
 export interface LookupRouteDef<Q extends TObject, D extends TSchema> {
-  group: LookupGroup;
+  /** Only for routes registered outside a group folder (test probes); a route file's group is its folder. */
+  group?: LookupGroup;
   path: string;
   summary: string;
   /** 中文说明 (Chinese first, because the callers are Chinese-speaking): leads the OpenAPI description. */
@@ -100,7 +108,10 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
 ): void {
   const memo = new Map<string, Memo>();
   const memoBudget = memoBudgetOf(app);
-  const tag = LOOKUP_GROUPS[def.group].name;
+  const group = def.group ?? app.lookupGroup;
+  if (!group)
+    throw new Error(`lookupRoute ${def.path}: registered outside a lookup/<group>/ folder and names no group`);
+  const tag = LOOKUP_GROUPS[group].name;
   const numeric = numericParams(def.query);
   const params = Object.keys(def.query.properties);
   const query = documentedQuery(def.query);
@@ -109,7 +120,7 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
   app.route({
     method: 'GET',
     url: def.path,
-    config: { area: 'lookup', lookupGroup: def.group, lookupMedia: def.media },
+    config: { area: 'lookup', lookupGroup: group, lookupMedia: def.media },
     ...(def.sensitiveQuery ? { logLevel: 'warn', onRequest: noStore } : {}),
     schema: {
       tags: [tag],
@@ -127,6 +138,8 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
       done();
     },
     handler: async (req, reply) => {
+      // Q is a type parameter: Fastify's type provider cannot resolve Static<Q> through it, so the one cast of the
+      // public API sits here; each route's handler receives `Static<Q>` from the definition's own schema.
       const query = req.query as Static<Q>;
       rejectNonFinite(numeric, query as Record<string, unknown>);
       if (!def.cache) {
@@ -205,7 +218,9 @@ function tidyQuery(
         continue;
       }
       const accepted = params.length > 0 ? `本接口接受的参数为 ${params.join('、')}` : '本接口不接受参数';
-      throw new LookupError(`参数 ${key} 无效：不支持该参数，${accepted}（另可附带防缓存参数 _ 或 t，会被忽略）`);
+      throw new LookupError(
+        invalidParamMessage(key, `不支持该参数，${accepted}（另可附带防缓存参数 _ 或 t，会被忽略）`),
+      );
     }
     const v = query[key];
     if (optional.has(key)) {

@@ -1,4 +1,4 @@
-import { quote } from '../errors.js';
+import { invalidParamMessage, quote } from '../errors.js';
 
 /** What ajv (with `verbose: true`) reports for one failed keyword. */
 export interface AjvError {
@@ -31,7 +31,7 @@ export function describeValidation(errors: AjvError[], context: string): { field
   let allowed = hint ? `应为 ${hint}` : allowedFromSchema(e, s);
   // `?n=1&n=2` arrives as an array: say that the key was repeated rather than that the value has the wrong type.
   if (e.keyword === 'type' && Array.isArray(e.data) && context === 'querystring') allowed = `只能出现一次，${allowed}`;
-  const message = `参数 ${field} 无效：${allowed}${given === undefined ? '' : `，收到 ${quote(given)}`}`;
+  const message = invalidParamMessage(field, allowed, given);
   return { field, message };
 }
 

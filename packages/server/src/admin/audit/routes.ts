@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { sendCsv, type CsvColumn } from '../shared/csv.js';
+import { sendCsv, type CsvColumn } from '../../shared/csv.js';
 import { EXPORT_LIMIT, offsetOf } from '../shared/query.js';
 import { CsvResponse, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
 import { auditRepository as repo } from './repository.js';

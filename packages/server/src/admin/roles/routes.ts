@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { data } from '../auth/schemas.js';
 import { actorOf } from '../shared/actor.js';
-import { sendCsv, type CsvColumn } from '../shared/csv.js';
+import { sendCsv, type CsvColumn } from '../../shared/csv.js';
 import {
   CsvResponse,
   DeletedSchema,

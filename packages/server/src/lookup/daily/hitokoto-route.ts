@@ -16,7 +16,7 @@ const categories = Object.entries(HITOKOTO_CATEGORIES)
   .map(([l, n]) => `${l} ${n}`)
   .join(', ');
 
-export const HitokotoSchema = Type.Object({
+const HitokotoSchema = Type.Object({
   id: Type.String({ format: 'uuid', examples: ['0ca1088b-54c6-4e4a-8761-f59b623f36cd'] }),
   from: Type.String({ description: 'The work it comes from', examples: ['名侦探柯南'] }),
   type: Type.String({ description: `Category letter: ${categories}`, examples: ['a'] }),
@@ -36,8 +36,7 @@ export const HitokotoSchema = Type.Object({
  * shipped file. Either way the endpoint reads an in-memory snapshot.
  */
 function sentenceSource(app: FastifyInstance): SentenceSource {
-  if (app.hasDecorator('content'))
-    return { all: () => app.content.items('hitokoto') as unknown as readonly Sentence[] };
+  if (app.hasDecorator('content')) return { all: (): readonly Sentence[] => app.content.items('hitokoto') };
   return fileSentenceSource();
 }
 
@@ -55,7 +54,6 @@ export default async function hitokotoRoute(app: FastifyInstance) {
   const formats = ['json', 'text', 'js'];
 
   lookupRoute(app, {
-    group: 'daily',
     path: '/hitokoto',
     zh: '一言：随机返回一句话（动画、游戏、文学、诗词等分类），兼容 hitokoto.cn 的参数。',
     media: ['text/plain', 'text/javascript'],

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { paramError } from '../../errors.js';
-import { pickRandom } from './pick.js';
+import { pickRandom } from '../shared/pick.js';
 
 /** One sentence as stored (the `data/content/hitokoto.json` row and the content library item). */
 export interface Sentence {

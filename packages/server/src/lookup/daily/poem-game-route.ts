@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { LookupError, paramError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { rngFor } from '../random/rng.js';
+import { rngFor } from '../shared/rng.js';
 import { lastHanChar, type Verse } from './poem-index.js';
 import { poemSource } from './poems.js';
 
@@ -30,7 +30,6 @@ function draw(verses: readonly Verse[], count: number, seed?: string): Verse[] {
 export default async function poemGameRoute(app: FastifyInstance) {
   const source = poemSource(app);
   lookupRoute(app, {
-    group: 'daily',
     path: '/poem-game',
     zh: '诗词游戏：飞花令（keyword，含某字的诗句）或接龙（after，以上一句末字开头的诗句），二者选一。',
     summary: '诗词游戏：飞花令 / 接龙 Poetry word-chain game',

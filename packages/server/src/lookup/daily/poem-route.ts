@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { LookupError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { DailyQuery, resolveDate } from './daily-query.js';
-import { pickForDay, pickRandom } from './pick.js';
+import { DailyQuery, resolveDate } from '../shared/daily-query.js';
+import { pickForDay, pickRandom } from '../shared/pick.js';
 import { poemSource } from './poems.js';
 
-export const PoemSchema = Type.Object({
+const PoemSchema = Type.Object({
   id: Type.String(),
   title: Type.String(),
   author: Type.String(),
@@ -18,7 +18,6 @@ export const PoemSchema = Type.Object({
 export default async function poemRoute(app: FastifyInstance) {
   const source = poemSource(app);
   lookupRoute(app, {
-    group: 'daily',
     path: '/poem',
     zh: '今日诗词：当天人人相同的一首古诗词，可指定日期或随机。',
     summary: '今日诗词 Poem of the day',

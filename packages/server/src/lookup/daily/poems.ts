@@ -6,11 +6,11 @@ export function poemSource(app: FastifyInstance) {
   let indexed: readonly unknown[] | undefined;
   let index: PoemIndex | undefined;
   return {
-    poems: () => app.content.items('poems') as unknown as readonly Poem[],
+    poems: (): readonly Poem[] => app.content.items('poems'),
     index(): PoemIndex {
       const current = app.content.items('poems');
       if (!index || indexed !== current) {
-        index = new PoemIndex(current as unknown as readonly Poem[]);
+        index = new PoemIndex(current);
         indexed = current;
       }
       return index;

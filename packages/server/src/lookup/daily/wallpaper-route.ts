@@ -4,9 +4,9 @@ import lunarJs from 'lunar-javascript';
 import { RawReply, lookupRoute } from '../../plugins/lookup-platform.js';
 import { publicBaseUrl } from '../../plugins/public-url.js';
 import { isSafeLink } from '../../content/safe-link.js';
-import { renderPng } from '../svg-png-pool.js';
-import { secureRng } from '../random/rng.js';
-import { DailyQuery, resolveDate } from './daily-query.js';
+import { renderPng } from '../shared/svg-png-pool.js';
+import { secureRng } from '../shared/rng.js';
+import { DailyQuery, resolveDate } from '../shared/daily-query.js';
 import { renderWallpaperSvg } from './wallpaper-art.js';
 
 const SIZES = { desktop: { width: 1920, height: 1080 }, phone: { width: 1080, height: 1920 } } as const;
@@ -17,19 +17,8 @@ const Device = Type.Union([Type.Literal('desktop'), Type.Literal('phone')], {
   description: 'desktop 1920×1080 or phone 1080×1920',
 });
 
-interface LibraryWallpaper {
-  date: string;
-  title: string;
-  description: string;
-  url: string;
-  width: number;
-  height: number;
-  copyright: string;
-}
-
 export default async function wallpaperRoutes(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'daily',
     path: '/wallpaper',
     zh: '每日壁纸：当天人人相同，可指定日期；返回图片地址、标题和版权信息。',
     summary: '每日壁纸 Wallpaper of the day',
@@ -53,11 +42,7 @@ export default async function wallpaperRoutes(app: FastifyInstance) {
       const date = resolveDate(q.date);
       const device = q.device as Device;
       // A link stored before links were checked is never served: that day gets the generated artwork instead.
-      const own =
-        !q.random &&
-        (app.content.items('wallpapers') as unknown as LibraryWallpaper[]).find(
-          (w) => w.date === date && isSafeLink(w.url),
-        );
+      const own = !q.random && app.content.items('wallpapers').find((w) => w.date === date && isSafeLink(w.url));
       if (own) {
         const url = own.url.startsWith('/') ? publicBaseUrl(req) + own.url : own.url;
         return {
@@ -93,7 +78,6 @@ export default async function wallpaperRoutes(app: FastifyInstance) {
   });
 
   lookupRoute(app, {
-    group: 'daily',
     path: '/wallpaper/image',
     zh: '直接返回当日壁纸图片本身（image/png 或 image/svg+xml）；出错时返回 JSON 信封。',
     media: ['image/png', 'image/svg+xml'],

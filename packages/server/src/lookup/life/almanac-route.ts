@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute, todayInShanghai } from '../../plugins/lookup-platform.js';
-import { resolveDate } from '../daily/daily-query.js';
+import { resolveDate } from '../shared/daily-query.js';
 import { computeAlmanac } from './almanac.js';
 
 const AlmanacEntrySchema = Type.Object(
@@ -35,7 +35,6 @@ const AlmanacEntrySchema = Type.Object(
 
 export default async function almanacRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'life',
     path: '/almanac',
     zh: '时辰宜忌：某日十二时辰的宜、忌、冲煞、纳音和九星。',
     summary: '时辰宜忌 Double-hour almanac',

@@ -6,7 +6,7 @@
  * where one object per row would cost several times that.
  */
 import { readFileSync } from 'node:fs';
-import { ipv4ToNumber, ipv6ToHalves } from './ip-address.js';
+import { ipv4ToNumber, ipv6ToHalves } from '../shared/ip-address.js';
 
 export interface AsnRecord {
   /** Autonomous system number, e.g. 15169. */

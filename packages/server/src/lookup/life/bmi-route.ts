@@ -5,7 +5,6 @@ import { computeBmi, type BmiStandard } from './bmi.js';
 
 export default async function bmiRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'life',
     path: '/bmi',
     zh: '体质指数（BMI）计算：按身高体重计算，按中国标准（或 WHO）给出分类和健康体重范围。',
     summary: 'BMI 计算 BMI calculator',

@@ -7,7 +7,6 @@ import { buildDialingCodes, searchDialingCodes } from './dialing-codes.js';
 export default async function dialingCodeRoute(app: FastifyInstance) {
   const all = buildDialingCodes();
   lookupRoute(app, {
-    group: 'life',
     path: '/dialing-code',
     zh: '国际区号查询：按国家名称（含别名）、ISO 代码或区号查询。',
     summary: '国际区号查询 International dialing codes',

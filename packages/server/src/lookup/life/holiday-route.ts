@@ -40,13 +40,8 @@ export default async function holidayRoute(app: FastifyInstance) {
   // Schedules come from the content library (seeded from data/holidays.json, editable in the admin app):
   // one item per year, { year, holidays: [...] }.
   const schedules = (): HolidaySchedules =>
-    Object.fromEntries(
-      (app.content.items('holidays') as unknown as Array<{ year: number; holidays: HolidaySchedules[string] }>).map(
-        (i) => [String(i.year), i.holidays],
-      ),
-    );
+    Object.fromEntries(app.content.items('holidays').map((i) => [String(i.year), i.holidays]));
   lookupRoute(app, {
-    group: 'life',
     path: '/holiday',
     zh: '法定节假日：某年国务院公布的放假安排与调休上班日，及距今天数。',
     summary: '法定节假日 Statutory holidays',

@@ -1,44 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute, todayInShanghai } from '../../plugins/lookup-platform.js';
-import { EARLIEST_BIRTHDAY, inspectIdCard, type IdCardProblem } from './id-card.js';
+import { EARLIEST_BIRTHDAY, inspectIdCard, type IdCardProblem } from '../shared/id-card.js';
+import { IdFactsSchema } from '../shared/schemas.js';
 
 const PROBLEMS: IdCardProblem[] = ['length', 'characters', 'region', 'birthday', 'future_birthday', 'checksum'];
-
-/** The region an ID number was issued in; shared with the random ID-card and random-person schemas. */
-export const IdRegionSchema = Type.Object({
-  code: Type.String({
-    description: 'Six-digit GB/T 2260 code (the first six digits of the number)',
-    examples: ['110105'],
-  }),
-  province: Type.String({ examples: ['北京市'] }),
-  city: Type.String({
-    description:
-      'Prefecture-level city; the municipality itself for 北京/天津/上海/重庆; empty for a county directly under its province (济源市, 石河子市)',
-    examples: ['北京市'],
-  }),
-  district: Type.String({ examples: ['朝阳区'] }),
-  historical: Type.Boolean({
-    description:
-      'true when the code is no longer in the 2023 division table (abolished or recoded); old cards still carry it',
-  }),
-  name: Type.String({ description: 'Province, city and district joined without repeats', examples: ['北京市朝阳区'] }),
-});
-
-/** The facts a valid number encodes. */
-export const IdFactsSchema = {
-  gender: Type.Union([Type.Literal('男'), Type.Literal('女')], { description: '17th digit: odd 男, even 女' }),
-  birthday: Type.String({ format: 'date', examples: ['1949-12-31'] }),
-  age: Type.Integer({ description: 'Whole years on today’s date in Asia/Shanghai' }),
-  zodiac: Type.String({ description: '生肖 of the lunar year (changes at the Spring Festival)', examples: ['牛'] }),
-  constellation: Type.String({ description: '星座', examples: ['摩羯座'] }),
-  lunarBirthday: Type.String({ description: 'Birthday on the Chinese calendar', examples: ['一九四九年冬月十二'] }),
-  region: IdRegionSchema,
-  document: Type.Union([Type.Literal('居民身份证'), Type.Literal('港澳居民居住证'), Type.Literal('台湾居民居住证')], {
-    description:
-      '证件类型：居民身份证，或港澳台居民居住证（地区码 810000 香港、820000 澳门、830000 台湾） Which card the number belongs to',
-  }),
-};
 
 const IdCardSchema = Type.Object({
   input: Type.String({ description: 'The number as checked (x upper-cased)' }),
@@ -77,7 +43,6 @@ const IdCardSchema = Type.Object({
 
 export default async function idCardRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'life',
     path: '/id-card',
     zh: '身份证信息查询：校验号码并解读地区、生日、性别、年龄、生肖和星座；支持港澳台居民居住证。',
     summary: '身份证信息查询 ID-card lookup',

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { loadPostcodes } from './postcodes.js';
+import { loadPostcodes } from '../shared/postcodes.js';
 import { ChinaCityNames, OfflineIpRegionProvider, resolveIpRegion } from './ip-region.js';
 import { openIpSources } from './ip-region-sources.js';
 
@@ -61,7 +61,6 @@ export default async function ipRegionRoute(app: FastifyInstance) {
   const provider = new OfflineIpRegionProvider(openIpSources(app.config.maxmind), new ChinaCityNames(loadPostcodes()));
 
   lookupRoute(app, {
-    group: 'life',
     path: '/ip-region',
     zh: '查询 IP 归属地：国家、省份、城市、坐标、时区、运营商与自治系统，离线查询，精度见 accuracy 字段。',
     summary: 'IP 归属地 IP address location',

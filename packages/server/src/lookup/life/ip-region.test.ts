@@ -3,7 +3,7 @@ import { LookupError } from '../../errors.js';
 import { CHINA_REGIONS, findChinaRegion } from './china-regions.js';
 import { ChinaCityNames, OfflineIpRegionProvider, cityPinyin, countryName, resolveIpRegion } from './ip-region.js';
 import { toCityPlace, type ChinesePlace, type CityPlace } from './ip-region-sources.js';
-import type { PostcodeRow } from './postcodes.js';
+import type { PostcodeRow } from '../shared/postcodes.js';
 
 const row = (province: string, city: string, district = '', postcode = '000000'): PostcodeRow => ({
   code: '000000',

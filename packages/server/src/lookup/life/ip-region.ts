@@ -20,8 +20,8 @@
  */
 import { pinyin } from 'pinyin-pro';
 import { paramError } from '../../errors.js';
-import { classifyAddress } from './ip-address.js';
-import { shortNames, type PostcodeRow } from './postcodes.js';
+import { classifyAddress } from '../shared/ip-address.js';
+import { shortNames, type PostcodeRow } from '../shared/postcodes.js';
 import { GREATER_CHINA, chinaRegionByCode, findChinaRegion, type ChinaRegion } from './china-regions.js';
 import type { AsnIpSource, ChineseIpSource, CityIpSource, CityPlace } from './ip-region-sources.js';
 import { chinaCity, countryCentre, placeKey, subdivision } from './ip-gazetteer.js';

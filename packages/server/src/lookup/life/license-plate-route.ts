@@ -38,7 +38,6 @@ const PlateSchema = Type.Object(
 export default async function licensePlateRoute(app: FastifyInstance) {
   const plates = loadPlates(); // read once: the table is static
   lookupRoute(app, {
-    group: 'life',
     path: '/license-plate',
     zh: '车牌归属地：按省份简称、发牌机关代号、完整号牌或地名查询，并解释号牌种类。',
     summary: '车牌归属地 License-plate region lookup',

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { LookupError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { loadPostcodes, searchPostcodes } from './postcodes.js';
+import { loadPostcodes, searchPostcodes } from '../shared/postcodes.js';
 
 const Row = Type.Object({
   code: Type.String({ description: 'Administrative division code (GB/T 2260)' }),
@@ -15,7 +15,6 @@ const Row = Type.Object({
 export default async function postcodeRoute(app: FastifyInstance) {
   const rows = loadPostcodes();
   lookupRoute(app, {
-    group: 'life',
     path: '/postcode',
     zh: '邮政编码查询：按地名查邮编，或按邮编查地区。',
     summary: '邮政编码查询 Postcode lookup',

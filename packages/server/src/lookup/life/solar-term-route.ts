@@ -18,7 +18,6 @@ const SolarTermSchema = Type.Object(
 
 export default async function solarTermRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'life',
     path: '/solar-term',
     zh: '二十四节气：某公历年 24 个节气的交节时刻（北京时间，精确到秒）。',
     summary: '二十四节气 The 24 solar terms',

@@ -2,14 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { LookupError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { pickRandom } from '../daily/pick.js';
-import { candidates, render, MOOD_STYLES, type MoodQuote, type MoodStyle } from './mood-quotes.js';
+import { pickRandom } from '../shared/pick.js';
+import { candidates, render, MOOD_STYLES, type MoodStyle } from './mood-quotes.js';
 
 const styles = Object.keys(MOOD_STYLES) as MoodStyle[];
 
 export default async function moodQuoteRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'mood',
     path: '/mood-quote',
     zh: '按风格（日记、毒鸡汤、彩虹屁、情话、文案）随机返回一条心情语录。',
     summary: '心情语录 Mood quote',
@@ -42,11 +41,7 @@ export default async function moodQuoteRoute(app: FastifyInstance) {
       { examples: [{ id: '…', style: 'flattery', styleName: '彩虹屁', content: '小明的笑容是我见过最好看的风景' }] },
     ),
     handler: (q) => {
-      const pool = candidates(
-        app.content.items('mood-quotes') as unknown as MoodQuote[],
-        q.style as MoodStyle | undefined,
-        q.name,
-      );
+      const pool = candidates(app.content.items('mood-quotes'), q.style as MoodStyle | undefined, q.name);
       const pick = pickRandom(pool);
       if (!pick) throw new LookupError(`心情语录库中没有${q.style ? `风格 ${q.style} 的` : ''}内容：请在管理后台添加`);
       return { id: pick.id, style: pick.style, styleName: MOOD_STYLES[pick.style], content: render(pick, q.name) };

@@ -1,8 +1,8 @@
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
 import { AVATAR_STYLE_KEYS, DEFAULT_AVATAR_STYLE, avatarLicence, randomSeedText, renderAvatarSvg } from './avatar.js';
-import { ImageCache } from './image-cache.js';
-import { seededRng } from './rng.js';
+import { ImageCache } from '../shared/image-cache.js';
+import { seededRng } from '../shared/rng.js';
 
 describe('avatars', () => {
   it('draw every offered style as a parseable SVG of the requested size, the same for the same seed', () => {

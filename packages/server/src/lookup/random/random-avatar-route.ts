@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { publicBaseUrl } from '../../plugins/public-url.js';
-import { renderPng } from '../svg-png-pool.js';
+import { renderPng } from '../shared/svg-png-pool.js';
 import {
   AVATAR_SIZE,
   AVATAR_STYLE_KEYS,
@@ -12,9 +12,9 @@ import {
   renderAvatarSvg,
   type AvatarStyle,
 } from './avatar.js';
-import { ImageCache } from './image-cache.js';
-import { SeedParam } from './random-string-route.js';
-import { pickOne, rngFor, secureRng } from './rng.js';
+import { ImageCache } from '../shared/image-cache.js';
+import { pickOne, rngFor, secureRng } from '../shared/rng.js';
+import { SeedParam } from '../shared/schemas.js';
 
 const styleList = AVATAR_STYLE_KEYS.map((s) => {
   const l = avatarLicence(s);
@@ -63,7 +63,6 @@ const cache = new ImageCache(16 * 1024 * 1024);
 
 export default async function randomAvatarRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'random',
     path: '/random-avatar',
     zh: '随机生成头像（DiceBear 风格），返回 SVG/PNG 地址与许可信息；seed 相同则头像相同。',
     summary: '随机头像 Random avatar',
@@ -112,7 +111,6 @@ export default async function randomAvatarRoute(app: FastifyInstance) {
   });
 
   lookupRoute(app, {
-    group: 'random',
     path: '/random-avatar/image',
     zh: '直接返回头像图片本身（image/svg+xml 或 image/png），可用于 <img>；出错时返回 JSON 信封。',
     media: ['image/png', 'image/svg+xml'],

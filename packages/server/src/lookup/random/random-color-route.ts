@@ -1,15 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { ChineseNameSchema } from '../toolbox/color-convert-route.js';
-import { NAME_THRESHOLD } from '../toolbox/chinese-colors.js';
-import { SeedParam } from './random-string-route.js';
-import { rngFor } from './rng.js';
+import { NAME_THRESHOLD } from '../shared/chinese-colors.js';
+import { rngFor } from '../shared/rng.js';
 import { COLOR_FORMATS, randomColor, type ColorFormat } from './random-color.js';
+import { SeedParam, ChineseNameSchema } from '../shared/schemas.js';
 
 export default async function randomColorRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'random',
     path: '/random-color',
     zh: '随机生成颜色，给出 HEX、RGB、HSL 以及最接近的中国传统色名。',
     summary: '随机颜色 Random colour',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { NAME_THRESHOLD } from '../toolbox/chinese-colors.js';
-import { convertColor } from '../toolbox/color-convert.js';
+import { NAME_THRESHOLD } from '../shared/chinese-colors.js';
+import { convertColor } from '../shared/color-convert.js';
 import { randomColor } from './random-color.js';
-import { secureRng, seededRng } from './rng.js';
+import { secureRng, seededRng } from '../shared/rng.js';
 
 describe('random colour', () => {
   it('gives hex, rgb and hsl of the same colour', () => {

@@ -1,10 +1,10 @@
 /**
  * Random sRGB colours with a Chinese traditional colour name when one is close. Pure module.
  */
-import { nearestChineseColor, type ChineseColorMatch } from '../toolbox/chinese-colors.js';
-import { hueOf, rgbOfHex, round } from '../toolbox/color-space.js';
+import { nearestChineseColor, type ChineseColorMatch } from '../shared/chinese-colors.js';
+import { hueOf, rgbOfHex, round } from '../shared/color-space.js';
 import { converter } from 'culori';
-import type { Rng } from './rng.js';
+import type { Rng } from '../shared/rng.js';
 
 export const COLOR_FORMATS = ['all', 'hex', 'rgb', 'hsl'] as const;
 export type ColorFormat = (typeof COLOR_FORMATS)[number];

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { SeedParam } from './random-string-route.js';
 import { EMOJI_GROUPS, loadEmojiTable, randomEmoji, resolveEmojiGroup } from './random-emoji.js';
-import { rngFor } from './rng.js';
+import { rngFor } from '../shared/rng.js';
+import { SeedParam } from '../shared/schemas.js';
 
 const EmojiSchema = Type.Object({
   emoji: Type.String({ examples: ['😀'] }),
@@ -29,7 +29,6 @@ export default async function randomEmojiRoute(app: FastifyInstance) {
   );
 
   lookupRoute(app, {
-    group: 'random',
     path: '/random-emoji',
     zh: '随机返回表情符号及其中文名称、分类和 Unicode 码位。',
     summary: '随机表情 Random emoji',

@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute, todayInShanghai } from '../../plugins/lookup-platform.js';
-import { IdFactsSchema } from '../life/id-card-route.js';
-import { SeedParam } from './random-string-route.js';
 import { MIN_BIRTH_YEAR, issuingCodes, issuingProvinces, randomIdCard, resolveProvince } from './random-id-card.js';
 import { SEEDED_REFERENCE, parseGender } from './random-user.js';
-import { rngFor } from './rng.js';
+import { rngFor } from '../shared/rng.js';
+import { SeedParam, IdFactsSchema } from '../shared/schemas.js';
 
 /** One generated number with the facts it encodes (the same as /api/id-card reports for it). */
-export const RandomIdCardSchema = Type.Object({
+const RandomIdCardSchema = Type.Object({
   id: Type.String({
     pattern: '^\\d{17}[\\dX]$',
     description: '18-digit number with a correct check digit',
@@ -23,7 +22,6 @@ export default async function randomIdCardRoute(app: FastifyInstance) {
   const anchor = SEEDED_REFERENCE.toISOString().slice(0, 10);
 
   lookupRoute(app, {
-    group: 'random',
     path: '/random-id-card',
     zh: '随机生成能通过全部校验的大陆居民身份证号码，可指定地区、性别和出生年份范围。',
     summary: '随机身份证号 Random ID-card numbers',

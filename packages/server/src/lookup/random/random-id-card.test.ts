@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LookupError } from '../../errors.js';
-import { checkDigit, inspectIdCard } from '../life/id-card.js';
+import { checkDigit, inspectIdCard } from '../shared/id-card.js';
 import { issuingCodes, issuingProvinces, randomBirthday, randomIdCard, resolveProvince } from './random-id-card.js';
-import { seededRng, secureRng } from './rng.js';
+import { seededRng, secureRng } from '../shared/rng.js';
 
 const TODAY = '2026-11-21';
 

@@ -4,10 +4,10 @@
  * Pure: no HTTP framework. Fictional numbers for tests and demos; a real person may hold any of them.
  */
 import { paramError } from '../../errors.js';
-import { composeIdCard, factsOf, idRegions, type IdFacts } from '../life/id-card.js';
-import { shortNames } from '../life/postcodes.js';
+import { composeIdCard, factsOf, idRegions, type IdFacts } from '../shared/id-card.js';
+import { shortNames } from '../shared/postcodes.js';
 import type { Gender } from './random-user.js';
-import type { Rng } from './rng.js';
+import type { Rng } from '../shared/rng.js';
 
 export const MIN_BIRTH_YEAR = 1900;
 

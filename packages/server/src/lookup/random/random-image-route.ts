@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { publicBaseUrl } from '../../plugins/public-url.js';
-import { renderPng } from '../svg-png-pool.js';
+import { renderPng } from '../shared/svg-png-pool.js';
 import { randomSeedText } from './avatar.js';
-import { ImageCache } from './image-cache.js';
+import { ImageCache } from '../shared/image-cache.js';
 import {
   GRADIENT_STYLES,
   IMAGE_SIZE,
@@ -14,8 +14,8 @@ import {
   typeForSeed,
   type ImageType,
 } from './random-image.js';
-import { SeedParam } from './random-string-route.js';
-import { secureRng } from './rng.js';
+import { secureRng } from '../shared/rng.js';
+import { SeedParam } from '../shared/schemas.js';
 
 const Width = Type.Integer({
   minimum: IMAGE_SIZE.min,
@@ -71,7 +71,6 @@ const cache = new ImageCache(32 * 1024 * 1024);
 
 export default async function randomImageRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'random',
     path: '/random-image',
     zh: '随机生成抽象图片，返回 SVG/PNG 地址；seed 相同则图片相同。',
     summary: '随机图片 Random image',
@@ -125,7 +124,6 @@ export default async function randomImageRoute(app: FastifyInstance) {
   });
 
   lookupRoute(app, {
-    group: 'random',
     path: '/random-image/image',
     zh: '直接返回随机图片本身（image/png 或 image/svg+xml），可用于 <img>；出错时返回 JSON 信封。',
     media: ['image/png', 'image/svg+xml'],

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute, todayInShanghai } from '../../plugins/lookup-platform.js';
-import { SeedParam } from './random-string-route.js';
 import { loadPersonData, randomPerson } from './random-person.js';
 import { SEEDED_REFERENCE, parseGender } from './random-user.js';
-import { rngFor } from './rng.js';
+import { rngFor } from '../shared/rng.js';
+import { SeedParam } from '../shared/schemas.js';
 
 const PersonSchema = Type.Object({
   name: Type.String({ examples: ['李秀英'] }),
@@ -56,7 +56,6 @@ export default async function randomPersonRoute(app: FastifyInstance) {
   const anchor = SEEDED_REFERENCE.toISOString().slice(0, 10);
 
   lookupRoute(app, {
-    group: 'random',
     path: '/random-person',
     zh: '随机生成一个完整的虚拟身份：姓名、性别、合法的身份证号、生日、住址、手机号等，可用 seed 复现。',
     summary: '随机身份 Random person',

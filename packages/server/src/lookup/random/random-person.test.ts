@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import lunarJs from 'lunar-javascript';
-import { inspectIdCard } from '../life/id-card.js';
-import { loadPostcodes } from '../life/postcodes.js';
+import { inspectIdCard } from '../shared/id-card.js';
+import { loadPostcodes } from '../shared/postcodes.js';
 import { loadPersonData, randomPerson } from './random-person.js';
-import { seededRng } from './rng.js';
+import { seededRng } from '../shared/rng.js';
 
 const TODAY = '2026-11-21';
 const data = loadPersonData();

@@ -6,11 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { pinyin } from 'pinyin-pro';
-import { composeIdCard, factsOf, idRegions, type BirthFacts } from '../life/id-card.js';
-import { loadPostcodes, type PostcodeRow } from '../life/postcodes.js';
+import { composeIdCard, factsOf, idRegions, type BirthFacts } from '../shared/id-card.js';
+import { loadPostcodes, type PostcodeRow } from '../shared/postcodes.js';
 import { randomBirthday, randomSequence } from './random-id-card.js';
 import type { Gender } from './random-user.js';
-import { pickOne, pickWeighted, type Rng } from './rng.js';
+import { pickOne, pickWeighted, type Rng } from '../shared/rng.js';
 
 type Weighted<T> = (readonly [T, number])[];
 

@@ -1,22 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { rngFor } from './rng.js';
+import { rngFor } from '../shared/rng.js';
 import { alphabetOf, randomString, CHARSETS, type Charset } from './random-string.js';
-
-export const SeedParam = Type.Optional(
-  Type.String({
-    minLength: 1,
-    maxLength: 64,
-    description:
-      'Any text (≤ 64 chars): the same seed and parameters give the same output. Seeded output is reproducible, so never use it as a secret.',
-    examples: ['demo'],
-  }),
-);
+import { SeedParam } from '../shared/schemas.js';
 
 export default async function randomStringRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'random',
     path: '/random-string',
     zh: '生成随机字符串（密码、令牌等），可选长度和字符集，使用密码学安全随机数。',
     summary: '随机字符串 Random string',

@@ -45,7 +45,6 @@ export default async function randomUserRoute(app: FastifyInstance) {
   const data = loadUserData();
 
   lookupRoute(app, {
-    group: 'random',
     path: '/random-user',
     zh: '随机生成用户资料（姓名、头像、联系方式等），count 指定数量，seed 可复现。',
     summary: '随机用户 Random user profiles',

@@ -11,8 +11,8 @@ import { readFileSync } from 'node:fs';
 import { faker } from '@faker-js/faker/locale/base';
 import { pinyin } from 'pinyin-pro';
 import { paramError } from '../../errors.js';
-import { classifyAddress } from '../life/ip-address.js';
-import { loadPostcodes, shortNames, type PostcodeRow } from '../life/postcodes.js';
+import { classifyAddress } from '../shared/ip-address.js';
+import { loadPostcodes, shortNames, type PostcodeRow } from '../shared/postcodes.js';
 
 export type Gender = 'male' | 'female';
 

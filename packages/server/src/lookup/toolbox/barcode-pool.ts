@@ -4,7 +4,7 @@
  * first use and stop when idle; a full queue is answered with an error rather than piling requests up.
  */
 import { LookupError } from '../../errors.js';
-import { lazyPool } from '../worker-entry.js';
+import { lazyPool } from '../shared/worker-entry.js';
 import { prepareBarcode, type BarcodeImage, type BarcodeJob, type BarcodeOptions } from './barcode.js';
 import type { BarcodeTaskResult } from './barcode-worker.js';
 

@@ -61,7 +61,6 @@ export default async function barcodeRoute(app: FastifyInstance) {
   const keyOf = (q: Q) => JSON.stringify([q.type, q.format, q.scale, q.height, q.includeText, q.text]);
 
   lookupRoute(app, {
-    group: 'toolbox',
     path: '/barcode',
     zh: '生成条形码（Code128、EAN-13、UPC-A 等），校验位自动计算或核对。',
     summary: '条形码生成 Barcode',
@@ -113,7 +112,6 @@ export default async function barcodeRoute(app: FastifyInstance) {
   });
 
   lookupRoute(app, {
-    group: 'toolbox',
     path: '/barcode/image',
     zh: '直接返回条形码图片本身（image/png 或 image/svg+xml），参数同 /api/barcode；出错时返回 JSON 信封。',
     media: ['image/png', 'image/svg+xml'],

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { NAME_THRESHOLD } from './chinese-colors.js';
-import { convertColor } from './color-convert.js';
-import { ACCEPTED_FORMATS } from './color-space.js';
+import { convertColor } from '../shared/color-convert.js';
+import { ACCEPTED_FORMATS } from '../shared/color-space.js';
+import { ChineseNameSchema } from '../shared/schemas.js';
 
 const n = (description?: string) => Type.Number(description ? { description } : {});
 const css = Type.String({ description: 'Ready-to-use CSS value' });
@@ -16,25 +16,8 @@ const Wcag = Type.Object({
   aaaLarge: Type.Boolean({ description: 'Large text, AAA: ratio ≥ 4.5' }),
 });
 
-export const ChineseNameSchema = Type.Union(
-  [
-    Type.Object({
-      name: Type.String({ examples: ['胭脂'] }),
-      pinyin: Type.String({ examples: ['yān zhī'] }),
-      hex: Type.String({ examples: ['#9D2933'] }),
-      aliases: Type.Optional(Type.Array(Type.String())),
-      deltaE: Type.Number({ description: 'CIEDE2000 difference from the colour (0 = identical)' }),
-    }),
-    Type.Null(),
-  ],
-  {
-    description: `Nearest Chinese traditional colour name within ΔE00 ≤ ${NAME_THRESHOLD} (data/chinese-colors.json), else null`,
-  },
-);
-
 export default async function colorConvertRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'toolbox',
     path: '/color-convert',
     zh: '颜色格式互转：HEX、RGB、HSL、CMYK 等，并给出最接近的中国传统色。',
     summary: '颜色转换 Colour conversion',

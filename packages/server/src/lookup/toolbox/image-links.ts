@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { RawReply } from '../../plugins/lookup-platform.js';
 import { publicBaseUrl } from '../../plugins/public-url.js';
-import { ImageCache, type ImageBody } from '../random/image-cache.js';
+import { ImageCache, type ImageBody } from '../shared/image-cache.js';
 
 /** How long clients and CDNs may keep a generated image or its JSON: the output depends on the query alone. */
 export const IMAGE_MAX_AGE = 7 * 86400;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { paramError } from '../../errors.js';
-import { ACCEPTED_FORMATS } from './color-space.js';
+import { ACCEPTED_FORMATS } from '../shared/color-space.js';
 import { buildPalette, paletteSnippets } from './palette.js';
 import { STEPS } from './tailwind-families.js';
 
@@ -11,7 +11,6 @@ const strings = (description: string) => Type.Array(Type.String(), { minItems: 1
 
 export default async function paletteRoute(app: FastifyInstance) {
   lookupRoute(app, {
-    group: 'toolbox',
     path: '/palette',
     zh: '由一个颜色生成 50–950 的色阶调色板（Tailwind 风格）。',
     summary: '调色板生成 Utility-class palette',

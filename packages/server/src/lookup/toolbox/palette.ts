@@ -11,8 +11,8 @@
  *    The hue is the input's everywhere.
  */
 import { clampChroma, displayable, type Oklch } from 'culori';
-import { contrastOf } from './color-convert.js';
-import { hexOf, parseColor, rgb255, rgbOfHex, round, toOklch, toRgb } from './color-space.js';
+import { contrastOf } from '../shared/color-convert.js';
+import { hexOf, parseColor, rgb255, rgbOfHex, round, toOklch, toRgb } from '../shared/color-space.js';
 import {
   GREY_RELATIVE_CHROMA,
   STEPS,

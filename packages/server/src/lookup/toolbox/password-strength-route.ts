@@ -115,7 +115,6 @@ export default async function passwordStrengthRoute(app: FastifyInstance) {
   app.addHook('onClose', () => pool.close());
 
   lookupRoute(app, {
-    group: 'toolbox',
     path: '/password-strength',
     zh: '检测密码强度：评分、预计破解时间和中文改进建议；请求不记日志、不缓存。',
     summary: '密码强度检测 Password strength',

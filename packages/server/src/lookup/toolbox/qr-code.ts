@@ -6,7 +6,7 @@ import QRCode from 'qrcode';
 import { wcagContrast, wcagLuminance } from 'culori';
 import { paramError } from '../../errors.js';
 import { encodeGridPng, type Rgba } from './png-bitmap.js';
-import { WHITE, over } from './color-space.js';
+import { WHITE, over } from '../shared/color-space.js';
 
 export type QrLevel = 'L' | 'M' | 'Q' | 'H';
 export type ImageFormat = 'png' | 'svg';

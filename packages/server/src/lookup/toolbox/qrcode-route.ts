@@ -84,7 +84,6 @@ export default async function qrcodeRoute(app: FastifyInstance) {
   const keyOf = (q: Q) => JSON.stringify(canonical(q));
 
   lookupRoute(app, {
-    group: 'toolbox',
     path: '/qrcode',
     zh: '生成二维码：返回图片地址和 data URL，可设容错级别、尺寸和颜色。',
     summary: '二维码生成 QR code',
@@ -138,7 +137,6 @@ export default async function qrcodeRoute(app: FastifyInstance) {
   });
 
   lookupRoute(app, {
-    group: 'toolbox',
     path: '/qrcode/image',
     zh: '直接返回二维码图片本身（image/png 或 image/svg+xml），参数同 /api/qrcode；出错时返回 JSON 信封。',
     media: ['image/png', 'image/svg+xml'],

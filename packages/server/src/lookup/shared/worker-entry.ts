@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import { LookupError } from '../errors.js';
+import { LookupError } from '../../errors.js';
 
 /**
  * The entry file of a worker thread that sits next to the calling module: the compiled `.js` when running from

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { converter, differenceCiede2000 } from 'culori';
-import { seededRng } from '../random/rng.js';
+import { seededRng } from './rng.js';
 import { ciede2000 } from './ciede2000.js';
 
 describe('CIEDE2000', () => {

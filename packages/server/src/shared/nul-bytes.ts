@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { fieldError } from './schemas.js';
+import { fieldError } from '../errors.js';
 
 /**
  * Where the first NUL character (U+0000) sits in a parsed input, as a dotted path (`grants.0.menuId`), or undefined.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRng } from '../random/rng.js';
+import { seededRng } from './rng.js';
 import {
   CHINESE_COLORS,
   NAME_THRESHOLD,

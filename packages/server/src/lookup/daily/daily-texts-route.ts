@@ -3,8 +3,8 @@ import { Type, type TObject } from '@sinclair/typebox';
 import { LookupError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { libraryByName } from '../../content/libraries.js';
-import { DailyQuery, resolveDate } from './daily-query.js';
-import { pickForDay, pickRandom } from './pick.js';
+import { DailyQuery, resolveDate } from '../shared/daily-query.js';
+import { pickForDay, pickRandom } from '../shared/pick.js';
 
 /** Daily endpoints that hand out one item of a content library; the data shape is the library's own item. */
 const DAILY_TEXTS: Array<{
@@ -60,7 +60,6 @@ export default async function dailyTextRoutes(app: FastifyInstance) {
       },
     );
     lookupRoute(app, {
-      group: 'daily',
       path: t.path,
       summary: t.summary,
       zh: t.zh,

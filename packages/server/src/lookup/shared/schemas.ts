@@ -1,0 +1,67 @@
+import { Type } from '@sinclair/typebox';
+import { NAME_THRESHOLD } from './chinese-colors.js';
+
+/** Schemas that endpoints of more than one group answer or accept; each route file keeps its own otherwise. */
+
+/** The `seed` parameter of every endpoint with reproducible random output. */
+export const SeedParam = Type.Optional(
+  Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description:
+      'Any text (≤ 64 chars): the same seed and parameters give the same output. Seeded output is reproducible, so never use it as a secret.',
+    examples: ['demo'],
+  }),
+);
+
+/** A colour's nearest Chinese traditional colour name: colour conversion and random colours. */
+export const ChineseNameSchema = Type.Union(
+  [
+    Type.Object({
+      name: Type.String({ examples: ['胭脂'] }),
+      pinyin: Type.String({ examples: ['yān zhī'] }),
+      hex: Type.String({ examples: ['#9D2933'] }),
+      aliases: Type.Optional(Type.Array(Type.String())),
+      deltaE: Type.Number({ description: 'CIEDE2000 difference from the colour (0 = identical)' }),
+    }),
+    Type.Null(),
+  ],
+  {
+    description: `Nearest Chinese traditional colour name within ΔE00 ≤ ${NAME_THRESHOLD} (data/chinese-colors.json), else null`,
+  },
+);
+
+/** The region an ID number was issued in; shared with the random ID-card and random-person schemas. */
+export const IdRegionSchema = Type.Object({
+  code: Type.String({
+    description: 'Six-digit GB/T 2260 code (the first six digits of the number)',
+    examples: ['110105'],
+  }),
+  province: Type.String({ examples: ['北京市'] }),
+  city: Type.String({
+    description:
+      'Prefecture-level city; the municipality itself for 北京/天津/上海/重庆; empty for a county directly under its province (济源市, 石河子市)',
+    examples: ['北京市'],
+  }),
+  district: Type.String({ examples: ['朝阳区'] }),
+  historical: Type.Boolean({
+    description:
+      'true when the code is no longer in the 2023 division table (abolished or recoded); old cards still carry it',
+  }),
+  name: Type.String({ description: 'Province, city and district joined without repeats', examples: ['北京市朝阳区'] }),
+});
+
+/** The facts a valid number encodes. */
+export const IdFactsSchema = {
+  gender: Type.Union([Type.Literal('男'), Type.Literal('女')], { description: '17th digit: odd 男, even 女' }),
+  birthday: Type.String({ format: 'date', examples: ['1949-12-31'] }),
+  age: Type.Integer({ description: 'Whole years on today’s date in Asia/Shanghai' }),
+  zodiac: Type.String({ description: '生肖 of the lunar year (changes at the Spring Festival)', examples: ['牛'] }),
+  constellation: Type.String({ description: '星座', examples: ['摩羯座'] }),
+  lunarBirthday: Type.String({ description: 'Birthday on the Chinese calendar', examples: ['一九四九年冬月十二'] }),
+  region: IdRegionSchema,
+  document: Type.Union([Type.Literal('居民身份证'), Type.Literal('港澳居民居住证'), Type.Literal('台湾居民居住证')], {
+    description:
+      '证件类型：居民身份证，或港澳台居民居住证（地区码 810000 香港、820000 澳门、830000 台湾） Which card the number belongs to',
+  }),
+};

@@ -1,0 +1,160 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The house rules of the server's layout, checked over the import statements themselves:
+ * - a lookup group (`lookup/<group>/`) depends on the platform and `lookup/shared/`, never on another group;
+ *   `lookup/shared/` depends on no group;
+ * - nobody imports a route file (`*-route.ts`): shared schemas and parameters live in modules of their own;
+ * - `content/` and `monitor/` do not reach into `admin/` (what they share lives below both, in `shared/`);
+ * - no import cycle anywhere in the server or the benchmarks (type-only imports included: they are arrows too).
+ */
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const SRC = path.join(root, 'packages/server/src');
+const SCANNED = [SRC, path.join(root, 'bench')];
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'node_modules' ? [] : sourceFiles(full);
+    return /\.ts$/.test(e.name) && !e.name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+/** Module specifiers of the static imports, re-exports and dynamic imports of one file (comments ignored). */
+export function specifiersOf(code: string): string[] {
+  const text = code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const found: string[] = [];
+  for (const re of [
+    /\b(?:import|export)\s[^'";]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /^\s*import\s*['"]([^'"]+)['"]/gm,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ]) {
+    for (const m of text.matchAll(re)) found.push(m[1]);
+  }
+  return found;
+}
+
+/** The file a relative specifier names (`./x.js` is `./x.ts` in the sources), or undefined for packages. */
+function resolve(from: string, spec: string): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  const target = path.resolve(path.dirname(from), spec);
+  for (const candidate of [target.replace(/\.js$/, '.ts'), target, `${target}.ts`, path.join(target, 'index.ts')]) {
+    if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
+  }
+  return undefined;
+}
+
+const rel = (file: string) => path.relative(root, file).split(path.sep).join('/');
+
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of SCANNED.flatMap(sourceFiles)) {
+    const targets = specifiersOf(fs.readFileSync(file, 'utf8'))
+      .map((s) => resolve(file, s))
+      .filter((t): t is string => t !== undefined && t.endsWith('.ts'));
+    graph.set(rel(file), [...new Set(targets.map(rel))]);
+  }
+  return graph;
+}
+
+const SERVER = 'packages/server/src/';
+/** `daily` for packages/server/src/lookup/daily/x.ts, `shared` for lookup/shared/, undefined outside a group. */
+function lookupGroupOf(file: string): string | undefined {
+  const m = file.startsWith(SERVER) ? /^lookup\/([^/]+)\//.exec(file.slice(SERVER.length)) : null;
+  return m?.[1];
+}
+const topFolderOf = (file: string) => (file.startsWith(SERVER) ? file.slice(SERVER.length).split('/')[0] : undefined);
+
+/** Arrows that break the layout, as `from → to` lines. */
+export function boundaryViolations(graph: Map<string, string[]>): string[] {
+  const out: string[] = [];
+  for (const [from, targets] of graph) {
+    for (const to of targets) {
+      const [a, b] = [lookupGroupOf(from), lookupGroupOf(to)];
+      if (a && b && a !== b && b !== 'shared') out.push(`${from} → ${to} (lookup group ${a} reaches into ${b})`);
+      const [fa, fb] = [topFolderOf(from), topFolderOf(to)];
+      if ((fa === 'content' || fa === 'monitor') && fb === 'admin')
+        out.push(`${from} → ${to} (${fa} reaches into admin)`);
+      // Route files export routes; what two routes share (schemas, parameters) lives in a module of its own.
+      if (to.endsWith('-route.ts')) out.push(`${from} → ${to} (imports a route file)`);
+    }
+  }
+  return out;
+}
+
+/** Strongly connected components with more than one file (or a file importing itself): each is a cycle. */
+export function importCycles(graph: Map<string, string[]>): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1 || graph.get(v)?.includes(v)) cycles.push(scc.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
+
+describe('import boundaries', () => {
+  const graph = importGraph();
+
+  it('reads the imports of every source file', () => {
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.get('packages/server/src/app.ts')).toContain('packages/server/src/config.ts');
+  });
+
+  it('a lookup group imports only the platform and lookup/shared; content and monitor stay out of admin', () => {
+    expect(boundaryViolations(graph)).toEqual([]);
+  });
+
+  it('a route file exports its routes only', () => {
+    const extra = [...graph.keys()]
+      .filter((f) => f.endsWith('-route.ts'))
+      .filter((f) => /^export (?!default\b)/m.test(fs.readFileSync(path.join(root, f), 'utf8')));
+    expect(extra).toEqual([]);
+  });
+
+  it('no import cycle in the server or the benchmarks', () => {
+    expect(importCycles(graph).map((c) => c.join(' ⇄ '))).toEqual([]);
+  });
+
+  it('the checks see the arrows they forbid', () => {
+    const bad = new Map([
+      ['packages/server/src/lookup/random/a.ts', ['packages/server/src/lookup/toolbox/b.ts']],
+      ['packages/server/src/lookup/toolbox/b.ts', ['packages/server/src/lookup/shared/c.ts']],
+      ['packages/server/src/content/d.ts', ['packages/server/src/admin/shared/e.ts']],
+      ['bench/x.ts', ['bench/y.ts']],
+      ['bench/y.ts', ['bench/x.ts']],
+    ]);
+    expect(boundaryViolations(bad)).toHaveLength(2);
+    expect(importCycles(bad)).toEqual([['bench/x.ts', 'bench/y.ts']]);
+    expect(
+      specifiersOf("import type {\n  A,\n} from './a.js';\nexport { b } from './b.js';\nawait import('./c.js');"),
+    ).toEqual(['./a.js', './b.js', './c.js']);
+  });
+});
