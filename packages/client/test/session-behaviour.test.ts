@@ -1,13 +1,14 @@
 /**
  * The session behaviour every client built on @tianji/client must show, against a real tianji server
- * (buildApp on in-memory SQLite, listening on 127.0.0.1, access tokens living 2 s). The same suite runs for each
+ * (buildApp on in-memory SQLite, listening on 127.0.0.1, access tokens living 2 s; the tests move the clock past
+ * that instead of waiting). The same suite runs for each
  * client in CLIENTS; the browser client runs the same scenarios in Chromium (apps/admin/test/e2e.test.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN, getTestInstance, type TestInstance } from '../../server/test/helpers.js';
 import {
   ApiError,
@@ -20,7 +21,14 @@ import {
 } from '../src/node.js';
 
 const TTL_MS = 2000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Lets `ms` pass on this process's clock without waiting: the server and the client run here and share Date, so the
+ * server's token checks see the time pass too. Timers stay real, and the clock keeps running from there.
+ */
+function passTime(ms: number) {
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  vi.advanceTimersByTime(ms);
+}
 const tmpFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-session-')), 'refresh-token');
 
 const CLIENTS: Array<{ name: string; storage: () => TokenStorage }> = [
@@ -38,6 +46,7 @@ describe.each(CLIENTS)('session behaviour: $name', ({ storage: makeStorage }) =>
     baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
   afterAll(() => t?.close());
+  afterEach(() => vi.useRealTimers());
 
   /** A client whose transport counts refreshes and 401s, with a clock the test may shift or stop. */
   function client(opts: { storage?: TokenStorage } = {}) {
@@ -104,7 +113,7 @@ describe.each(CLIENTS)('session behaviour: $name', ({ storage: makeStorage }) =>
     const { session, seen } = client();
     await session.login(ADMIN.username, ADMIN.password);
     const old = await session.accessToken();
-    await sleep(TTL_MS + 200);
+    passTime(TTL_MS + 200);
     expect((await raw('/api/auth/me', { token: old })).status).toBe(401); // the server really rejects it now
     const results = await Promise.all([users(session), users(session), session.me()]);
     expect(results[0].response.status).toBe(200);
@@ -117,7 +126,7 @@ describe.each(CLIENTS)('session behaviour: $name', ({ storage: makeStorage }) =>
     const { session, seen, clock } = client();
     await session.login(ADMIN.username, ADMIN.password);
     clock.frozenAt = Date.now(); // the client believes its token is fresh; the server will not
-    await sleep(TTL_MS + 200);
+    passTime(TTL_MS + 200);
     const results = await Promise.all(Array.from({ length: 8 }, () => users(session)));
     expect(results.map((r) => r.response.status)).toEqual(Array(8).fill(200));
     expect(seen.unauthorized).toBe(8);

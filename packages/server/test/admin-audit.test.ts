@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDb, useTestApp, login } from './helpers.js';
 import { adminCall, createRole, createUser, type Call } from './admin-fixtures.js';
 
 interface Entry {
@@ -15,12 +15,11 @@ interface Entry {
 }
 
 describeEachDb('audit log', (dialect) => {
-  let t: TestInstance;
+  const t = useTestApp(dialect);
   let admin: Call;
   let adminId: string;
   let started: string;
   beforeAll(async () => {
-    t = await getTestInstance(dialect);
     admin = await adminCall(t.app);
     adminId = (await login(t.app)).user.id;
     started = new Date().toISOString();
@@ -28,7 +27,6 @@ describeEachDb('audit log', (dialect) => {
     await createUser(admin, 'audit_a', [role], { nickname: '甲' });
     await createUser(admin, 'audit_b');
   });
-  afterAll(() => t.close());
 
   const list = async (query: string) => {
     const res = await admin('GET', `/api/audit-logs?${query}`);

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { EXIT, runAdminCli } from '../src/cli/admin-commands.js';
-import { bearer, describeEachDb, getTestInstance, login, ADMIN, type TestInstance } from './helpers.js';
+import { bearer, describeEachDb, useTestApp, login, ADMIN } from './helpers.js';
 import { adminCall, createUser, PASSWORD, type Call } from './admin-fixtures.js';
 
 describeEachDb('operator recovery CLI', (dialect) => {
-  let t: TestInstance;
+  const t = useTestApp(dialect);
   let admin: Call;
   beforeAll(async () => {
-    t = await getTestInstance(dialect);
     admin = await adminCall(t.app);
   });
-  afterAll(() => t.close());
 
   /** Runs one command against the test database and captures what it prints. */
   async function cli(...argv: string[]) {

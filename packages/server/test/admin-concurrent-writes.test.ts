@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDb, getTestInstance, type TestInstance } from './helpers.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDb, useTestApp } from './helpers.js';
 import { adminCall, createRole, createUser, roleId, type Call } from './admin-fixtures.js';
 
 /**
@@ -8,13 +8,11 @@ import { adminCall, createRole, createUser, roleId, type Call } from './admin-fi
  * they queue instead of deadlocking (a deadlock would surface as a 500).
  */
 describeEachDb('concurrent administrative writes', (dialect) => {
-  let t: TestInstance;
+  const t = useTestApp(dialect);
   let admin: Call;
   beforeAll(async () => {
-    t = await getTestInstance(dialect);
     admin = await adminCall(t.app);
   });
-  afterAll(() => t.close());
 
   it('menus, grants, roles and user demotions racing each other all finish without a server error', async () => {
     const superRole = await roleId(admin, 'super_admin');

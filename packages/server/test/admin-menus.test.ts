@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDb, getTestInstance, type TestInstance } from './helpers.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDb, useTestApp } from './helpers.js';
 import { adminCall, menuIds, roleId, type Call } from './admin-fixtures.js';
 
 interface Node {
@@ -10,7 +10,7 @@ interface Node {
 }
 
 describeEachDb('menus administration', (dialect) => {
-  let t: TestInstance;
+  const t = useTestApp(dialect);
   let admin: Call;
   const create = async (code: string, parent?: string, extra: Record<string, unknown> = {}) => {
     const res = await admin('POST', parent ? `/api/menus/${parent}/children` : '/api/menus', {
@@ -22,10 +22,8 @@ describeEachDb('menus administration', (dialect) => {
     return res.json().data as Node;
   };
   beforeAll(async () => {
-    t = await getTestInstance(dialect);
     admin = await adminCall(t.app);
   });
-  afterAll(() => t.close());
 
   it('returns the whole tree with the seeded system menus in order', async () => {
     const res = await admin('GET', '/api/menus');

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { PERMISSION, type PermissionName } from '../src/admin/permissions/points.js';
-import { describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
+import { describeEachDb, useTestApp, login } from './helpers.js';
 import {
   adminCall,
   as,
@@ -89,7 +89,7 @@ const ROUTES: Record<string, Prepare> = {
 const GUARDED = /^\/api\/(users|roles|menus|audit-logs|sessions|login-logs)(\/|$)/;
 
 describeEachDb('permission guard on users, roles, menus, audit-log and session routes', (dialect) => {
-  let t: TestInstance;
+  const t = useTestApp(dialect);
   let admin: Call;
   let probe: Call;
   let probeRole: string;
@@ -104,7 +104,6 @@ describeEachDb('permission guard on users, roles, menus, audit-log and session r
   };
 
   beforeAll(async () => {
-    t = await getTestInstance(dialect);
     admin = await adminCall(t.app);
     menus = await menuIds(admin);
     probeRole = await createRole(admin, 'probe');
@@ -119,7 +118,6 @@ describeEachDb('permission guard on users, roles, menus, audit-log and session r
         declared.set(`${method.toUpperCase()} ${path.replace(/\/$/, '') || '/'}`, op['x-permission'] as never);
     }
   });
-  afterAll(() => t.close());
 
   it('covers every users / roles / menus / audit-log / session route, each declaring a menu and bits', () => {
     expect([...declared.keys()].sort()).toEqual(Object.keys(ROUTES).sort());

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDb, useTestApp, login } from './helpers.js';
 import {
   adminCall,
   as,
@@ -13,15 +13,13 @@ import {
 } from './admin-fixtures.js';
 
 describeEachDb('roles administration', (dialect) => {
-  let t: TestInstance;
+  const t = useTestApp(dialect);
   let admin: Call;
   let menus: Map<string, string>;
   beforeAll(async () => {
-    t = await getTestInstance(dialect);
     admin = await adminCall(t.app);
     menus = await menuIds(admin);
   });
-  afterAll(() => t.close());
 
   it('creates, reads, edits and lists roles', async () => {
     const res = await admin('POST', '/api/roles', { code: 'auditor', name: '审计员', description: '只读', sort: 5 });

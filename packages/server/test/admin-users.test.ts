@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bearer, describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
+import { beforeAll, expect, it } from 'vitest';
+import { bearer, describeEachDb, useTestApp, login } from './helpers.js';
 import { adminCall, as, createRole, createUser, PASSWORD, roleId, type Call } from './admin-fixtures.js';
 
 describeEachDb('users administration', (dialect) => {
-  let t: TestInstance;
+  const t = useTestApp(dialect);
   let admin: Call;
   let adminId: string;
   beforeAll(async () => {
-    t = await getTestInstance(dialect);
     admin = await adminCall(t.app);
     adminId = (await login(t.app)).user.id;
   });
-  afterAll(() => t.close());
 
   it('creates a user and shows it with its roles, never its password', async () => {
     const role = await createRole(admin, 'editor');

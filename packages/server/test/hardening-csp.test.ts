@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inlineScriptHashes } from '../src/plugins/csp-hashes.js';
-import { getTestInstance, type TestInstance } from './helpers.js';
+import { useTestApp } from './helpers.js';
 
 const scriptSrc = (csp: unknown) => /script-src ([^;]*)/.exec(String(csp))?.[1].split(' ') ?? [];
 
@@ -16,11 +16,7 @@ describe('inline script hashes', () => {
 });
 
 describe('Content-Security-Policy without inline scripts', () => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await getTestInstance('sqlite');
-  });
-  afterAll(() => t?.close());
+  const t = useTestApp('sqlite');
 
   it.each(['/admin/', '/admin/login', '/api/auth/me', '/api/bmi?height=170&weight=60', '/docs/', '/healthz'])(
     "%s: script-src has no 'unsafe-inline'",

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDb, getTestInstance, type TestInstance } from './helpers.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDb, useTestApp } from './helpers.js';
 import { adminCall, createUser, type Call } from './admin-fixtures.js';
 
 /** Cells of a CSV export (BOM stripped), as a spreadsheet would read them with ',' as separator. */
@@ -15,10 +15,9 @@ const RISKY = [' =1+2', '\t=HYPERLINK("http://evil")', 'note;=cmd|" /C calc"!A0'
 const JOKES = RISKY.map((text) => text.trim());
 
 describeEachDb('CSV exports neutralise formula cells (OWASP list)', (dialect) => {
-  let t: TestInstance;
+  const t = useTestApp(dialect);
   let admin: Call;
   beforeAll(async () => {
-    t = await getTestInstance(dialect);
     admin = await adminCall(t.app);
     for (const [i, text] of RISKY.entries()) {
       await createUser(admin, `csv.user${i}`, [], { nickname: text.slice(0, 60) });
@@ -30,7 +29,6 @@ describeEachDb('CSV exports neutralise formula cells (OWASP list)', (dialect) =>
       expect((await admin('POST', '/api/admin/content/jokes', { content: JOKES[i] })).statusCode).toBe(201);
     }
   });
-  afterAll(() => t?.close());
 
   it.each([
     '/api/users/export',

@@ -1,17 +1,15 @@
 import net from 'node:net';
 import type { InjectOptions } from 'fastify';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bearer, describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
+import { beforeAll, expect, it } from 'vitest';
+import { bearer, describeEachDb, useTestApp, login } from './helpers.js';
 
 describeEachDb('Cache-Control: no-store on every admin API response', (dialect) => {
-  let t: TestInstance;
+  const t = useTestApp(dialect);
   let token: string;
   beforeAll(async () => {
-    t = await getTestInstance(dialect);
     token = (await login(t.app)).accessToken;
   });
-  afterAll(() => t?.close());
 
   it.each([
     [
@@ -61,14 +59,12 @@ function rawRequest(port: number, text: string): Promise<string> {
 }
 
 describeEachDb('oversized headers', (dialect) => {
-  let t: TestInstance;
+  const t = useTestApp(dialect);
   let port: number;
   beforeAll(async () => {
-    t = await getTestInstance(dialect);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });
-  afterAll(() => t?.close());
 
   const big = `Bearer ${'a'.repeat(20 * 1024)}`;
 

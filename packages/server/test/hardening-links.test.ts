@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { isSafeLink } from '../src/content/safe-link.js';
 import { ContentRepository } from '../src/content/repository.js';
 import { libraryByName } from '../src/content/libraries.js';
-import { describeEachDb, getTestInstance, type TestInstance } from './helpers.js';
+import { describeEachDb, useTestApp } from './helpers.js';
 import { adminCall, type Call } from './admin-fixtures.js';
 
 const BAD = [
@@ -35,13 +35,11 @@ const wallpaper = (url: string, date = '2026-03-01') => ({
 });
 
 describeEachDb('links in content accept only http(s) or a local path', (dialect) => {
-  let t: TestInstance;
+  const t = useTestApp(dialect);
   let admin: Call;
   beforeAll(async () => {
-    t = await getTestInstance(dialect);
     admin = await adminCall(t.app);
   });
-  afterAll(() => t?.close());
 
   it.each(BAD.slice(0, 5))('create with %j is a 400 naming url', async (url) => {
     const res = await admin('POST', '/api/admin/content/wallpapers', wallpaper(url));

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTestInstance, type TestInstance } from './helpers.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { getTestInstance, useTestApp, type TestInstance } from './helpers.js';
 
 /** Every link-bearing public answer, and where its link sits. */
 const LINKS: Array<[string, (data: Record<string, unknown>) => string]> = [
@@ -18,11 +18,7 @@ const get = async (t: TestInstance, url: string, host: string) => {
 };
 
 describe('public links never carry an arbitrary Host header', () => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await getTestInstance('sqlite');
-  });
-  afterAll(() => t?.close());
+  const t = useTestApp('sqlite');
 
   it.each(LINKS)('%s: an untrusted host gets root-relative links', async (url, pick) => {
     const data = await get(t, url, 'evil.example');

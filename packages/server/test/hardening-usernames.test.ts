@@ -6,7 +6,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { EXIT, runAdminCli } from '../src/cli/admin-commands.js';
 import type { Db } from '../src/db/index.js';
 import { buildApp } from '../src/app.js';
-import { ADMIN, describeEachDb, freshDb, getTestInstance, login, testConfig, type TestInstance } from './helpers.js';
+import { ADMIN, describeEachDb, freshDb, useTestApp, login, testConfig, type TestInstance } from './helpers.js';
 import { adminCall, createUser, PASSWORD, type Call } from './admin-fixtures.js';
 
 it('a username key folds case and Unicode compatibility forms', () => {
@@ -18,13 +18,11 @@ it('a username key folds case and Unicode compatibility forms', () => {
 });
 
 describeEachDb('usernames are unique regardless of case and Unicode form', (dialect) => {
-  let t: TestInstance;
+  const t = useTestApp(dialect);
   let admin: Call;
   beforeAll(async () => {
-    t = await getTestInstance(dialect);
     admin = await adminCall(t.app);
   });
-  afterAll(() => t?.close());
 
   it('a user cannot be created as ADMIN or Admin while admin exists', async () => {
     for (const username of ['ADMIN', 'Admin', 'aDmIn']) {
@@ -70,11 +68,7 @@ describeEachDb('usernames are unique regardless of case and Unicode form', (dial
 });
 
 describeEachDb('sign-in throttling counts every spelling of a name as one account', (dialect) => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await getTestInstance(dialect, { LOGIN_MAX_FAILURES: '2' });
-  });
-  afterAll(() => t?.close());
+  const t = useTestApp(dialect, { LOGIN_MAX_FAILURES: '2' });
 
   it('failures as admin and ａｄｍｉｎ use up the allowance of Admin', async () => {
     const attempt = (username: string) =>

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { describe } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
@@ -80,6 +80,36 @@ export async function getTestInstance(
       await app.close();
       await db.close();
     },
+  };
+}
+
+/**
+ * A fresh app for the enclosing describe block (or file): built before its first test, closed after its last.
+ * Read `t.app` and `t.db` inside tests and hooks; hooks the block registers after this call run once the app exists.
+ * @example const t = useTestApp(dialect); it('…', async () => expect((await t.app.inject('/healthz')).statusCode).toBe(200));
+ */
+export function useTestApp(
+  dialect: Dialect = 'sqlite',
+  env: Record<string, string> = {},
+  build: Pick<BuildOptions, 'onRoute' | 'now'> = {},
+): TestInstance {
+  let current: TestInstance | undefined;
+  beforeAll(async () => {
+    current = await getTestInstance(dialect, env, build);
+  });
+  afterAll(() => current?.close());
+  const get = () => {
+    if (!current) throw new Error('useTestApp: the app is built in beforeAll; read it inside a test or a hook');
+    return current;
+  };
+  return {
+    get app() {
+      return get().app;
+    },
+    get db() {
+      return get().db;
+    },
+    close: () => get().close(),
   };
 }
 
