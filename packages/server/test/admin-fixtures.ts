@@ -3,7 +3,7 @@ import { bearer, login } from './helpers.js';
 
 /** Test helpers for the administration resources: every fixture is built through the HTTP API, as a client would. */
 
-export const PASSWORD = 'password-123';
+export const PASSWORD = 'fixture-password-123';
 
 export type Call = (method: InjectOptions['method'], url: string, payload?: unknown) => Promise<LightMyRequestResponse>;
 

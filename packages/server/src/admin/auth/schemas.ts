@@ -39,7 +39,13 @@ export const LogoutBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const PasswordPolicy = Type.String({ minLength: 8, maxLength: 128, description: '8 to 128 characters' });
+/** A new password: the length bound here; PASSWORD_MIN_LENGTH and PASSWORD_MIN_SCORE are checked by password-policy.ts. */
+export const PasswordPolicy = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  description:
+    'At most 128 characters, at least PASSWORD_MIN_LENGTH (8 by default), with a zxcvbn score of at least PASSWORD_MIN_SCORE (3 by default); a weaker one is 400 with Chinese advice',
+});
 
 export const ChangePasswordBody = Type.Object(
   { oldPassword: Type.String({ minLength: 1, maxLength: 128 }), newPassword: PasswordPolicy },
