@@ -5,6 +5,7 @@ import { PERMISSION_POINTS } from '../permissions/points.js';
 import { visibleMenuTree, type MenuNode } from './access.js';
 import { publicUser, type AuthService, CredentialError, getDummyHash, type ClientInfo } from './service.js';
 import { FailureStore, LoginThrottle } from './throttle.js';
+import { assertPasswordPolicy } from './password-policy.js';
 import { clientKindOf, deviceLabel } from '../sessions/device.js';
 import { AppError } from '../../errors.js';
 import {
@@ -167,6 +168,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
     },
     async (req) => {
       const { oldPassword, newPassword } = req.body as Static<typeof ChangePasswordBody>;
+      assertPasswordPolicy('newPassword', newPassword, app.config.passwordPolicy);
       const { id, username, sessionId } = req.auth!;
       const pair = await throttle.guard(
         username,
