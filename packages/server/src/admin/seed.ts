@@ -87,6 +87,7 @@ export async function seedDatabase(
         description: 'Built-in: all permissions on every menu',
         status: 'enabled',
         sort: 0,
+        require_totp: 0,
         created_at: now(),
         updated_at: now(),
       })
@@ -105,6 +106,8 @@ export async function seedDatabase(
           password_hash: await hashPassword(password),
           status: 'enabled',
           token_version: 0,
+          // A generated password was printed to a log: its user must replace it before doing anything else.
+          must_change_password: generatedPassword ? 1 : 0,
           created_at: now(),
           updated_at: now(),
         })

@@ -8,6 +8,7 @@ import * as m0005 from './migrations/0005-username-key.js';
 import * as m0006 from './migrations/0006-sessions.js';
 import * as m0007 from './migrations/0007-login-log.js';
 import * as m0008 from './migrations/0008-login-throttle.js';
+import * as m0009 from './migrations/0009-account-security.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0006-sessions': m0006,
   '0007-login-log': m0007,
   '0008-login-throttle': m0008,
+  '0009-account-security': m0009,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -1,3 +1,4 @@
+import { ANY_PENDING } from '../../errors.js';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
@@ -112,7 +113,7 @@ export async function sessionEventRoutes(app: FastifyInstance) {
   app.get(
     '/events',
     {
-      config: { auth: 'authenticated' },
+      config: { auth: 'authenticated', whilePending: ANY_PENDING },
       schema: {
         tags: AUTH_TAGS,
         summary: 'Server-Sent Events of this session',
@@ -159,7 +160,7 @@ export async function ownSessionRoutes(app: FastifyInstance) {
   app.get(
     '/',
     {
-      config: { auth: 'authenticated' },
+      config: { auth: 'authenticated', whilePending: ANY_PENDING },
       schema: {
         tags: AUTH_TAGS,
         summary: 'My live sessions',
