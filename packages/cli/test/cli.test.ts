@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, login } from '../../server/test/helpers.js';
 import { startHarness, type CliHarness } from './cli-harness.js';
+import { totpCode } from '../../server/src/admin/auth/totp.js';
 
 const ALL_ONES = '9223372036854775807';
 
@@ -257,5 +258,50 @@ describe('tianji command line', () => {
     expect(r.stdout).toContain('admin');
     expect(r.stdout).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
     expect(JSON.parse((await h.run(['login-log', 'list', '--json'])).stdout).total).toBeGreaterThan(0);
+  });
+
+  it('login warns when the password must be changed, and asks for the TOTP code (--totp) when the account has one', async () => {
+    const home = h.home();
+    const initial = 'operator-chosen-password-1';
+    const own = 'cli-chosen-quiet-harbour-58';
+    expect((await api('POST', '/api/users', { username: 'cli_totp', password: initial })).statusCode).toBe(201);
+    const first = await signIn('cli_totp', initial, home);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('必须先修改密码');
+    expect(first.stderr).toContain('tianji password');
+
+    // Through the API as that user: pick a password, enrol TOTP.
+    const s = (await login(h.t.app, 'cli_totp', initial)).accessToken;
+    const changed = await h.t.app.inject({
+      method: 'PUT',
+      url: '/api/auth/password',
+      headers: bearer(s),
+      payload: { oldPassword: initial, newPassword: own },
+    });
+    const token = changed.json().data.accessToken;
+    const as = (url: string, payload?: object) =>
+      h.t.app.inject({ method: 'POST', url, headers: bearer(token), ...(payload && { payload }) });
+    const { secret } = (await as('/api/auth/totp/setup')).json().data;
+    expect((await as('/api/auth/totp/enable', { code: totpCode(secret, Date.now()) })).statusCode).toBe(200);
+
+    const missing = await signIn('cli_totp', own, home);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('--totp');
+    const ok = await h.run(
+      [
+        'login',
+        '--server',
+        h.server,
+        '--username',
+        'cli_totp',
+        '--password-stdin',
+        '--totp',
+        totpCode(secret, Date.now() + 30_000),
+      ],
+      { stdin: `${own}\n`, home },
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('已登录');
+    expect(ok.stderr).not.toContain('必须先修改密码');
   });
 });
