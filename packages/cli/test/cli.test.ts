@@ -27,6 +27,10 @@ describe('tianji command line', () => {
     return h.t.app.inject({ method, url, payload: payload as object, headers: bearer(accessToken) });
   }
 
+  /** As if the user had already replaced the operator's password (the server's must-change-password suite covers it). */
+  const settled = (username: string) =>
+    h.t.db.kysely.updateTable('users').set({ must_change_password: 0 }).where('username', '=', username).execute();
+
   beforeAll(async () => {
     h = await startHarness(dialect);
   });
@@ -100,6 +104,7 @@ describe('tianji command line', () => {
   it('roles list and grant; the grantee sees the granted bits in menus tree, and a missing bit is 无权限 (exit 3)', async () => {
     const role = (await api('POST', '/api/roles', { code: 'viewer', name: '查看员' })).json().data as { id: string };
     await h.run(['users', 'create', 'dave', '--password-stdin'], { stdin: 'dave-password-1' });
+    await settled('dave');
     expect((await h.run(['users', 'roles', 'dave', 'viewer'])).code).toBe(0);
     expect((await h.run(['roles', 'list'])).stdout).toMatch(/viewer\s+查看员/);
 
@@ -133,6 +138,7 @@ describe('tianji command line', () => {
 
   it('session ended on the server (password reset by an administrator): exit 4 with the server’s reason', async () => {
     await h.run(['users', 'create', 'erin', '--password-stdin'], { stdin: 'erin-password-1' });
+    await settled('erin');
     const erin = h.home();
     expect((await signIn('erin', 'erin-password-1', erin)).code).toBe(0);
     await h.run(['users', 'reset-password', 'erin', '--password-stdin'], { stdin: 'erin-password-2' });
@@ -225,6 +231,7 @@ describe('tianji command line', () => {
   it('sessions list shows this CLI session; ending it signs this CLI out with the server’s reason', async (ctx) => {
     if (!hasRoute('GET /api/auth/sessions') || !hasRoute('DELETE /api/auth/sessions/:id')) return ctx.skip();
     await h.run(['users', 'create', 'gina', '--password-stdin'], { stdin: 'gina-password-1' });
+    await settled('gina');
     const home = h.home();
     expect((await signIn('gina', 'gina-password-1', home)).code).toBe(0);
     const listed = await h.run(['sessions', 'list', '--json'], { home });
@@ -242,6 +249,7 @@ describe('tianji command line', () => {
   it('users force-logout signs that user out: their next command exits 4 with FORCED_LOGOUT', async (ctx) => {
     if (!hasRoute('POST /api/users/:id/force-logout')) return ctx.skip();
     await h.run(['users', 'create', 'frank', '--password-stdin'], { stdin: 'frank-password-1' });
+    await settled('frank');
     const frank = h.home();
     expect((await signIn('frank', 'frank-password-1', frank)).code).toBe(0);
     const forced = await h.run(['users', 'force-logout', 'frank']);
