@@ -73,6 +73,12 @@ describeEachDb('TOTP two-step sign-in', (dialect) => {
     const { mfaToken } = first.json().data;
     // The mfaToken is not an access token.
     expect((await t.app.inject({ url: '/api/auth/me', headers: bearer(mfaToken) })).statusCode).toBe(401);
+    const short = await loginTotp(mfaToken, '12345');
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toContain('参数 code');
+    const badToken = await loginTotp(`${mfaToken}${'x'.repeat(4096)}`, '123456');
+    expect(badToken.statusCode).toBe(400);
+    expect(badToken.body).not.toContain(mfaToken.slice(0, 20));
     const wrong = await loginTotp(mfaToken, '123456');
     expect(wrong.statusCode).toBe(401);
     expect(wrong.body).not.toContain('123456');
