@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, login } from '../../server/test/helpers.js';
 import { startHarness, type CliHarness } from './cli-harness.js';
+import { totpCode } from '../../server/src/admin/auth/totp.js';
 
 const ALL_ONES = '9223372036854775807';
 
@@ -25,6 +26,10 @@ describe('tianji command line', () => {
     const { accessToken } = await login(h.t.app);
     return h.t.app.inject({ method, url, payload: payload as object, headers: bearer(accessToken) });
   }
+
+  /** As if the user had already replaced the operator's password (the server's must-change-password suite covers it). */
+  const settled = (username: string) =>
+    h.t.db.kysely.updateTable('users').set({ must_change_password: 0 }).where('username', '=', username).execute();
 
   beforeAll(async () => {
     h = await startHarness(dialect);
@@ -99,6 +104,7 @@ describe('tianji command line', () => {
   it('roles list and grant; the grantee sees the granted bits in menus tree, and a missing bit is 无权限 (exit 3)', async () => {
     const role = (await api('POST', '/api/roles', { code: 'viewer', name: '查看员' })).json().data as { id: string };
     await h.run(['users', 'create', 'dave', '--password-stdin'], { stdin: 'dave-password-1' });
+    await settled('dave');
     expect((await h.run(['users', 'roles', 'dave', 'viewer'])).code).toBe(0);
     expect((await h.run(['roles', 'list'])).stdout).toMatch(/viewer\s+查看员/);
 
@@ -132,6 +138,7 @@ describe('tianji command line', () => {
 
   it('session ended on the server (password reset by an administrator): exit 4 with the server’s reason', async () => {
     await h.run(['users', 'create', 'erin', '--password-stdin'], { stdin: 'erin-password-1' });
+    await settled('erin');
     const erin = h.home();
     expect((await signIn('erin', 'erin-password-1', erin)).code).toBe(0);
     await h.run(['users', 'reset-password', 'erin', '--password-stdin'], { stdin: 'erin-password-2' });
@@ -224,6 +231,7 @@ describe('tianji command line', () => {
   it('sessions list shows this CLI session; ending it signs this CLI out with the server’s reason', async (ctx) => {
     if (!hasRoute('GET /api/auth/sessions') || !hasRoute('DELETE /api/auth/sessions/:id')) return ctx.skip();
     await h.run(['users', 'create', 'gina', '--password-stdin'], { stdin: 'gina-password-1' });
+    await settled('gina');
     const home = h.home();
     expect((await signIn('gina', 'gina-password-1', home)).code).toBe(0);
     const listed = await h.run(['sessions', 'list', '--json'], { home });
@@ -241,6 +249,7 @@ describe('tianji command line', () => {
   it('users force-logout signs that user out: their next command exits 4 with FORCED_LOGOUT', async (ctx) => {
     if (!hasRoute('POST /api/users/:id/force-logout')) return ctx.skip();
     await h.run(['users', 'create', 'frank', '--password-stdin'], { stdin: 'frank-password-1' });
+    await settled('frank');
     const frank = h.home();
     expect((await signIn('frank', 'frank-password-1', frank)).code).toBe(0);
     const forced = await h.run(['users', 'force-logout', 'frank']);
@@ -257,5 +266,50 @@ describe('tianji command line', () => {
     expect(r.stdout).toContain('admin');
     expect(r.stdout).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
     expect(JSON.parse((await h.run(['login-log', 'list', '--json'])).stdout).total).toBeGreaterThan(0);
+  });
+
+  it('login warns when the password must be changed, and asks for the TOTP code (--totp) when the account has one', async () => {
+    const home = h.home();
+    const initial = 'operator-chosen-password-1';
+    const own = 'cli-chosen-quiet-harbour-58';
+    expect((await api('POST', '/api/users', { username: 'cli_totp', password: initial })).statusCode).toBe(201);
+    const first = await signIn('cli_totp', initial, home);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('必须先修改密码');
+    expect(first.stderr).toContain('tianji password');
+
+    // Through the API as that user: pick a password, enrol TOTP.
+    const s = (await login(h.t.app, 'cli_totp', initial)).accessToken;
+    const changed = await h.t.app.inject({
+      method: 'PUT',
+      url: '/api/auth/password',
+      headers: bearer(s),
+      payload: { oldPassword: initial, newPassword: own },
+    });
+    const token = changed.json().data.accessToken;
+    const as = (url: string, payload?: object) =>
+      h.t.app.inject({ method: 'POST', url, headers: bearer(token), ...(payload && { payload }) });
+    const { secret } = (await as('/api/auth/totp/setup')).json().data;
+    expect((await as('/api/auth/totp/enable', { code: totpCode(secret, Date.now()) })).statusCode).toBe(200);
+
+    const missing = await signIn('cli_totp', own, home);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('--totp');
+    const ok = await h.run(
+      [
+        'login',
+        '--server',
+        h.server,
+        '--username',
+        'cli_totp',
+        '--password-stdin',
+        '--totp',
+        totpCode(secret, Date.now() + 30_000),
+      ],
+      { stdin: `${own}\n`, home },
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('已登录');
+    expect(ok.stderr).not.toContain('必须先修改密码');
   });
 });

@@ -1,3 +1,15 @@
+/**
+ * Thrown by `session.login()` when the account has TOTP enabled: the password was right, and the sign-in finishes
+ * with `session.loginTotp(error.mfaToken, code)` (a 6-digit code or a recovery code) within 5 minutes.
+ */
+export class MfaRequiredError extends Error {
+  readonly code = 'MFA_REQUIRED';
+  constructor(readonly mfaToken: string) {
+    super('需要两步验证码 (TOTP code required)');
+    this.name = 'MfaRequiredError';
+  }
+}
+
 /** An admin API error answer: the HTTP status and the server's `{code, message}`. */
 export class ApiError extends Error {
   constructor(

@@ -18,7 +18,7 @@ export {
   type ContextApis,
   type LockManagerLike,
 } from './coordinator.js';
-export { ApiError, SessionEndedError, type SignOutDetail, type SignOutReason } from './errors.js';
+export { ApiError, MfaRequiredError, SessionEndedError, type SignOutDetail, type SignOutReason } from './errors.js';
 export {
   PERMISSION_POINTS,
   PERMISSION,

@@ -1,6 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { crossContextCoordinator, localCoordinator, type Coordinator, type CoordinatorMessage } from './coordinator.js';
-import { ApiError, SessionEndedError, type SignOutDetail, type SignOutReason } from './errors.js';
+import { ApiError, MfaRequiredError, SessionEndedError, type SignOutDetail, type SignOutReason } from './errors.js';
 import type { components, paths } from './generated/admin-api.js';
 import { ROUTE_PERMISSIONS, type RouteKey } from './generated/admin-api.js';
 import { decodeClaims, lifetimeMs } from './jwt.js';
@@ -114,14 +114,39 @@ export class TianjiSession {
     }
   }
 
+  /**
+   * Signs in. For an account with TOTP enabled it throws MfaRequiredError: ask for the code, then call
+   * `loginTotp(error.mfaToken, code)`. Afterwards `mustChangePassword` says whether the user must first pick a
+   * new password (every other admin route answers 403 PASSWORD_CHANGE_REQUIRED until `changePassword`).
+   */
   async login(username: string, password: string): Promise<Me> {
-    const req = this.jsonRequest('POST', '/api/auth/login', { username, password });
+    const data = await this.signInStep('/api/auth/login', { username, password });
+    if ('mfaRequired' in data && data.mfaRequired) throw new MfaRequiredError(String(data.mfaToken));
+    await this.adopt(data as TokenPair, true);
+    return this.me();
+  }
+
+  /** The second step of a TOTP sign-in: the token from MfaRequiredError and a 6-digit or recovery code. */
+  async loginTotp(mfaToken: string, code: string): Promise<Me> {
+    const data = await this.signInStep('/api/auth/login/totp', { mfaToken, code });
+    await this.adopt(data as TokenPair, true);
+    return this.me();
+  }
+
+  private async signInStep(
+    path: string,
+    body: unknown,
+  ): Promise<Partial<TokenPair> & { mfaRequired?: boolean; mfaToken?: string }> {
+    const req = this.jsonRequest('POST', path, body);
     req.headers.set('x-client-kind', this.opts.clientKind ?? 'sdk');
     const res = await this.transport(req);
     if (!res.ok) throw await ApiError.from(res);
-    const { data } = (await res.json()) as { data: TokenPair };
-    await this.adopt(data, true);
-    return this.me();
+    return ((await res.json()) as { data: Partial<TokenPair> & { mfaRequired?: boolean; mfaToken?: string } }).data;
+  }
+
+  /** The password was generated or set by an operator: only changing it (and me, sessions, logout) works meanwhile. */
+  get mustChangePassword(): boolean {
+    return this.current?.mustChangePassword ?? false;
   }
 
   /** Revokes the refresh token on the server and forgets the session here and in every tab sharing it. */
@@ -162,6 +187,8 @@ export class TianjiSession {
     } finally {
       if (this.changingPassword === change) this.changingPassword = null;
     }
+    // mustChangePassword is now false: reload so the app leaves its change-password screen.
+    await this.me();
   }
 
   /** True when the user's mask on `menuCode` holds every given point (no points: the menu is visible). */

@@ -124,6 +124,19 @@ const EnvSchema = Type.Object({
     description:
       'Worker threads for /api/password-strength (about 70 MB each, started on first use, stopped after 10 idle minutes); passwords over 16 characters get one more thread of their own',
   }),
+  PASSWORD_MIN_LENGTH: Type.Integer({
+    minimum: 1,
+    maximum: 128,
+    default: 8,
+    description: 'Minimum length of a new admin password (creating a user, an operator reset, changing one’s own)',
+  }),
+  PASSWORD_MIN_SCORE: Type.Integer({
+    minimum: 0,
+    maximum: 4,
+    default: 3,
+    description:
+      'Minimum zxcvbn score (0–4) of a new admin password, judged by the same engine as /api/password-strength',
+  }),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -153,6 +166,8 @@ export interface Config {
   usageFlushMs: number;
   maxmind: { cityDb?: string; asnDb?: string };
   passwordWorkers: number;
+  /** What a new admin password must meet (admin/auth/password-policy.ts). */
+  passwordPolicy: { minLength: number; minScore: number };
 }
 
 export class ConfigError extends Error {}
@@ -256,6 +271,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter(Boolean),
     maxmind: { cityDb: e.MAXMIND_CITY_DB, asnDb: e.MAXMIND_ASN_DB },
     passwordWorkers: e.PASSWORD_WORKERS,
+    passwordPolicy: { minLength: e.PASSWORD_MIN_LENGTH, minScore: e.PASSWORD_MIN_SCORE },
   };
 }
 

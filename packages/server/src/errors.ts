@@ -15,6 +15,10 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   /** The write would give someone more than the actor holds (admin/escalation.ts); FORBIDDEN stays for a missing route bit. */
   PRIVILEGE_ESCALATION: 403,
+  /** The password was set by an operator (or generated): only changing it, /me, sessions and logout work meanwhile. */
+  PASSWORD_CHANGE_REQUIRED: 403,
+  /** A role of the user requires TOTP and it is not set up: only setting it up, /me, sessions and logout work. */
+  TOTP_SETUP_REQUIRED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   SUPER_ADMIN_PROTECTED: 409,
@@ -42,6 +46,15 @@ export class AppError extends Error {
 export const FORBIDDEN_MESSAGE = '无权限';
 
 export const forbidden = () => new AppError('FORBIDDEN', FORBIDDEN_MESSAGE);
+/** What an account must do before anything else; a route allows it by listing the code in `config.whilePending`. */
+export const PENDING_MESSAGES = {
+  PASSWORD_CHANGE_REQUIRED: '请先修改密码：当前密码由管理员设置或自动生成，修改后才能继续操作',
+  TOTP_SETUP_REQUIRED: '你所属的角色要求两步验证：请先在个人资料中启用 TOTP 两步验证，之后才能继续操作',
+} as const;
+export type PendingCode = keyof typeof PENDING_MESSAGES;
+/** For `whilePending`: the routes an account needs to get out of either state (me, sessions, logout, password). */
+export const ANY_PENDING: readonly PendingCode[] = ['PASSWORD_CHANGE_REQUIRED', 'TOTP_SETUP_REQUIRED'];
+
 export const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
 
 /** Why a token no longer works: every such 401 carries one of these codes, so a client can tell the user. */

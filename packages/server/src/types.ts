@@ -4,6 +4,7 @@ import type { Area } from './plugins/areas.js';
 import type { LookupGroup } from './plugins/lookup-platform.js';
 import type { AuthDeclaration, AuthContext } from './admin/auth/guard.js';
 import type { Redis } from 'ioredis';
+import type { PendingCode } from './errors.js';
 import type { ContentStore } from './content/store.js';
 
 declare module 'fastify' {
@@ -15,6 +16,8 @@ declare module 'fastify' {
     lookupMedia?: string[];
     /** Admin routes: 'public', 'authenticated', or the permission bits (and menu) required. Emitted as x-permission. */
     auth?: AuthDeclaration;
+    /** Admin routes still open while the account must first change its password or set up TOTP (errors.ts). */
+    whilePending?: readonly PendingCode[];
   }
   interface FastifyInstance {
     config: Config;

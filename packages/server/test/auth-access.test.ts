@@ -26,6 +26,7 @@ describeEachDb('permissions follow the database on the very next request', (dial
         description: '',
         status: 'enabled',
         sort: n,
+        require_totp: 0,
         created_at: now(),
         updated_at: now(),
       })

@@ -47,7 +47,8 @@ describeEachDb('sign-in', (dialect) => {
     expect(res.statusCode).toBe(200);
     const { data } = res.json();
     expect(Object.keys(res.json())).toEqual(['data']);
-    expect(Object.keys(data).sort()).toEqual(['accessToken', 'refreshToken', 'user']);
+    // The contract's three fields, plus mustChangePassword (issue 10: false for an ADMIN_PASSWORD account).
+    expect(Object.keys(data).sort()).toEqual(['accessToken', 'mustChangePassword', 'refreshToken', 'user']);
     expect(data.user).toMatchObject({ id: expect.any(String), username: ADMIN.username });
     expect(data.user.roles).toEqual([{ id: expect.any(String), code: 'super_admin', name: expect.any(String) }]);
     for (const token of [data.accessToken, data.refreshToken]) expect(token.split('.')).toHaveLength(3);

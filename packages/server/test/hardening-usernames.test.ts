@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
 import { hashPassword } from '../src/admin/auth/service.js';
 import { usernameKey, warnUsernameCollisions } from '../src/admin/shared/username-key.js';
 import { migrateToLatest } from '../src/db/migrate.js';
@@ -155,15 +156,18 @@ describeEachDb('migration 0005 reports usernames that already collide', (dialect
     await db.kysely.insertInto('user_roles').values({ user_id: ids.admin, role_id: superRole.id }).execute();
     // 'Admin' typing its own name and password reaches the older 'admin' account, whose password it is not.
     expect((await tryLogin('Admin')).statusCode).toBe(401);
-    const call: Call = (method, url, payload) =>
-      login(t!.app, 'admin', PASSWORD).then(({ accessToken }) =>
-        t!.app.inject({
-          method,
-          url,
-          headers: { authorization: `Bearer ${accessToken}` },
-          ...(payload === undefined ? {} : { payload: payload as object }),
-        }),
-      );
+    const call: Call = Object.assign(
+      (method: InjectOptions['method'], url: string, payload?: unknown) =>
+        login(t!.app, 'admin', PASSWORD).then(({ accessToken }) =>
+          t!.app.inject({
+            method,
+            url,
+            headers: { authorization: `Bearer ${accessToken}` },
+            ...(payload === undefined ? {} : { payload: payload as object }),
+          }),
+        ),
+      { app: t!.app },
+    );
     expect((await call('PATCH', `/api/users/${ids.Admin}`, { username: 'admin2' })).statusCode).toBe(200);
     const res = await tryLogin('ADMIN2');
     expect(res.statusCode).toBe(200);

@@ -1,5 +1,5 @@
 /** login, whoami, logout: the session of the current profile. */
-import { toMask, type Me } from '@tianji/client';
+import { MfaRequiredError, toMask, type Me } from '@tianji/client';
 import type { Command } from 'commander';
 import { readProfiles, writeProfiles } from '../config.js';
 import { action, openContext, type GlobalOptions } from '../context.js';
@@ -50,32 +50,73 @@ export function register(program: Command): void {
     .option('--server <url>', '服务器地址，如 https://tianji.example.com')
     .option('--username <name>', '用户名')
     .option('--password-stdin', '从标准输入读取密码（for scripts）')
-    .action(async (opts: { server?: string; username?: string; passwordStdin?: boolean }, cmd: Command) => {
-      const g = cmd.optsWithGlobals<GlobalOptions>();
-      const server = opts.server === undefined ? undefined : parseServer(opts.server);
-      const ctx = openContext(g, server);
-      try {
-        const username =
-          opts.username ??
-          ctx.settings.username ??
-          (interactive() && !opts.passwordStdin ? await ask('用户名 (username): ') : undefined);
-        if (!username) throw usageError('需要 --username（username required）');
-        const pw = await password(opts.passwordStdin);
-        const me = await ctx.session.login(username, pw);
-        const file = readProfiles();
-        file.profiles[ctx.profile] = { server: ctx.settings.server, username };
-        file.current ??= ctx.profile;
-        writeProfiles(file);
-        emit(
-          { json: identity(me), text: `已登录：${me.username} @ ${ctx.settings.server}（配置 ${ctx.profile}）` },
-          ctx.json,
-        );
-      } catch (e) {
-        throw describeFailure(e, ctx.rejection);
-      } finally {
-        ctx.session.close();
-      }
-    });
+    .option('--totp <code>', '两步验证码或恢复码（TOTP code; asked for when needed and not given）')
+    .action(
+      async (opts: { server?: string; username?: string; passwordStdin?: boolean; totp?: string }, cmd: Command) => {
+        const g = cmd.optsWithGlobals<GlobalOptions>();
+        const server = opts.server === undefined ? undefined : parseServer(opts.server);
+        const ctx = openContext(g, server);
+        try {
+          const username =
+            opts.username ??
+            ctx.settings.username ??
+            (interactive() && !opts.passwordStdin ? await ask('用户名 (username): ') : undefined);
+          if (!username) throw usageError('需要 --username（username required）');
+          const pw = await password(opts.passwordStdin);
+          let me: Me;
+          try {
+            me = await ctx.session.login(username, pw);
+          } catch (e) {
+            if (!(e instanceof MfaRequiredError)) throw e;
+            const code =
+              opts.totp ??
+              (interactive() && !opts.passwordStdin
+                ? (await ask('两步验证码 (TOTP code or recovery code): ')).trim()
+                : '');
+            if (!code) throw usageError('该账号已启用两步验证：请用 --totp <验证码> 提供（TOTP code required）');
+            me = await ctx.session.loginTotp(e.mfaToken, code);
+          }
+          const file = readProfiles();
+          file.profiles[ctx.profile] = { server: ctx.settings.server, username };
+          file.current ??= ctx.profile;
+          writeProfiles(file);
+          emit(
+            {
+              json: { ...identity(me), mustChangePassword: me.mustChangePassword },
+              text: `已登录：${me.username} @ ${ctx.settings.server}（配置 ${ctx.profile}）`,
+            },
+            ctx.json,
+          );
+          if (me.mustChangePassword)
+            process.stderr.write(
+              '注意：当前密码由管理员设置或自动生成，必须先修改密码，其他操作才会放行。请运行 tianji password 修改密码。\n' +
+                '(You must change your password first: run `tianji password`.)\n',
+            );
+        } catch (e) {
+          throw describeFailure(e, ctx.rejection);
+        } finally {
+          ctx.session.close();
+        }
+      },
+    );
+
+  program
+    .command('password')
+    .description('修改自己的密码（change your own password; prompts without echo）')
+    .action(
+      action(async (ctx) => {
+        if (!interactive()) throw usageError('tianji password 需要在终端里运行（needs a terminal to prompt）');
+        const oldPassword = await password(false, '当前密码 (current password): ');
+        const newPassword = await password(false, '新密码 (new password): ');
+        if ((await password(false, '再次输入新密码 (repeat new password): ')) !== newPassword)
+          throw usageError('两次输入的新密码不一致（the new passwords differ）');
+        await ctx.session.changePassword(oldPassword, newPassword);
+        return {
+          json: { changed: true },
+          text: '密码已修改；其他设备上的会话已全部退出，本机保持登录（password changed; other devices signed out）',
+        };
+      }),
+    );
 
   program
     .command('whoami')

@@ -3194,7 +3194,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with username and password
-         * @description Returns an access token (short-lived) and a refresh token (single use). Unknown user, wrong password and disabled user all answer 401 with the same body. Repeated failures per account or per IP answer 429 with Retry-After.
+         * @description Returns an access token (short-lived) and a refresh token (single use). Unknown user, wrong password and disabled user all answer 401 with the same body. Repeated failures per account or per IP answer 429 with Retry-After. For an account with TOTP enabled the answer is `{mfaRequired: true, mfaToken}` instead: finish with POST /api/auth/login/totp.
          */
         post: {
             parameters: {
@@ -3219,8 +3219,85 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description Either {accessToken, refreshToken, user, mustChangePassword} or {mfaRequired: true, mfaToken} */
+                            data: {
+                                accessToken?: string;
+                                /** @enum {boolean} */
+                                mfaRequired?: true;
+                                /** @description Signed, valid for 5 minutes; proves the password only */
+                                mfaToken?: string;
+                                /** @description The password was generated or set by an operator: until PUT /api/auth/password, other admin routes answer 403 PASSWORD_CHANGE_REQUIRED */
+                                mustChangePassword?: boolean;
+                                refreshToken?: string;
+                                user?: {
+                                    id: string;
+                                    nickname: string;
+                                    /**
+                                     * @description Permission mask. The super administrator holds all ones, shown as 9223372036854775807 (2^63-1) — parse it as a 64-bit integer, not a double.
+                                     * @example 5
+                                     * @example 9223372036854775807
+                                     */
+                                    permissions: number;
+                                    roles: {
+                                        code: string;
+                                        id: string;
+                                        name: string;
+                                    }[];
+                                    username: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Second step of a sign-in with TOTP
+         * @description With the mfaToken of POST /api/auth/login (valid 5 minutes) and a 6-digit code (±30 s accepted, each code once) or an unused recovery code. A wrong code is 401 UNAUTHORIZED, counted by the same throttle as passwords (429 with Retry-After) and recorded in the login log as WRONG_TOTP. An expired or foreign mfaToken is 401: sign in again.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The 6-digit code of the authenticator app, or one of the recovery codes (xxxxx-xxxxx) */
+                        code: string;
+                        mfaToken: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
                             data: {
                                 accessToken: string;
+                                /** @description The password was generated or set by an operator: until PUT /api/auth/password, other admin routes answer 403 PASSWORD_CHANGE_REQUIRED */
+                                mustChangePassword: boolean;
                                 refreshToken: string;
                                 user: {
                                     id: string;
@@ -3336,6 +3413,13 @@ export interface paths {
                                 }[];
                                 username: string;
                             } & {
+                                /** @description The password was generated or set by an operator: until PUT /api/auth/password, other admin routes answer 403 PASSWORD_CHANGE_REQUIRED */
+                                mustChangePassword: boolean;
+                                /** @description TOTP two-step sign-in is enabled */
+                                totpEnabled: boolean;
+                                /** @description A role requires TOTP; while it is not enabled, admin routes answer 403 TOTP_SETUP_REQUIRED */
+                                totpRequired: boolean;
+                            } & {
                                 menus: {
                                     children: components["schemas"]["MenuNode"][];
                                     code: string;
@@ -3392,7 +3476,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description 8 to 128 characters */
+                        /** @description At most 128 characters, at least PASSWORD_MIN_LENGTH (8 by default), with a zxcvbn score of at least PASSWORD_MIN_SCORE (3 by default); a weaker one is 400 with Chinese advice */
                         newPassword: string;
                         oldPassword: string;
                     };
@@ -3709,6 +3793,148 @@ export interface paths {
                         "application/json": {
                             data: {
                                 ended: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn TOTP off for one’s own account
+         * @description Proven by the current password or a code (6-digit or recovery). A wrong proof is 400 and counts toward the sign-in throttle. If one of your roles requires TOTP, admin routes then answer 403 TOTP_SETUP_REQUIRED until you enrol again.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code?: string;
+                        password?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description TOTP is off; recovery codes deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm TOTP with a current code; returns ten recovery codes
+         * @description The recovery codes are shown only here (stored hashed); each signs in once in place of a 6-digit code. A wrong code is 400.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The 6-digit code the authenticator shows */
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                recoveryCodes: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start TOTP enrolment of one’s own account
+         * @description A new secret (pending until POST /api/auth/totp/enable confirms it; calling again replaces it). 409 when TOTP is already enabled.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description otpauth://totp/… URI (SHA1, 6 digits, 30 s) */
+                                otpauthUri: string;
+                                /** @description The URI as a QR code: data:image/png;base64,… */
+                                qrDataUrl: string;
+                                /** @description Base32 secret, for typing into an authenticator by hand */
+                                secret: string;
                             };
                         };
                     };
@@ -4255,6 +4481,8 @@ export interface paths {
                                     description: string;
                                     id: string;
                                     name: string;
+                                    /** @description Members must sign in with a TOTP code (set by a super administrator) */
+                                    requireTotp: boolean;
                                     sort: number;
                                     /** @description enabled or disabled */
                                     status: "enabled" | "disabled";
@@ -4293,6 +4521,8 @@ export interface paths {
                         description?: string;
                         /** @example 审计员 */
                         name: string;
+                        /** @description Members must sign in with a TOTP code; only a super administrator may change it (403 otherwise) */
+                        requireTotp?: boolean;
                         /** @description Ascending order in lists */
                         sort?: number;
                         /** @description enabled or disabled */
@@ -4320,6 +4550,8 @@ export interface paths {
                                 description: string;
                                 id: string;
                                 name: string;
+                                /** @description Members must sign in with a TOTP code (set by a super administrator) */
+                                requireTotp: boolean;
                                 sort: number;
                                 /** @description enabled or disabled */
                                 status: "enabled" | "disabled";
@@ -4382,6 +4614,8 @@ export interface paths {
                                 description: string;
                                 id: string;
                                 name: string;
+                                /** @description Members must sign in with a TOTP code (set by a super administrator) */
+                                requireTotp: boolean;
                                 sort: number;
                                 /** @description enabled or disabled */
                                 status: "enabled" | "disabled";
@@ -4458,6 +4692,8 @@ export interface paths {
                         description?: string;
                         /** @example 审计员 */
                         name?: string;
+                        /** @description Members must sign in with a TOTP code; only a super administrator may change it (403 otherwise) */
+                        requireTotp?: boolean;
                         /** @description Ascending order in lists */
                         sort?: number;
                         /** @description enabled or disabled */
@@ -4485,6 +4721,8 @@ export interface paths {
                                 description: string;
                                 id: string;
                                 name: string;
+                                /** @description Members must sign in with a TOTP code (set by a super administrator) */
+                                requireTotp: boolean;
                                 sort: number;
                                 /** @description enabled or disabled */
                                 status: "enabled" | "disabled";
@@ -4559,6 +4797,8 @@ export interface paths {
                                 description: string;
                                 id: string;
                                 name: string;
+                                /** @description Members must sign in with a TOTP code (set by a super administrator) */
+                                requireTotp: boolean;
                                 sort: number;
                                 /** @description enabled or disabled */
                                 status: "enabled" | "disabled";
@@ -4938,7 +5178,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user
-         * @description A taken username answers 409 CONFLICT. `roleIds` needs GRANT on system:user as well as ADD, and every role must be covered by your own masks (403 PRIVILEGE_ESCALATION otherwise); giving the super_admin role requires a super administrator (403 FORBIDDEN).
+         * @description A password shorter than PASSWORD_MIN_LENGTH or weaker than PASSWORD_MIN_SCORE answers 400. A taken username answers 409 CONFLICT. `roleIds` needs GRANT on system:user as well as ADD, and every role must be covered by your own masks (403 PRIVILEGE_ESCALATION otherwise); giving the super_admin role requires a super administrator (403 FORBIDDEN).
          */
         post: {
             parameters: {
@@ -4952,7 +5192,7 @@ export interface paths {
                     "application/json": {
                         /** @example 张三 */
                         nickname?: string;
-                        /** @description 8 to 128 characters */
+                        /** @description At most 128 characters, at least PASSWORD_MIN_LENGTH (8 by default), with a zxcvbn score of at least PASSWORD_MIN_SCORE (3 by default); a weaker one is 400 with Chinese advice */
                         password: string;
                         /** @description Role ids (duplicates ignored) */
                         roleIds?: string[];
@@ -5217,7 +5457,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password for a user
-         * @description Ends every session of that user (token_version + 1). The password is never written to the audit log. A user holding anything you lack answers 403 PRIVILEGE_ESCALATION.
+         * @description Ends every session of that user (token_version + 1); they must choose their own password at the next sign-in (mustChangePassword). The password policy applies (400). The password is never written to the audit log. A user holding anything you lack answers 403 PRIVILEGE_ESCALATION.
          */
         post: {
             parameters: {
@@ -5232,7 +5472,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description 8 to 128 characters */
+                        /** @description At most 128 characters, at least PASSWORD_MIN_LENGTH (8 by default), with a zxcvbn score of at least PASSWORD_MIN_SCORE (3 by default); a weaker one is 400 with Chinese advice */
                         password: string;
                     };
                 };
@@ -5952,6 +6192,7 @@ export const ROUTE_PERMISSIONS = {
   },
   "GET /api/auth/events": "authenticated",
   "POST /api/auth/login": "public",
+  "POST /api/auth/login/totp": "public",
   "POST /api/auth/logout": "authenticated",
   "GET /api/auth/me": "authenticated",
   "PUT /api/auth/password": "authenticated",
@@ -5961,6 +6202,9 @@ export const ROUTE_PERMISSIONS = {
   "GET /api/auth/sessions": "authenticated",
   "DELETE /api/auth/sessions/{id}": "authenticated",
   "POST /api/auth/sessions/revoke-others": "authenticated",
+  "POST /api/auth/totp/disable": "authenticated",
+  "POST /api/auth/totp/enable": "authenticated",
+  "POST /api/auth/totp/setup": "authenticated",
   "GET /api/login-logs": {
     "menu": "system:login-log",
     "bits": [

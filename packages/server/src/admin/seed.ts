@@ -91,6 +91,7 @@ export async function seedDatabase(
         description: 'Built-in: all permissions on every menu',
         status: 'enabled',
         sort: 0,
+        require_totp: 0,
         created_at: now(),
         updated_at: now(),
       })
@@ -109,6 +110,8 @@ export async function seedDatabase(
           password_hash: await hashPassword(password),
           status: 'enabled',
           token_version: 0,
+          // A generated password was printed to a log: its user must replace it before doing anything else.
+          must_change_password: generatedPassword ? 1 : 0,
           created_at: now(),
           updated_at: now(),
         })

@@ -6,6 +6,7 @@ import { recordAudit } from '../admin/audit/recorder.js';
 import { AuthService, hashPassword, nowIso } from '../admin/auth/service.js';
 import { TokenService } from '../admin/auth/tokens.js';
 import { FailureStore } from '../admin/auth/throttle.js';
+import { clearTotp } from '../admin/auth/mfa.js';
 import { superRoleId } from '../admin/super-admin.js';
 import { usernameKey } from '../admin/shared/username-key.js';
 
@@ -29,8 +30,11 @@ Commands:
   create-super-admin <username> [--password <pw>]  Create the user as super administrator, or enable an existing
                                                     user and give them the super administrator role.
   list-super-admins                                 List the users holding the super administrator role.
+  reset-mfa <username>                              Turn TOTP two-step sign-in off for a user who lost their
+                                                    authenticator and recovery codes (they may enrol again).
 
-Passing --password puts it in your shell history; omit it to get a generated one.`;
+Passing --password puts it in your shell history; omit it to get a generated one, which its user must replace
+at the next sign-in.`;
 
 const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
 const CLI_ACTOR = { actorId: null, actorUsername: '(cli)', ip: 'local' };
@@ -61,7 +65,9 @@ async function resetPassword(db: Kysely<Database>, io: CliIo, username: string, 
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('users')
-      .set({ password_hash: hash, updated_at: nowIso() })
+      // A generated password was printed to a terminal: its user replaces it at the next sign-in. One given with
+      // --password is the operator's own choice (typically for their own locked-out account) and stands.
+      .set({ password_hash: hash, must_change_password: given ? 0 : 1, updated_at: nowIso() })
       .where('id', '=', user.id)
       .execute();
     await sessions(trx).invalidateSessions(user.id, trx, 'PASSWORD_CHANGED', null);
@@ -118,6 +124,7 @@ async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: strin
           password_hash: hash!,
           status: 'enabled',
           token_version: 0,
+          must_change_password: given ? 0 : 1,
           created_at: now,
           updated_at: now,
         })
@@ -126,7 +133,11 @@ async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: strin
     } else {
       await trx
         .updateTable('users')
-        .set({ status: 'enabled', updated_at: now, ...(hash ? { password_hash: hash } : {}) })
+        .set({
+          status: 'enabled',
+          updated_at: now,
+          ...(hash ? { password_hash: hash, must_change_password: given ? 0 : 1 } : {}),
+        })
         .where('id', '=', userId)
         .execute();
       if (hash) await sessions(trx).invalidateSessions(userId, trx, 'PASSWORD_CHANGED', null);
@@ -177,6 +188,28 @@ async function unlock(db: Kysely<Database>, io: CliIo, username: string) {
   if (!known) io.out(`Note: there is no user named "${username}".`);
 }
 
+async function resetMfa(db: Kysely<Database>, io: CliIo, username: string) {
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'totp_enabled_at', 'totp_secret'])
+    .where('username', '=', username)
+    .executeTakeFirst();
+  if (!user) throw new CommandError(`no user named "${username}"`);
+  await clearTotp(db, user.id);
+  await recordAudit(db, {
+    ...CLI_ACTOR,
+    action: 'cli.reset-mfa',
+    targetType: 'user',
+    targetId: user.id,
+    detail: { username, wasEnabled: user.totp_enabled_at !== null },
+  });
+  io.out(
+    user.totp_enabled_at
+      ? `Two-step sign-in (TOTP) of "${username}" turned off; its recovery codes are deleted. The user signs in with the password alone and may enrol again.`
+      : `"${username}" had no TOTP enabled; any pending setup was cleared.`,
+  );
+}
+
 async function listSuperAdmins(db: Kysely<Database>, io: CliIo) {
   const rows = await db
     .selectFrom('users')
@@ -207,12 +240,13 @@ export async function runAdminCli(argv: string[], db: Kysely<Database>, io: CliI
       io.out(USAGE);
       return command === undefined && !values.help ? EXIT.USAGE : EXIT.OK;
     }
-    const needsUser = command === 'reset-password' || command === 'create-super-admin' || command === 'unlock';
+    const needsUser = ['reset-password', 'create-super-admin', 'unlock', 'reset-mfa'].includes(command);
     if (needsUser && (!username || extra.length)) throw new UsageError(`${command} takes exactly one <username>`);
     if (command === 'reset-password') await resetPassword(db, io, username, values.password);
     else if (command === 'create-super-admin') await createSuperAdmin(db, io, username, values.password);
     else if (command === 'list-super-admins') await listSuperAdmins(db, io);
     else if (command === 'unlock') await unlock(db, io, username);
+    else if (command === 'reset-mfa') await resetMfa(db, io, username);
     else throw new UsageError(`unknown command "${command}"`);
     return EXIT.OK;
   } catch (e) {

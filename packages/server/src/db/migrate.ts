@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007-login-log.js';
 import * as m0008 from './migrations/0008-login-throttle.js';
 import * as m0009 from './migrations/0009-menu-kind.js';
 import * as m0010 from './migrations/0010-user-contact.js';
+import * as m0011 from './migrations/0011-account-security.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0008-login-throttle': m0008,
   '0009-menu-kind': m0009,
   '0010-user-contact': m0010,
+  '0011-account-security': m0011,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -17,6 +17,13 @@ export interface UsersTable {
   token_version: number;
   /** Why token_version was last raised: the 401 code of the tokens it voided (migration 0005). */
   sessions_end_reason: string | null;
+  /** 1: the password was set by someone else; admin routes answer 403 until the user picks their own (migration 0009). */
+  must_change_password: ColumnType<number, number | undefined, number>;
+  /** Base32 TOTP secret; set at setup, in use once totp_enabled_at is set. */
+  totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  totp_enabled_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** The last TOTP time step accepted, so a code is never accepted twice. */
+  totp_last_step: ColumnType<number | string | null, number | null | undefined, number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -28,6 +35,8 @@ export interface RolesTable {
   description: string;
   status: 'enabled' | 'disabled';
   sort: number;
+  /** 1: members must sign in with TOTP (migration 0009). */
+  require_totp: number;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -178,6 +187,16 @@ export interface Database {
   content_meta: ContentMetaTable;
   api_usage: ApiUsageTable;
   access_revision: AccessRevisionTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
+}
+
+/** Single-use TOTP recovery codes (migration 0009). */
+export interface MfaRecoveryCodesTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 hex of the normalised code. */
+  code_hash: string;
+  used_at: Timestamp | null;
 }
 
 /** One row (id 1): bumped by database triggers on every change to roles, user_roles, role_menus or menus. */

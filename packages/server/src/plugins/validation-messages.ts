@@ -26,7 +26,8 @@ export function describeValidation(errors: AjvError[], context: string): { field
   const s = e.parentSchema ?? {};
   const hint = typeof s['x-hint'] === 'string' ? (s['x-hint'] as string) : undefined;
   // A password in a request body (sign-in, new passwords) is never repeated back: it would land in toasts and logs.
-  const secret = context === 'body' && /password$/i.test(field);
+  // Nor a sign-in's mfaToken, which stands for a correct password for five minutes.
+  const secret = context === 'body' && (/password$/i.test(field) || field === 'mfaToken');
   const given = e.keyword === 'required' || secret ? undefined : e.data;
   let allowed = hint ? `应为 ${hint}` : allowedFromSchema(e, s);
   // `?n=1&n=2` arrives as an array: say that the key was repeated rather than that the value has the wrong type.

@@ -41,6 +41,8 @@ function compileQueries(db: Kysely<Database>) {
             'users.status',
             'users.token_version',
             'users.sessions_end_reason',
+            'users.must_change_password',
+            'users.totp_enabled_at',
           ])
           // null: no such session of this user; '': live; else why it ended.
           .select((eb) =>
@@ -63,7 +65,7 @@ function compileQueries(db: Kysely<Database>) {
           .innerJoin('roles as r', (j) => j.onRef('r.id', '=', 'ur.role_id').on('r.status', '=', 'enabled'))
           .leftJoin('role_menus as rm', 'rm.role_id', 'r.id')
           .leftJoin('menus as m', 'm.id', 'rm.menu_id')
-          .select(['r.id', 'r.code', 'r.name', 'r.sort', 'm.code as menuCode', 'rm.bits'])
+          .select(['r.id', 'r.code', 'r.name', 'r.sort', 'r.require_totp', 'm.code as menuCode', 'rm.bits'])
           .where('ur.user_id', '=', userId),
       [USER_ID],
     ),

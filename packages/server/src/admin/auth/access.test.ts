@@ -25,6 +25,7 @@ const grant = (role: string, menuCode: string | null, bits: number | null, code 
   code,
   name: role,
   sort: 0,
+  require_totp: 0,
   menuCode,
   bits,
 });

@@ -36,6 +36,8 @@ export interface Grants {
   menuMasks: Map<string, number>;
   /** OR over every menu */
   aggregate: number;
+  /** An enabled role of the user requires TOTP sign-in. */
+  requireTotp: boolean;
   /** The visible menu tree, built on first use. */
   tree?: Promise<MenuNode[]>;
 }
@@ -51,6 +53,10 @@ export interface UserAccess extends Omit<Grants, 'tree'> {
   nickname: string;
   status: 'enabled' | 'disabled';
   tokenVersion: number;
+  /** The password was set by someone else: admin routes answer 403 PASSWORD_CHANGE_REQUIRED until it is changed. */
+  mustChangePassword: boolean;
+  /** TOTP is enabled for this user. */
+  totpEnabled: boolean;
   /** Why token_version was last raised (a 401 code), if recorded. */
   sessionsEndReason: string | null;
   /** The session asked about: whether it exists for this user and why it ended (null while it lasts). */
@@ -79,9 +85,11 @@ export function grantsFrom(rows: GrantRow[]): Grants {
     (a, b) => a.sort - b.sort || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
   );
   const isSuper = ordered.some((r) => r.code === SUPER_ADMIN_ROLE);
+  const requireTotp = rows.some((r) => Number(r.require_totp) === 1);
   return {
     roles: ordered.map(({ id, code, name }) => ({ id, code, name })),
     isSuper,
+    requireTotp,
     menuMasks,
     aggregate: isSuper ? SUPER_MASK : orMasks(menuMasks.values()),
   };
@@ -104,6 +112,8 @@ export async function loadUserAccess(
     status: user.status,
     tokenVersion: Number(user.token_version),
     sessionsEndReason: user.sessions_end_reason,
+    mustChangePassword: Number(user.must_change_password) === 1,
+    totpEnabled: user.totp_enabled_at !== null,
     session:
       sessionId && user.session_state !== null ? { id: sessionId, endReason: user.session_state || null } : undefined,
     revision: user.revision,

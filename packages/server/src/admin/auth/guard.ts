@@ -1,6 +1,14 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { forbidden, isSignedOutCode, signedOut, unauthorized } from '../../errors.js';
+import {
+  AppError,
+  forbidden,
+  isSignedOutCode,
+  PENDING_MESSAGES,
+  signedOut,
+  unauthorized,
+  type PendingCode,
+} from '../../errors.js';
 import { hasBits } from '../permissions/mask.js';
 import { bitsOf, type PermissionName } from '../permissions/points.js';
 import { loadUserAccess, menuMask, type UserAccess } from './access.js';
@@ -56,6 +64,13 @@ export async function authenticate(req: FastifyRequest): Promise<AuthContext> {
 /** The reason recorded with the last token_version increment; a version raised by hand or by an older release says SESSION_ENDED. */
 export const versionReason = (recorded: string | null) => (isSignedOutCode(recorded) ? recorded : 'SESSION_ENDED');
 
+/** What the account must do first, if anything: both facts ride on the row and grants read for every request. */
+export function pendingOf(access: UserAccess): PendingCode | undefined {
+  if (access.mustChangePassword) return 'PASSWORD_CHANGE_REQUIRED';
+  if (access.grants.requireTotp && !access.totpEnabled) return 'TOTP_SETUP_REQUIRED';
+  return undefined;
+}
+
 export function isAllowed(access: UserAccess, decl: AuthDeclaration): boolean {
   if (decl === 'public' || decl === 'authenticated') return true;
   const need = bitsOf(decl.bits);
@@ -72,6 +87,8 @@ export default fp(
       const decl = config.auth ?? 'authenticated';
       if (decl === 'public') return;
       req.auth = await authenticate(req);
+      const pending = pendingOf(req.auth);
+      if (pending && !config.whilePending?.includes(pending)) throw new AppError(pending, PENDING_MESSAGES[pending]);
       if (!isAllowed(req.auth, decl)) throw forbidden();
     });
   },

@@ -2,14 +2,23 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { normalizeMask } from '../permissions/mask.js';
 import { PERMISSION_POINTS } from '../permissions/points.js';
-import { visibleMenuTree, type Grants, type MenuNode } from './access.js';
+import { loadUserAccess, visibleMenuTree, type Grants, type MenuNode } from './access.js';
+import { MfaService, wrongCode } from './mfa.js';
 import { publicUser, type AuthService, CredentialError, getDummyHash, type ClientInfo } from './service.js';
 import { FailureStore, LoginThrottle } from './throttle.js';
+import { assertPasswordPolicy } from './password-policy.js';
 import { clientKindOf, deviceLabel } from '../sessions/device.js';
-import { AppError } from '../../errors.js';
+import { ANY_PENDING, AppError, unauthorized } from '../../errors.js';
 import {
   ChangePasswordBody,
+  AccountStateSchema,
   LoginBody,
+  LoginResultSchema,
+  LoginTotpBody,
+  LoginAnswerSchema,
+  TotpCodeBody,
+  TotpDisableBody,
+  TotpSetupSchema,
   LogoutBody,
   MenuNodeSchema,
   PermissionPointSchema,
@@ -41,6 +50,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
   const auth = app.authService;
   const throttle = new LoginThrottle(new FailureStore(app.db.kysely), app.config.loginThrottle, { now: opts.now });
   const isCredentialFailure = (e: unknown) => e instanceof CredentialError;
+  const mfa = new MfaService(app.db.kysely, opts.now);
   await getDummyHash();
 
   app.post(
@@ -52,10 +62,11 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
         summary: 'Sign in with username and password',
         description:
           'Returns an access token (short-lived) and a refresh token (single use). Unknown user, wrong password and disabled user all answer 401 with the same body. ' +
-          'Repeated failures per account or per IP answer 429 with Retry-After.',
+          'Repeated failures per account or per IP answer 429 with Retry-After. ' +
+          'For an account with TOTP enabled the answer is `{mfaRequired: true, mfaToken}` instead: finish with POST /api/auth/login/totp.',
         body: LoginBody,
         response: {
-          200: data(Type.Object({ accessToken: Type.String(), refreshToken: Type.String(), user: UserSummarySchema })),
+          200: data(LoginAnswerSchema),
         },
       },
     },
@@ -72,12 +83,15 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
       };
       const logged = { actorId: null, actorUsername: '' };
       try {
-        const { sessionId, ...result } = await throttle.guard(
+        const outcome = await throttle.guard(
           username,
           req.ip,
           () => auth.login(username, password, client),
           isCredentialFailure,
         );
+        // The password was right; the sign-in is logged when the second factor completes or fails.
+        if ('mfaRequired' in outcome) return { data: outcome };
+        const { sessionId, ...result } = outcome;
         await app.loginLog.record([
           { ...attempt, ...logged, result: 'success', reason: '', userId: result.user.id, sessionId },
         ]);
@@ -93,6 +107,126 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
         await app.loginLog.record([{ ...attempt, ...logged, result: 'failure', reason, userId, sessionId: null }]);
         throw e;
       }
+    },
+  );
+
+  app.post(
+    '/login/totp',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: [TAG],
+        summary: 'Second step of a sign-in with TOTP',
+        description:
+          'With the mfaToken of POST /api/auth/login (valid 5 minutes) and a 6-digit code (±30 s accepted, each code once) or an unused recovery code. ' +
+          'A wrong code is 401 UNAUTHORIZED, counted by the same throttle as passwords (429 with Retry-After) and recorded in the login log as WRONG_TOTP. ' +
+          'An expired or foreign mfaToken is 401: sign in again.',
+        body: LoginTotpBody,
+        response: { 200: data(LoginResultSchema) },
+      },
+    },
+    async (req) => {
+      const { mfaToken, code } = req.body as Static<typeof LoginTotpBody>;
+      const claims = await app.tokens.verifyMfa(mfaToken);
+      const access = await loadUserAccess(app.db.kysely, claims.sub);
+      if (!access || access.status !== 'enabled' || access.tokenVersion !== claims.ver || !access.totpEnabled)
+        throw unauthorized('sign-in no longer valid (mfaToken), sign in again');
+      const client = clientInfo(req);
+      const attempt = {
+        event: 'login' as const,
+        username: access.username,
+        ip: client.ip,
+        userAgent: client.userAgent,
+        deviceLabel: deviceLabel(client.userAgent),
+        clientKind: client.clientKind,
+        actorId: null,
+        actorUsername: '',
+        userId: access.id,
+      };
+      try {
+        const { sessionId, ...result } = await throttle.guard(
+          access.username,
+          req.ip,
+          async () => {
+            if (!(await mfa.verify(access.id, code))) throw wrongCode(access.id);
+            return auth.signIn(access, client);
+          },
+          isCredentialFailure,
+        );
+        await app.loginLog.record([{ ...attempt, result: 'success', reason: '', sessionId }]);
+        return { data: result };
+      } catch (e) {
+        const reason =
+          e instanceof CredentialError
+            ? e.failure
+            : e instanceof AppError && e.code === 'TOO_MANY_REQUESTS'
+              ? 'THROTTLED'
+              : 'ERROR';
+        await app.loginLog.record([{ ...attempt, result: 'failure', reason, sessionId: null }]);
+        throw e;
+      }
+    },
+  );
+
+  app.post(
+    '/totp/setup',
+    {
+      config: { auth: 'authenticated', whilePending: ['TOTP_SETUP_REQUIRED'] },
+      schema: {
+        tags: [TAG],
+        summary: 'Start TOTP enrolment of one’s own account',
+        description:
+          'A new secret (pending until POST /api/auth/totp/enable confirms it; calling again replaces it). 409 when TOTP is already enabled.',
+        response: { 200: data(TotpSetupSchema) },
+      },
+    },
+    async (req) => ({ data: await mfa.setup(req.auth!.id) }),
+  );
+
+  app.post(
+    '/totp/enable',
+    {
+      config: { auth: 'authenticated', whilePending: ['TOTP_SETUP_REQUIRED'] },
+      schema: {
+        tags: [TAG],
+        summary: 'Confirm TOTP with a current code; returns ten recovery codes',
+        description:
+          'The recovery codes are shown only here (stored hashed); each signs in once in place of a 6-digit code. A wrong code is 400.',
+        body: TotpCodeBody,
+        response: { 200: data(Type.Object({ recoveryCodes: Type.Array(Type.String()) })) },
+      },
+    },
+    async (req) => {
+      const recoveryCodes = await mfa.enable(req.auth!.id, (req.body as Static<typeof TotpCodeBody>).code);
+      await app.audit(req, 'auth.totp-enable', 'user', req.auth!.id);
+      return { data: { recoveryCodes } };
+    },
+  );
+
+  app.post(
+    '/totp/disable',
+    {
+      config: { auth: 'authenticated' },
+      schema: {
+        tags: [TAG],
+        summary: 'Turn TOTP off for one’s own account',
+        description:
+          'Proven by the current password or a code (6-digit or recovery). A wrong proof is 400 and counts toward the sign-in throttle. ' +
+          'If one of your roles requires TOTP, admin routes then answer 403 TOTP_SETUP_REQUIRED until you enrol again.',
+        body: TotpDisableBody,
+        response: { 204: Type.Null({ description: 'TOTP is off; recovery codes deleted' }) },
+      },
+    },
+    async (req, reply) => {
+      const { id, username } = req.auth!;
+      await throttle.guard(
+        username,
+        req.ip,
+        () => mfa.disable(id, req.body as Static<typeof TotpDisableBody>),
+        isCredentialFailure,
+      );
+      await app.audit(req, 'auth.totp-disable', 'user', id);
+      return reply.code(204).send();
     },
   );
 
@@ -118,7 +252,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
   app.post(
     '/logout',
     {
-      config: { auth: 'authenticated' },
+      config: { auth: 'authenticated', whilePending: ANY_PENDING },
       schema: {
         tags: [TAG],
         summary: 'Sign out: revoke the presented refresh token',
@@ -138,14 +272,16 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
   app.get(
     '/me',
     {
-      config: { auth: 'authenticated' },
+      config: { auth: 'authenticated', whilePending: ANY_PENDING },
       schema: {
         tags: [TAG],
         summary: 'The signed-in user, roles, aggregate mask and visible menu tree',
         description:
           'A menu is visible when any of the user’s enabled roles holds a grant on it, even with bits 0; its ancestors are included so the tree is complete.',
         response: {
-          200: data(Type.Intersect([UserSummarySchema, Type.Object({ menus: Type.Array(MenuNodeSchema) })])),
+          200: data(
+            Type.Intersect([UserSummarySchema, AccountStateSchema, Type.Object({ menus: Type.Array(MenuNodeSchema) })]),
+          ),
         },
       },
     },
@@ -155,11 +291,16 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
       // the user's own row, both read fresh by the guard: serialised once per such pair, not per request (issue 13).
       let bodies = meBodies.get(a.grants);
       if (!bodies) meBodies.set(a.grants, (bodies = new Map()));
-      const key = `${a.id}\u0000${a.username}\u0000${a.nickname}`;
+      const key = `${a.id}\u0000${a.username}\u0000${a.nickname}\u0000${a.mustChangePassword}\u0000${a.totpEnabled}`;
       let body = bodies.get(key);
       if (body === undefined) {
+        const state = {
+          mustChangePassword: a.mustChangePassword,
+          totpEnabled: a.totpEnabled,
+          totpRequired: a.grants.requireTotp,
+        };
         const menus = normalizeTree(await visibleMenuTree(app.db.kysely, a));
-        body = String(reply.serialize({ data: { ...publicUser(a), menus } }));
+        body = String(reply.serialize({ data: { ...publicUser(a), ...state, menus } }));
         if (bodies.size >= ME_BODIES_PER_GRANTS) bodies.clear();
         bodies.set(key, body);
       }
@@ -170,7 +311,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
   app.put(
     '/password',
     {
-      config: { auth: 'authenticated' },
+      config: { auth: 'authenticated', whilePending: ANY_PENDING },
       schema: {
         tags: [TAG],
         summary: 'Change one’s own password',
@@ -183,6 +324,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
     },
     async (req) => {
       const { oldPassword, newPassword } = req.body as Static<typeof ChangePasswordBody>;
+      assertPasswordPolicy('newPassword', newPassword, app.config.passwordPolicy);
       const { id, username, sessionId } = req.auth!;
       const pair = await throttle.guard(
         username,

@@ -22,6 +22,78 @@ export const TokenPairSchema = Type.Object({
   refreshToken: Type.String({ description: 'JWT (HS256), long-lived, single use: every refresh rotates it' }),
 });
 
+const MustChangePassword = Type.Boolean({
+  description:
+    'The password was generated or set by an operator: until PUT /api/auth/password, other admin routes answer 403 PASSWORD_CHANGE_REQUIRED',
+});
+
+/** The login result: the contract's pair and user, plus what the account must do first. */
+export const LoginResultSchema = Type.Object({
+  accessToken: Type.String(),
+  refreshToken: Type.String(),
+  user: UserSummarySchema,
+  mustChangePassword: MustChangePassword,
+});
+
+/** The login answer for an account with TOTP: send the code with the token to POST /api/auth/login/totp. */
+export const MfaChallengeSchema = Type.Object({
+  mfaRequired: Type.Literal(true),
+  mfaToken: Type.String({ description: 'Signed, valid for 5 minutes; proves the password only' }),
+});
+
+/**
+ * POST /api/auth/login answers either the login result or the challenge. One object with optional fields rather
+ * than a union: the serializer would have to validate the mask against each branch to pick one, and the super
+ * administrator's 2^63-1 is no JSON-safe integer.
+ */
+export const LoginAnswerSchema = Type.Object(
+  {
+    ...Type.Partial(LoginResultSchema).properties,
+    ...Type.Partial(MfaChallengeSchema).properties,
+  },
+  { description: 'Either {accessToken, refreshToken, user, mustChangePassword} or {mfaRequired: true, mfaToken}' },
+);
+
+export const LoginTotpBody = Type.Object(
+  {
+    mfaToken: Type.String({ minLength: 1, maxLength: 4096 }),
+    code: Type.String({
+      minLength: 6,
+      maxLength: 16,
+      description: 'The 6-digit code of the authenticator app, or one of the recovery codes (xxxxx-xxxxx)',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const TotpCodeBody = Type.Object(
+  { code: Type.String({ minLength: 6, maxLength: 16, description: 'The 6-digit code the authenticator shows' }) },
+  { additionalProperties: false },
+);
+
+export const TotpDisableBody = Type.Object(
+  {
+    password: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    code: Type.Optional(Type.String({ minLength: 6, maxLength: 16 })),
+  },
+  { additionalProperties: false, minProperties: 1, 'x-hint': '提供 password（当前密码）或 code（验证码或恢复码）' },
+);
+
+export const TotpSetupSchema = Type.Object({
+  secret: Type.String({ description: 'Base32 secret, for typing into an authenticator by hand' }),
+  otpauthUri: Type.String({ description: 'otpauth://totp/… URI (SHA1, 6 digits, 30 s)' }),
+  qrDataUrl: Type.String({ description: 'The URI as a QR code: data:image/png;base64,…' }),
+});
+
+/** What /me adds about the account's security state. */
+export const AccountStateSchema = Type.Object({
+  mustChangePassword: MustChangePassword,
+  totpEnabled: Type.Boolean({ description: 'TOTP two-step sign-in is enabled' }),
+  totpRequired: Type.Boolean({
+    description: 'A role requires TOTP; while it is not enabled, admin routes answer 403 TOTP_SETUP_REQUIRED',
+  }),
+});
+
 export const LoginBody = Type.Object(
   {
     username: Type.String({ minLength: 1, maxLength: 64 }),
@@ -39,7 +111,13 @@ export const LogoutBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const PasswordPolicy = Type.String({ minLength: 8, maxLength: 128, description: '8 to 128 characters' });
+/** A new password: the length bound here; PASSWORD_MIN_LENGTH and PASSWORD_MIN_SCORE are checked by password-policy.ts. */
+export const PasswordPolicy = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  description:
+    'At most 128 characters, at least PASSWORD_MIN_LENGTH (8 by default), with a zxcvbn score of at least PASSWORD_MIN_SCORE (3 by default); a weaker one is 400 with Chinese advice',
+});
 
 export const ChangePasswordBody = Type.Object(
   { oldPassword: Type.String({ minLength: 1, maxLength: 128 }), newPassword: PasswordPolicy },

@@ -22,7 +22,7 @@ let dummyHash: Promise<string> | undefined;
 export const getDummyHash = () => (dummyHash ??= hash(randomUUID(), ARGON2));
 
 /** Why a sign-in failed, for the login log only: the caller always gets the same answer. */
-export type CredentialFailure = 'UNKNOWN_USER' | 'WRONG_PASSWORD' | 'ACCOUNT_DISABLED';
+export type CredentialFailure = 'UNKNOWN_USER' | 'WRONG_PASSWORD' | 'ACCOUNT_DISABLED' | 'WRONG_TOTP';
 
 /** A wrong password (login or password change): the sign-in throttle counts exactly these. */
 export class CredentialError extends AppError {
@@ -188,8 +188,16 @@ export class AuthService {
       throw new CredentialError('UNAUTHORIZED', 'invalid username or password', failure, row?.id ?? null);
     }
     const access = (await loadUserAccess(this.db, row.id))!;
-    const { sessionId, ...pair } = await this.startSession(row.id, access.tokenVersion, client);
-    return { ...pair, user: publicUser(access), sessionId };
+    // The password was right; with TOTP on, only a short-lived token for POST /api/auth/login/totp comes back.
+    if (access.totpEnabled)
+      return { mfaRequired: true as const, mfaToken: await this.tokens.signMfa(row.id, access.tokenVersion) };
+    return this.signIn(access, client);
+  }
+
+  /** Starts the session of a user who proved every factor asked of them: the login result. */
+  async signIn(access: UserAccess, client: ClientInfo) {
+    const { sessionId, ...pair } = await this.startSession(access.id, access.tokenVersion, client);
+    return { ...pair, user: publicUser(access), mustChangePassword: access.mustChangePassword, sessionId };
   }
 
   /**
@@ -354,7 +362,11 @@ export class AuthService {
       throw new CredentialError('VALIDATION_ERROR', 'oldPassword is incorrect');
     const passwordHash = await hashPassword(newPassword);
     const { pair, ended } = await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+      await trx
+        .updateTable('users')
+        .set({ password_hash: passwordHash, must_change_password: 0 })
+        .where('id', '=', userId)
+        .execute();
       const { tokenVersion, ended } = await this.invalidateSessions(userId, trx, 'PASSWORD_CHANGED', userId);
       const current = currentSessionId
         ? await trx.selectFrom('sessions').select('client_kind').where('id', '=', currentSessionId).executeTakeFirst()

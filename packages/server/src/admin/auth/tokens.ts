@@ -14,7 +14,11 @@ const ISSUER = 'tianji';
 const KINDS = {
   access: { typ: 'at+jwt', aud: 'tianji:access' },
   refresh: { typ: 'rt+jwt', aud: 'tianji:refresh' },
+  /** Between a correct password and the TOTP code: proves the first factor only, opens nothing else. */
+  mfa: { typ: 'mfa+jwt', aud: 'tianji:mfa' },
 } as const;
+/** How long the TOTP step of a sign-in may take (seconds). */
+export const MFA_TOKEN_TTL = 300;
 export type TokenKind = keyof typeof KINDS;
 /** Access tokens whose signature was verified, remembered (oldest evicted first); ~1 KB each. */
 const VERIFIED_CACHE_SIZE = 10_000;
@@ -124,6 +128,14 @@ export class TokenService {
     return claims;
   }
 
+  signMfa(userId: string, ver: number): Promise<string> {
+    return this.sign('mfa', { ver }, userId, MFA_TOKEN_TTL);
+  }
+
+  verifyMfa(token: string): Promise<AccessClaims> {
+    return this.verify('mfa', token);
+  }
+
   async verifyRefresh(token: string): Promise<RefreshClaims> {
     const c = (await this.verify('refresh', token)) as RefreshClaims;
     if (typeof c.jti !== 'string' || typeof c.fam !== 'string')
@@ -150,6 +162,7 @@ export class TokenService {
       if (e instanceof joseErrors.JWTExpired) throw signedOut('TOKEN_EXPIRED', `${kind} token expired`);
       if (e instanceof joseErrors.JWTClaimValidationFailed && (e.claim === 'typ' || e.claim === 'aud')) {
         // Signature already checked: it is one of ours, but of the other kind (or forged claims under our key).
+        if (kind === 'mfa') throw unauthorized('invalid mfa token: another kind of token cannot be used here');
         const other: TokenKind = kind === 'access' ? 'refresh' : 'access';
         throw unauthorized(
           `invalid ${kind} token: a${other === 'access' ? 'n' : ''} ${other} token cannot be used here`,

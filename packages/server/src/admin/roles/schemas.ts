@@ -9,6 +9,9 @@ const RoleCode = Type.String({
 });
 const RoleName = Type.String({ minLength: 1, maxLength: 64, examples: ['审计员'] });
 const Description = Type.String({ maxLength: 255 });
+const RequireTotp = Type.Boolean({
+  description: 'Members must sign in with a TOTP code; only a super administrator may change it (403 otherwise)',
+});
 const Sort = Type.Integer({ minimum: 0, maximum: 100000, description: 'Ascending order in lists' });
 
 export const RoleSchema = Type.Object({
@@ -18,6 +21,7 @@ export const RoleSchema = Type.Object({
   description: Type.String(),
   status: StatusSchema,
   sort: Type.Integer(),
+  requireTotp: Type.Boolean({ description: 'Members must sign in with a TOTP code (set by a super administrator)' }),
   deniedReason: DeniedReason,
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -41,6 +45,7 @@ export const CreateRoleBody = Type.Object(
     description: Type.Optional(Description),
     status: Type.Optional(StatusSchema),
     sort: Type.Optional(Sort),
+    requireTotp: Type.Optional(RequireTotp),
   },
   { additionalProperties: false },
 );
@@ -52,8 +57,13 @@ export const UpdateRoleBody = Type.Object(
     description: Type.Optional(Description),
     status: Type.Optional(StatusSchema),
     sort: Type.Optional(Sort),
+    requireTotp: Type.Optional(RequireTotp),
   },
-  { additionalProperties: false, minProperties: 1, 'x-hint': '至少包含 code、name、description、status、sort 之一' },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    'x-hint': '至少包含 code、name、description、status、sort、requireTotp 之一',
+  },
 );
 
 /** `bits` may be a number or a string of digits (a 64-bit value does not fit a JSON number); checked by parseGrantBits. */

@@ -19,11 +19,13 @@ export const toRoleDto = (r: RoleRow) => ({
   description: r.description,
   status: r.status,
   sort: Number(r.sort),
+  requireTotp: Number(r.require_totp) === 1,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
 export type RoleDto = ReturnType<typeof toRoleDto>;
 
+const TOTP_RULE = '只有超级管理员可以设置角色的“必须使用两步验证” (requireTotp)';
 const taken = (code: string) => conflict(`role code "${code}" already exists`);
 
 /**
@@ -88,6 +90,7 @@ export class RolesService {
     try {
       return await this.k.transaction().execute(async (trx) => {
         if (await repo.codeTaken(trx, input.code)) throw taken(input.code);
+        if (input.requireTotp && !actor.isSuper) throw privilegeEscalation(TOTP_RULE);
         const now = nowIso();
         const row: RoleRow = {
           id: randomUUID(),
@@ -96,6 +99,7 @@ export class RolesService {
           description: input.description ?? '',
           status: input.status ?? 'enabled',
           sort: input.sort ?? 0,
+          require_totp: input.requireTotp ? 1 : 0,
           created_at: now,
           updated_at: now,
         };
@@ -129,9 +133,15 @@ export class RolesService {
           throw taken(patch.code);
         const changes = changesOf(toRoleDto(before), patch);
         if (Object.keys(changes).length === 0) return toRoleDto(before);
+        if ('requireTotp' in changes && !actor.isSuper) throw privilegeEscalation(TOTP_RULE);
+        const { requireTotp, ...columns } = patch;
         await trx
           .updateTable('roles')
-          .set({ ...patch, updated_at: nowIso() })
+          .set({
+            ...columns,
+            ...(requireTotp !== undefined && { require_totp: requireTotp ? 1 : 0 }),
+            updated_at: nowIso(),
+          })
           .where('id', '=', id)
           .execute();
         await actor.audit('role.update', 'role', id, { code: before.code, changes }, trx);

@@ -1,3 +1,4 @@
+import { ANY_PENDING } from '../../errors.js';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
@@ -114,7 +115,7 @@ export async function sessionEventRoutes(app: FastifyInstance) {
   app.get(
     '/events',
     {
-      config: { auth: 'authenticated' },
+      config: { auth: 'authenticated', whilePending: ANY_PENDING },
       schema: {
         tags: AUTH_TAGS,
         summary: 'Server-Sent Events of this session',
@@ -161,7 +162,7 @@ export async function ownSessionRoutes(app: FastifyInstance) {
   app.get(
     '/',
     {
-      config: { auth: 'authenticated' },
+      config: { auth: 'authenticated', whilePending: ANY_PENDING },
       schema: {
         tags: AUTH_TAGS,
         summary: 'My live sessions',

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { data } from '../auth/schemas.js';
 import { actorOf } from '../shared/actor.js';
+import { assertPasswordPolicy } from '../auth/password-policy.js';
 import { sendCsv, type CsvColumn } from '../../shared/csv.js';
 import {
   CsvResponse,
@@ -96,12 +97,15 @@ export default async function usersRoutes(app: FastifyInstance) {
         tags,
         summary: 'Create a user',
         description:
-          'A taken username answers 409 CONFLICT. `roleIds` needs GRANT on system:user as well as ADD, and every role must be covered by your own masks (403 PRIVILEGE_ESCALATION otherwise); giving the super_admin role requires a super administrator (403 FORBIDDEN).',
+          'A password shorter than PASSWORD_MIN_LENGTH or weaker than PASSWORD_MIN_SCORE answers 400. A taken username answers 409 CONFLICT. `roleIds` needs GRANT on system:user as well as ADD, and every role must be covered by your own masks (403 PRIVILEGE_ESCALATION otherwise); giving the super_admin role requires a super administrator (403 FORBIDDEN).',
         body: CreateUserBody,
         response: { 201: data(UserSchema) },
       },
     },
-    async (req, reply) => reply.code(201).send({ data: await users.create(actorOf(req), req.body) }),
+    async (req, reply) => {
+      assertPasswordPolicy('password', req.body.password, app.config.passwordPolicy);
+      return reply.code(201).send({ data: await users.create(actorOf(req), req.body) });
+    },
   );
 
   app.patch<Id & { Body: Static<typeof UpdateUserBody> }>(
@@ -166,13 +170,14 @@ export default async function usersRoutes(app: FastifyInstance) {
         tags,
         summary: 'Set a new password for a user',
         description:
-          'Ends every session of that user (token_version + 1). The password is never written to the audit log. A user holding anything you lack answers 403 PRIVILEGE_ESCALATION.',
+          'Ends every session of that user (token_version + 1); they must choose their own password at the next sign-in (mustChangePassword). The password policy applies (400). The password is never written to the audit log. A user holding anything you lack answers 403 PRIVILEGE_ESCALATION.',
         params: IdParams,
         body: ResetPasswordBody,
         response: { 204: NoContent },
       },
     },
     async (req, reply) => {
+      assertPasswordPolicy('password', req.body.password, app.config.passwordPolicy);
       await users.resetPassword(actorOf(req), req.params.id, req.body.password);
       return reply.code(204).send();
     },

@@ -111,6 +111,8 @@ export class UsersService {
             username_key: usernameKey(user.username),
             password_hash: passwordHash,
             token_version: 0,
+            // The operator knows this password: its user replaces it at the first sign-in.
+            must_change_password: 1,
             created_at: now,
             updated_at: now,
           })
@@ -203,7 +205,7 @@ export class UsersService {
       if (id !== actor.id) await (await EscalationGuard.of(trx, actor)).assertMayActOn([id], '重置该用户的密码');
       await trx
         .updateTable('users')
-        .set({ password_hash: passwordHash, updated_at: nowIso() })
+        .set({ password_hash: passwordHash, must_change_password: id === actor.id ? 0 : 1, updated_at: nowIso() })
         .where('id', '=', id)
         .execute();
       const { ended } = await this.sessions.invalidateSessions(id, trx, 'PASSWORD_CHANGED', actor.id);

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { conflict, validation } from '../../errors.js';
+import { renderQrCode } from '../../lookup/toolbox/qr-code.js';
+import { CredentialError, verifyPassword } from './service.js';
+import { looksLikeRecoveryCode, newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpStep, totpUri } from './totp.js';
+
+export interface TotpSetup {
+  secret: string;
+  otpauthUri: string;
+  /** The URI as a QR code, `data:image/png;base64,…` (the /api/qrcode engine). */
+  qrDataUrl: string;
+}
+
+/** A wrong second factor: 401, counted by the sign-in throttle, logged as WRONG_TOTP. */
+export const wrongCode = (userId: string) =>
+  new CredentialError('UNAUTHORIZED', '两步验证码错误或已使用 (invalid TOTP or recovery code)', 'WRONG_TOTP', userId);
+
+/**
+ * TOTP second factor of one's own account: setup keeps a pending secret, enable confirms it with a code and hands
+ * out the recovery codes (stored as hashes), verify accepts each time step and each recovery code once.
+ */
+export class MfaService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private row(userId: string) {
+    return this.db
+      .selectFrom('users')
+      .select(['username', 'password_hash', 'totp_secret', 'totp_enabled_at', 'totp_last_step'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+  }
+
+  async setup(userId: string): Promise<TotpSetup> {
+    const row = await this.row(userId);
+    if (row.totp_enabled_at) throw conflict('两步验证已启用：如需更换密钥，请先停用 (TOTP is already enabled)');
+    const secret = newTotpSecret();
+    await this.db.updateTable('users').set({ totp_secret: secret }).where('id', '=', userId).execute();
+    const otpauthUri = totpUri(secret, row.username);
+    const qr = renderQrCode({
+      text: otpauthUri,
+      size: 240,
+      format: 'png',
+      level: 'M',
+      margin: 2,
+      color: '#000000',
+      background: '#ffffff',
+    });
+    return { secret, otpauthUri, qrDataUrl: `data:image/png;base64,${qr.body.toString('base64')}` };
+  }
+
+  /** Confirms the pending secret with a current code; returns the ten recovery codes (shown once). */
+  async enable(userId: string, code: string): Promise<string[]> {
+    const row = await this.row(userId);
+    if (row.totp_enabled_at) throw conflict('两步验证已启用 (TOTP is already enabled)');
+    if (!row.totp_secret) throw validation('请先调用 POST /api/auth/totp/setup 获取密钥 (no pending TOTP secret)');
+    const step = totpStep(row.totp_secret, code.trim(), this.now());
+    if (step === null) throw validation('参数 code 无效：应为认证器当前显示的 6 位数字');
+    const codes = newRecoveryCodes();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('users')
+        .set({ totp_enabled_at: new Date(this.now()).toISOString(), totp_last_step: step })
+        .where('id', '=', userId)
+        .execute();
+      await trx.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
+      await trx
+        .insertInto('mfa_recovery_codes')
+        .values(
+          codes.map((c) => ({ id: randomUUID(), user_id: userId, code_hash: recoveryCodeHash(c), used_at: null })),
+        )
+        .execute();
+    });
+    return codes;
+  }
+
+  /** Turns TOTP off after proving the account: the current password or a valid code. */
+  async disable(userId: string, proof: { password?: string; code?: string }): Promise<void> {
+    const row = await this.row(userId);
+    if (!row.totp_enabled_at) throw conflict('两步验证未启用 (TOTP is not enabled)');
+    const ok = proof.password
+      ? await verifyPassword(row.password_hash, proof.password)
+      : proof.code
+        ? await this.verify(userId, proof.code)
+        : false;
+    if (!ok) throw new CredentialError('VALIDATION_ERROR', '参数 password 或 code 无效：密码或验证码不正确');
+    await clearTotp(this.db, userId);
+  }
+
+  /** Whether `code` (6 digits or a recovery code) is good for the user now; each step and recovery code works once. */
+  async verify(userId: string, code: string): Promise<boolean> {
+    const typed = code.trim();
+    if (looksLikeRecoveryCode(typed) && !/^\d{6}$/.test(typed)) {
+      const res = await this.db
+        .updateTable('mfa_recovery_codes')
+        .set({ used_at: new Date(this.now()).toISOString() })
+        .where('user_id', '=', userId)
+        .where('code_hash', '=', recoveryCodeHash(typed))
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    }
+    const row = await this.row(userId);
+    if (!row.totp_secret || !row.totp_enabled_at) return false;
+    const step = totpStep(row.totp_secret, typed, this.now());
+    if (step === null) return false;
+    // Conditional update: a code already accepted (this step or a later one) is refused, even by a concurrent request.
+    const res = await this.db
+      .updateTable('users')
+      .set({ totp_last_step: step })
+      .where('id', '=', userId)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+}
+
+/** Removes TOTP from an account (disable, operator `reset-mfa`). */
+export async function clearTotp(db: Kysely<Database>, userId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({ totp_secret: null, totp_enabled_at: null, totp_last_step: null })
+      .where('id', '=', userId)
+      .execute();
+    await trx.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
+  });
+}

@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { bearer, describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
+import { USER_PASSWORD, insertUser } from './auth-fixtures.js';
+import { totpCode } from '../src/admin/auth/totp.js';
+import { runAdminCli } from '../src/cli/admin-commands.js';
+
+describeEachDb('TOTP two-step sign-in', (dialect) => {
+  let t: TestInstance;
+  /** The server's clock, frozen in the middle of a 30-second step so codes at ±30 s and 90 s are exact. */
+  let clock = 0;
+  let n = 0;
+  const signIn = (username: string, password = USER_PASSWORD) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
+  const loginTotp = (mfaToken: string, code: string) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/login/totp', payload: { mfaToken, code } });
+  const post = (url: string, token: string, payload?: object) =>
+    t.app.inject({ method: 'POST', url, headers: bearer(token), ...(payload && { payload }) });
+
+  /** A fresh user with TOTP enabled: their secret and recovery codes. */
+  async function enrolled() {
+    const username = `totp${++n}`;
+    const id = await insertUser(t.db, username);
+    const s = (await signIn(username)).json().data;
+    const setup = await post('/api/auth/totp/setup', s.accessToken);
+    expect(setup.statusCode, setup.body).toBe(200);
+    const { secret } = setup.json().data;
+    const enable = await post('/api/auth/totp/enable', s.accessToken, { code: totpCode(secret, clock) });
+    expect(enable.statusCode, enable.body).toBe(200);
+    return { username, id, secret, recoveryCodes: enable.json().data.recoveryCodes as string[] };
+  }
+  /** Moves the clock on by whole steps, so the previous code's step is past. */
+  const nextStep = () => (clock += 30_000 * 5);
+
+  beforeAll(async () => {
+    t = await getTestInstance(dialect, { LOGIN_MAX_FAILURES: '3' }, { now: () => clock });
+  });
+  afterAll(() => t.close());
+  beforeEach(() => {
+    clock = Math.floor(Date.now() / 30_000) * 30_000 + 15_000 + 30_000 * 100 * n;
+  });
+
+  it('setup gives a secret, an otpauth URI and a QR PNG; enable needs a current code and returns ten recovery codes', async () => {
+    await insertUser(t.db, 'enrol1');
+    const s = (await signIn('enrol1')).json().data;
+    const setup = (await post('/api/auth/totp/setup', s.accessToken)).json().data;
+    expect(setup.secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(setup.otpauthUri).toMatch(/^otpauth:\/\/totp\/.*enrol1\?.*secret=/);
+    expect(setup.qrDataUrl).toMatch(/^data:image\/png;base64,iVBOR/);
+    const wrong = await post('/api/auth/totp/enable', s.accessToken, { code: '000000' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toContain('参数 code');
+    const ok = await post('/api/auth/totp/enable', s.accessToken, { code: totpCode(setup.secret, clock) });
+    const codes = ok.json().data.recoveryCodes;
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    const stored = await t.db.kysely.selectFrom('mfa_recovery_codes').select('code_hash').execute();
+    expect(JSON.stringify(stored)).not.toContain(codes[0]);
+    const me = await t.app.inject({ url: '/api/auth/me', headers: bearer(s.accessToken) });
+    expect(me.json().data.totpEnabled).toBe(true);
+  });
+
+  it('a user without TOTP gets the usual login result', async () => {
+    await insertUser(t.db, 'plain_user');
+    const res = await signIn('plain_user');
+    expect(Object.keys(res.json().data).sort()).toEqual(['accessToken', 'mustChangePassword', 'refreshToken', 'user']);
+  });
+
+  it('login asks for the code; a wrong code is 401 and logged, the right one completes the sign-in once', async () => {
+    const u = await enrolled();
+    nextStep();
+    const first = await signIn(u.username);
+    expect(first.json().data).toEqual({ mfaRequired: true, mfaToken: expect.any(String) });
+    const { mfaToken } = first.json().data;
+    // The mfaToken is not an access token.
+    expect((await t.app.inject({ url: '/api/auth/me', headers: bearer(mfaToken) })).statusCode).toBe(401);
+    const short = await loginTotp(mfaToken, '12345');
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toContain('参数 code');
+    const badToken = await loginTotp(`${mfaToken}${'x'.repeat(4096)}`, '123456');
+    expect(badToken.statusCode).toBe(400);
+    expect(badToken.body).not.toContain(mfaToken.slice(0, 20));
+    const wrong = await loginTotp(mfaToken, '123456');
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.body).not.toContain('123456');
+    const code = totpCode(u.secret, clock);
+    const ok = await loginTotp(mfaToken, code);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().data).toMatchObject({ user: { username: u.username }, mustChangePassword: false });
+    expect((await t.app.inject({ url: '/api/auth/me', headers: bearer(ok.json().data.accessToken) })).statusCode).toBe(
+      200,
+    );
+    // The same code is not accepted twice.
+    expect((await loginTotp(mfaToken, code)).statusCode).toBe(401);
+    const log = await t.db.kysely
+      .selectFrom('login_logs')
+      .select(['result', 'reason'])
+      .where('user_id', '=', u.id)
+      .execute();
+    expect(log.filter((r) => r.reason === 'WRONG_TOTP')).toHaveLength(2);
+    // One success when enrolling (before TOTP), one with the code.
+    expect(log.filter((r) => r.result === 'success')).toHaveLength(2);
+  });
+
+  it('accepts codes 30 s early or late and refuses one 90 s old', async () => {
+    const u = await enrolled();
+    nextStep();
+    const token = async () => (await signIn(u.username)).json().data.mfaToken as string;
+    expect((await loginTotp(await token(), totpCode(u.secret, clock - 90_000))).statusCode).toBe(401);
+    expect((await loginTotp(await token(), totpCode(u.secret, clock - 30_000))).statusCode).toBe(200);
+    nextStep();
+    expect((await loginTotp(await token(), totpCode(u.secret, clock + 30_000))).statusCode).toBe(200);
+    nextStep();
+    expect((await loginTotp(await token(), totpCode(u.secret, clock + 90_000))).statusCode).toBe(401);
+  });
+
+  it('a recovery code signs in once; used again it is refused', async () => {
+    const u = await enrolled();
+    const token = async () => (await signIn(u.username)).json().data.mfaToken as string;
+    expect((await loginTotp(await token(), u.recoveryCodes[3].toUpperCase())).statusCode).toBe(200);
+    expect((await loginTotp(await token(), u.recoveryCodes[3])).statusCode).toBe(401);
+    expect((await loginTotp(await token(), u.recoveryCodes[4].replace('-', ''))).statusCode).toBe(200);
+  });
+
+  it('the sign-in throttle counts wrong codes', async () => {
+    const u = await enrolled();
+    const mfaToken = (await signIn(u.username)).json().data.mfaToken;
+    for (let i = 0; i < 3; i++) expect((await loginTotp(mfaToken, '000000')).statusCode).toBe(401);
+    const throttled = await loginTotp(mfaToken, totpCode(u.secret, clock + 30_000));
+    expect(throttled.statusCode).toBe(429);
+  });
+
+  it('disable needs the password or a code; reset-mfa turns it off for a locked-out user', async () => {
+    const u = await enrolled();
+    const s = (await loginTotp((await signIn(u.username)).json().data.mfaToken, u.recoveryCodes[0])).json().data;
+    expect((await post('/api/auth/totp/disable', s.accessToken, { password: 'not-my-password' })).statusCode).toBe(400);
+    expect((await post('/api/auth/totp/disable', s.accessToken, { password: USER_PASSWORD })).statusCode).toBe(204);
+    expect((await signIn(u.username)).json().data.accessToken).toEqual(expect.any(String));
+
+    const v = await enrolled();
+    expect((await signIn(v.username)).json().data.mfaRequired).toBe(true);
+    const out: string[] = [];
+    expect(await runAdminCli(['reset-mfa', v.username], t.db.kysely, { out: (l) => out.push(l), err: () => {} })).toBe(
+      0,
+    );
+    expect(out.join('\n')).toContain('turned off');
+    expect((await signIn(v.username)).json().data.accessToken).toEqual(expect.any(String));
+  });
+
+  it('a role that requires TOTP blocks its members until they enrol', async () => {
+    const admin = (await login(t.app)).accessToken;
+    const role = await post('/api/roles', admin, { code: 'totp_role', name: '需要两步验证', requireTotp: true });
+    expect(role.statusCode, role.body).toBe(201);
+    expect(role.json().data.requireTotp).toBe(true);
+    const id = await insertUser(t.db, 'member1');
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/users/${id}/roles`,
+      headers: bearer(admin),
+      payload: { roleIds: [role.json().data.id] },
+    });
+    const s = (await signIn('member1')).json().data;
+    const blocked = await t.app.inject({ url: '/api/permissions', headers: bearer(s.accessToken) });
+    expect(blocked.statusCode).toBe(403);
+    expect(blocked.json().code).toBe('TOTP_SETUP_REQUIRED');
+    const me = (await t.app.inject({ url: '/api/auth/me', headers: bearer(s.accessToken) })).json().data;
+    expect(me).toMatchObject({ totpRequired: true, totpEnabled: false });
+    const { secret } = (await post('/api/auth/totp/setup', s.accessToken)).json().data;
+    expect((await post('/api/auth/totp/enable', s.accessToken, { code: totpCode(secret, clock) })).statusCode).toBe(
+      200,
+    );
+    expect((await t.app.inject({ url: '/api/permissions', headers: bearer(s.accessToken) })).statusCode).toBe(200);
+  });
+});
