@@ -22,7 +22,12 @@ export const session = createSession({
   onSignedOut: (reason, detail) => {
     for (const h of signedOutHandlers) h(reason, detail);
   },
-  onForbidden: () => {
+  onForbidden: (error) => {
+    // Something the account must do first (change its password, set up two-step sign-in): say that, not 无权限.
+    if (error.code === 'PASSWORD_CHANGE_REQUIRED' || error.code === 'TOTP_SETUP_REQUIRED') {
+      ElMessage.warning(serverMessage(error));
+      return;
+    }
     // The mask changed under the user: say so; the session reloads the menus and the router re-checks the page.
     ElMessage.error(i18n.global.t('common.noPermission'));
   },

@@ -193,6 +193,25 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     await shot(admin, '04-users-admin');
   });
 
+  it('a user an operator created must first change the password, then carries on', async () => {
+    const first = await (await newContext()).newPage();
+    await signIn(first, user.username, user.password);
+    // Every other route answers 403 PASSWORD_CHANGE_REQUIRED until then: the app opens the change-password form.
+    await first.waitForURL(/\/admin\/profile/);
+    await first.locator('.el-message', { hasText: '首次登录请先修改密码' }).waitFor();
+    const form = dialog(first, '修改密码');
+    await form.locator('input[name="old-password"]').fill(user.password);
+    await form.locator('input[name="new-password"]').fill('viewer-chosen-pass-7');
+    await form.locator('input[name="confirm-password"]').fill('viewer-chosen-pass-7');
+    await shot(first, '04b-must-change-password');
+    await form.locator('[data-testid="save-password"]').click();
+    await first.locator('.el-message', { hasText: '密码已修改' }).waitFor();
+    user.password = 'viewer-chosen-pass-7';
+    await openMenu(first, 'system', 'system:user');
+    await first.locator('[data-page="users"] .el-table__row', { hasText: user.username }).waitFor();
+    await first.close();
+  });
+
   it('that user sees the users page with no add/edit/delete buttons and no other menu', async () => {
     viewer = await (await newContext()).newPage();
     await signIn(viewer, user.username, user.password);

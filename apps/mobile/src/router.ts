@@ -64,6 +64,12 @@ router.beforeEach(async (to) => {
   } catch {
     return { name: 'login', query: { redirect: to.fullPath } };
   }
+  // A password set by an operator (or generated) must be changed before anything else: the server answers every
+  // other route 403 PASSWORD_CHANGE_REQUIRED until then, so the app goes straight to 我的 → 修改密码.
+  if (session.mustChangePassword && to.name !== 'me') {
+    showNotify({ type: 'warning', message: '首次登录请先修改密码' });
+    return { name: 'me' };
+  }
   // A page whose list the user may not read (a link, or a grant withdrawn meanwhile) is left for the home page.
   const needs = to.meta.needs as RouteKey | undefined;
   if (needs && !session.canCall(needs)) {

@@ -24,7 +24,11 @@ export const session = createSession({
   onSignedOut: (reason, detail) => {
     for (const h of signedOutHandlers) h(reason, detail);
   },
-  onForbidden: () => showNotify({ type: 'danger', message: '没有权限执行此操作（权限已变更）' }),
+  onForbidden: (error) =>
+    // Something the account must do first (change its password, set up two-step sign-in) is said as the server says it.
+    error.code === 'PASSWORD_CHANGE_REQUIRED' || error.code === 'TOTP_SETUP_REQUIRED'
+      ? showNotify({ type: 'warning', message: error.message })
+      : showNotify({ type: 'danger', message: '没有权限执行此操作（权限已变更）' }),
 });
 
 type SignedOutHandler = (reason: string, detail?: SignOutDetail) => void;

@@ -64,6 +64,12 @@ router.beforeEach(async (to) => {
   } catch {
     return { name: 'login', query: { redirect: to.fullPath } };
   }
+  // A password an operator set (or the generated first one) must be changed before anything else: the server answers
+  // every other route 403 PASSWORD_CHANGE_REQUIRED until then, so the app goes to the profile's change-password dialog.
+  if (session.mustChangePassword && to.name !== 'profile') {
+    ElMessage.warning(i18n.global.t('login.mustChange'));
+    return { name: 'profile' };
+  }
   const menu = menuOfRoute(to.path);
   if (menu && !session.can(menu)) {
     ElMessage.error(i18n.global.t('common.noPermission'));

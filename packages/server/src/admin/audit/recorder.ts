@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -35,7 +35,9 @@ export async function recordAudit(db: Kysely<Database>, e: AuditEntryInput): Pro
   await db
     .insertInto('audit_logs')
     .values({
-      id: randomUUID(),
+      // Time-ordered (UUIDv7, monotonic within the process): the list's tiebreak after created_at, so two writes in
+      // the same millisecond still list newest first.
+      id: timeOrderedUuid(),
       actor_id: e.actorId,
       actor_username: e.actorUsername,
       action: e.action,

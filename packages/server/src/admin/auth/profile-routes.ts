@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { changesOf } from '../shared/actor.js';
 import { data } from './schemas.js';
 import { nowIso } from './service.js';
+import { ANY_PENDING } from '../../errors.js';
 
 const TAG = '认证 Auth';
 
@@ -50,7 +51,7 @@ export default async function profileRoutes(app: FastifyInstance) {
   app.get(
     '/',
     {
-      config: { auth: 'authenticated' },
+      config: { auth: 'authenticated', whilePending: ANY_PENDING },
       schema: { tags: [TAG], summary: 'My profile', response: { 200: data(ProfileSchema) } },
     },
     async (req) => ({ data: await read(req.auth!.id) }),
