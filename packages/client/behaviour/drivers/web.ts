@@ -102,7 +102,8 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
         const roles = await page.locator('.page-card .el-tag').allTextContents();
         const shownName = ((await page.locator('[data-testid="user-menu"]').textContent()) ?? '').trim();
         // The app shows no mask: the nearest surface is the /api/auth/me answer it renders from, read as text.
-        const mask = /^\{"data":\{.*?"permissions":(\d+),"menus"/.exec(meBody)?.[1] ?? meBody.slice(0, 200);
+        // The user's own mask is the first "permissions" in it (roles carry none; the menus' own come after).
+        const mask = /^\{"data":\{[^]*?"permissions":(\d+)/.exec(meBody)?.[1] ?? meBody.slice(0, 200);
         return { shownName, roles: roles.map((r) => r.trim()), mask };
       },
       async visibleActions(code) {
