@@ -55,7 +55,7 @@ function importGraph(): Map<string, string[]> {
   for (const file of SCANNED.flatMap(sourceFiles)) {
     const targets = specifiersOf(fs.readFileSync(file, 'utf8'))
       .map((s) => resolve(file, s))
-      .filter((t): t is string => t !== undefined && t.endsWith('.ts'));
+      .filter((t): t is string => Boolean(t?.endsWith('.ts')));
     graph.set(rel(file), [...new Set(targets.map(rel))]);
   }
   return graph;

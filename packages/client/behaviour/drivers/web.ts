@@ -103,7 +103,7 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
         const shownName = ((await page.locator('[data-testid="user-menu"]').textContent()) ?? '').trim();
         // The app shows no mask: the nearest surface is the /api/auth/me answer it renders from, read as text.
         // The user's own mask is the first "permissions" in it (roles carry none; the menus' own come after).
-        const mask = /^\{"data":\{[^]*?"permissions":(\d+)/.exec(meBody)?.[1] ?? meBody.slice(0, 200);
+        const mask = /^\{"data":\{[\s\S]*?"permissions":(\d+)/.exec(meBody)?.[1] ?? meBody.slice(0, 200);
         return { shownName, roles: roles.map((r) => r.trim()), mask };
       },
       async visibleActions(code) {

@@ -1,4 +1,4 @@
-import { invalidParamMessage, quote } from '../errors.js';
+import { invalidParamMessage } from '../errors.js';
 
 /** What ajv (with `verbose: true`) reports for one failed keyword. */
 export interface AjvError {

@@ -129,7 +129,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
       const { mfaToken, code } = req.body as Static<typeof LoginTotpBody>;
       const claims = await app.tokens.verifyMfa(mfaToken);
       const access = await loadUserAccess(app.db.kysely, claims.sub);
-      if (!access || access.status !== 'enabled' || access.tokenVersion !== claims.ver || !access.totpEnabled)
+      if (access?.status !== 'enabled' || access.tokenVersion !== claims.ver || !access.totpEnabled)
         throw unauthorized('sign-in no longer valid (mfaToken), sign in again');
       const client = clientInfo(req);
       const attempt = {
