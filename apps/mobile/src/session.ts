@@ -24,7 +24,8 @@ export const session = createSession({
   onSignedOut: (reason, detail) => {
     for (const h of signedOutHandlers) h(reason, detail);
   },
-  onForbidden: () => showNotify({ type: 'danger', message: '没有权限执行此操作（权限已变更）' }),
+  // The server's own word (无权限) first, then why the button was there: the grant changed meanwhile.
+  onForbidden: (e) => showNotify({ type: 'danger', message: `${e.message}（权限已变更）` }),
 });
 
 type SignedOutHandler = (reason: string, detail?: SignOutDetail) => void;

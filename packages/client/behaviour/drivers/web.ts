@@ -16,6 +16,9 @@ const PAGES: Record<string, { page: string; list: string; path: string }> = {
 
 let browser: Promise<Browser> | undefined;
 
+/** The one Chromium the browser drivers of a test file share (launched on first use). */
+export const sharedBrowser = (): Promise<Browser> => (browser ??= launchChromium());
+
 /** Closes the browser the drivers of this file shared. */
 export async function closeWebBrowser(): Promise<void> {
   const b = await browser;
@@ -29,8 +32,7 @@ export interface WebDriverOptions {
 
 export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, height: 860 } }) {
   return async (world: World): Promise<ClientDriver> => {
-    browser ??= launchChromium();
-    const context: BrowserContext = await (await browser).newContext({ viewport: opts.viewport, locale: 'zh-CN' });
+    const context: BrowserContext = await (await sharedBrowser()).newContext({ viewport: opts.viewport, locale: 'zh-CN' });
     context.setDefaultTimeout(15_000);
     context.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
     const page = await context.newPage();
