@@ -55,7 +55,9 @@ export const SCENARIOS: Scenario[] = [
       web: {
         via: 'name and roles from the header and home page; the app shows no mask, so the /api/auth/me answer it renders from',
       },
-      mobile: { via: 'name and roles from the 我的 page; the app shows no mask, so the /api/auth/me answer it renders from' },
+      mobile: {
+        via: 'name and roles from the 我的 page; the app shows no mask, so the /api/auth/me answer it renders from',
+      },
     },
     async run(d) {
       await d.signIn(ADMIN.username, ADMIN.password);
@@ -113,7 +115,7 @@ export const SCENARIOS: Scenario[] = [
       cli: { via: '`tianji users enable` (PATCH) exits 3 with 无权限; the next command shows the menus anew' },
       web: { via: 'the edit dialog’s save shows 无权限 and the EDIT button goes away without a reload' },
       mobile: {
-        via: 'a user’s page’s 停用 (PATCH status) shows 无权限（权限已变更） and the button goes away without a reload',
+        via: '停用 (PATCH status) on the user’s page already open (reaching another is a navigation, which reloads the menus first) shows 无权限（权限已变更） and the button goes away without a reload',
       },
     },
     async run(d, world) {

@@ -28,6 +28,7 @@ export function mobileDriver() {
     const page = await context.newPage();
     const base = world.baseUrl;
     let meBody = '';
+    let signedInAs = '';
     page.on('response', (r) => {
       if (new URL(r.url()).pathname === '/api/auth/me' && r.ok()) void r.text().then((t) => (meBody = t));
     });
@@ -49,15 +50,38 @@ export function mobileDriver() {
       await settle(p);
       return true;
     }
-    /** A tab away from the current one, so the tap is a navigation. */
-    const leaveTo = async (p: Page) =>
-      (await p.locator('[data-page="home"]').count()) ? openTab(p, '我的', 'me') : openTab(p, '首页', 'home');
+    /** A navigation away from the current page: 返回 from a user's page, else another tab. */
+    async function leaveTo(p: Page): Promise<boolean> {
+      if (await p.locator('[data-page="user"]').count()) {
+        const me = p.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
+        await p.locator('[data-page="user"] .van-nav-bar__left').click();
+        await (await me).finished();
+        await p.locator('[data-page="users"]').waitFor();
+        await settle(p);
+        return true;
+      }
+      if (await p.locator('[data-page="home"]').count()) return openTab(p, '我的', 'me');
+      return openTab(p, '首页', 'home');
+    }
 
-    /** The users list, then one user's page (the target's, or the first listed). */
+    /**
+     * The users list, then one user's page: the target's, or the first listed other than the signed-in user and
+     * admin (whose rows carry a deniedReason that disables the buttons) when there is one.
+     */
     async function openUser(username?: string): Promise<boolean> {
-      await leaveTo(page);
-      if (!(await openTab(page, '用户', 'users'))) return false;
-      const cell = username ? page.locator(`[data-user="${username}"]`) : page.locator('[data-user]').first();
+      if (await page.locator('[data-page="user"]').count()) await leaveTo(page);
+      else {
+        if (await page.locator('[data-page="users"]').count()) await leaveTo(page);
+        if (!(await openTab(page, '用户', 'users'))) return false;
+      }
+      const others = `[data-user]:not([data-user="admin"]):not([data-user="${signedInAs}"])`;
+      await page.locator('[data-user]').first().waitFor();
+      const pick = username
+        ? `[data-user="${username}"]`
+        : (await page.locator(others).count())
+          ? others
+          : '[data-user]';
+      const cell = page.locator(pick).first();
       await cell.click();
       await page.locator('[data-page="user"] [data-testid="user-status"]').waitFor();
       await settle(page);
@@ -72,6 +96,7 @@ export function mobileDriver() {
     return {
       kind: 'mobile',
       async signIn(username, password) {
+        signedInAs = username;
         await page.goto(`${base}/m/`);
         await page.waitForURL(/\/m\/login/);
         await page.fill('input[name="username"]', username);
@@ -116,7 +141,10 @@ export function mobileDriver() {
         await leaveTo(page);
       },
       async doAction(_route, targetUsername): Promise<Outcome> {
-        await openUser(targetUsername);
+        // A user's page already open still shows what the menus allowed when it opened: act there (reaching the
+        // target's page is a navigation, which reloads the menus first). Otherwise open the target's page.
+        const open = page.locator('[data-page="user"] [data-action="EDIT"]');
+        if (!(await open.count())) await openUser(targetUsername);
         const answered = page.waitForResponse((r) => r.request().method() === 'PATCH');
         const reloaded = page.waitForResponse((r) => r.url().endsWith('/api/auth/me')).catch(() => null);
         await page.locator('[data-page="user"] [data-action="EDIT"]').click();

@@ -32,7 +32,10 @@ export interface WebDriverOptions {
 
 export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, height: 860 } }) {
   return async (world: World): Promise<ClientDriver> => {
-    const context: BrowserContext = await (await sharedBrowser()).newContext({ viewport: opts.viewport, locale: 'zh-CN' });
+    const context: BrowserContext = await (await sharedBrowser()).newContext({
+      viewport: opts.viewport,
+      locale: 'zh-CN',
+    });
     context.setDefaultTimeout(15_000);
     context.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
     const page = await context.newPage();
