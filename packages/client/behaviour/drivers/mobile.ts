@@ -30,7 +30,11 @@ export function mobileDriver() {
     let meBody = '';
     let signedInAs = '';
     page.on('response', (r) => {
-      if (new URL(r.url()).pathname === '/api/auth/me' && r.ok()) void r.text().then((t) => (meBody = t));
+      if (new URL(r.url()).pathname === '/api/auth/me' && r.ok())
+        void r.text().then(
+          (t) => (meBody = t),
+          () => undefined,
+        ); // the page may close first
     });
     const onLogin = (p: Page) => new URL(p.url()).pathname.startsWith('/m/login');
     const settle = (p: Page) =>

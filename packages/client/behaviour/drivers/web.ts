@@ -42,7 +42,11 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
     const base = world.baseUrl;
     let meBody = '';
     page.on('response', (r) => {
-      if (new URL(r.url()).pathname === '/api/auth/me' && r.ok()) void r.text().then((t) => (meBody = t));
+      if (new URL(r.url()).pathname === '/api/auth/me' && r.ok())
+        void r.text().then(
+          (t) => (meBody = t),
+          () => undefined,
+        ); // the page may close first
     });
     const onLogin = (p: Page) => new URL(p.url()).pathname.startsWith('/admin/login');
     /** Lets the page apply what it just received (the reactive update renders on the next frame). */
