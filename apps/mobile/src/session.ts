@@ -25,10 +25,11 @@ export const session = createSession({
     for (const h of signedOutHandlers) h(reason, detail);
   },
   onForbidden: (error) =>
-    // Something the account must do first (change its password, set up two-step sign-in) is said as the server says it.
+    // Something the account must do first (change its password, set up two-step sign-in) is said as the server says
+    // it; otherwise the server's own word (无权限) first, then why the button was there: the grant changed meanwhile.
     error.code === 'PASSWORD_CHANGE_REQUIRED' || error.code === 'TOTP_SETUP_REQUIRED'
       ? showNotify({ type: 'warning', message: error.message })
-      : showNotify({ type: 'danger', message: '没有权限执行此操作（权限已变更）' }),
+      : showNotify({ type: 'danger', message: `${error.message}（权限已变更）` }),
 });
 
 type SignedOutHandler = (reason: string, detail?: SignOutDetail) => void;

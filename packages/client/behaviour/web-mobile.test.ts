@@ -1,10 +1,17 @@
 /**
- * The session behaviour (scenarios.ts) in the mobile web app at /m/ (390×844). Pending: apps/mobile is being built
- * in another branch; its driver implements ClientDriver (driver.ts) like drivers/web.ts, with the mobile app's
- * selectors, and replaces the skip below once that app is merged. Every mobile cell of the README matrix says pending.
+ * The session behaviour (scenarios.ts) in the phone app at /m/, 390×844 with touch, in Debian's Chromium.
+ * Skipped with a note when /usr/bin/chromium is missing (a failure under TIANJI_E2E=1).
  */
-import { describe, it } from 'vitest';
+import { afterAll } from 'vitest';
+import { hasChromium } from '../../../apps/admin/test/browser.js';
+import { ensureMobileBuilt } from '../../../apps/mobile/test/build.js';
+import { mobileDriver } from './drivers/mobile.js';
+import { closeWebBrowser } from './drivers/web.js';
+import { describeClient } from './run.js';
 
-describe.skip('session behaviour, mobile client (pending: apps/mobile at /m/ is not merged yet; the lead wires its driver)', () => {
-  it('runs SCENARIOS through a mobile ClientDriver', () => undefined);
+afterAll(() => closeWebBrowser());
+describeClient('mobile', mobileDriver(), {
+  skip: hasChromium ? undefined : 'no /usr/bin/chromium',
+  timeout: 120_000,
+  beforeWorld: ensureMobileBuilt,
 });

@@ -20,6 +20,9 @@ const PAGES: Record<string, { page: string; list: string; path: string }> = {
 
 let browser: Promise<Browser> | undefined;
 
+/** The one Chromium the browser drivers of a test file share (launched on first use). */
+export const sharedBrowser = (): Promise<Browser> => (browser ??= launchChromium());
+
 /** Closes the browser the drivers of this file shared. */
 export async function closeWebBrowser(): Promise<void> {
   const b = await browser;
@@ -33,15 +36,21 @@ export interface WebDriverOptions {
 
 export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, height: 860 } }) {
   return async (world: World): Promise<ClientDriver> => {
-    browser ??= launchChromium();
-    const context: BrowserContext = await (await browser).newContext({ viewport: opts.viewport, locale: 'zh-CN' });
+    const context: BrowserContext = await (await sharedBrowser()).newContext({
+      viewport: opts.viewport,
+      locale: 'zh-CN',
+    });
     context.setDefaultTimeout(15_000);
     context.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
     const page = await context.newPage();
     const base = world.baseUrl;
     let meBody = '';
     page.on('response', (r) => {
-      if (new URL(r.url()).pathname === '/api/auth/me' && r.ok()) void r.text().then((t) => (meBody = t));
+      if (new URL(r.url()).pathname === '/api/auth/me' && r.ok())
+        void r.text().then(
+          (t) => (meBody = t),
+          () => undefined,
+        ); // the page may close first
     });
     const onLogin = (p: Page) => new URL(p.url()).pathname.startsWith('/admin/login');
     /** Lets the page apply what it just received (the reactive update renders on the next frame). */

@@ -1,0 +1,223 @@
+/**
+ * The mobile web driver: the phone app at /m/ in Chromium at 390×844 (touch), through the selectors its e2e test
+ * uses (`[data-page]`, `[data-testid]`, the tab bar, `.van-notify`, `[data-action]` on a user's page). Concurrent
+ * actions are tabs of one browser context (one localStorage, Web Locks and BroadcastChannel).
+ * Where the phone app has no page (roles, menus, the mask) the driver reads the /api/auth/me answer it renders from.
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import type { MenuNode } from '../../src/index.js';
+import { pointsIn } from '../../src/index.js';
+import { findMenu, type ClientDriver, type Outcome } from '../driver.js';
+import type { World } from '../world.js';
+import { sharedBrowser } from './web.js';
+
+const TOKEN_KEY = 'tianji.m.refreshToken';
+
+export function mobileDriver() {
+  return async (world: World): Promise<ClientDriver> => {
+    const context: BrowserContext = await (await sharedBrowser()).newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      locale: 'zh-CN',
+      serviceWorkers: 'block',
+    });
+    context.setDefaultTimeout(15_000);
+    context.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
+    const page = await context.newPage();
+    const base = world.baseUrl;
+    let meBody = '';
+    let signedInAs = '';
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname === '/api/auth/me' && r.ok())
+        void r.text().then(
+          (t) => (meBody = t),
+          () => undefined,
+        ); // the page may close first
+    });
+    const onLogin = (p: Page) => new URL(p.url()).pathname.startsWith('/m/login');
+    const settle = (p: Page) =>
+      p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null)))));
+    const tab = (p: Page, label: string) => p.locator('[data-testid="tabbar"] .van-tabbar-item', { hasText: label });
+    const loadedMenus = (): MenuNode[] => (JSON.parse(meBody) as { data: { menus: MenuNode[] } }).data.menus;
+
+    /** Taps a tab (every navigation reloads /api/auth/me) and waits for its page and that answer. */
+    async function openTab(p: Page, label: string, pageName: string): Promise<boolean> {
+      await p.bringToFront(); // a page in the background renders no frames
+      const item = tab(p, label);
+      if ((await item.count()) === 0) return false;
+      const me = p.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
+      await item.click();
+      await (await me).finished();
+      await p.locator(`[data-page="${pageName}"]`).waitFor();
+      await settle(p);
+      return true;
+    }
+    /** A navigation away from the current page: 返回 from a user's page, else another tab. */
+    async function leaveTo(p: Page): Promise<boolean> {
+      if (await p.locator('[data-page="user"]').count()) {
+        const me = p.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
+        await p.locator('[data-page="user"] .van-nav-bar__left').click();
+        await (await me).finished();
+        await p.locator('[data-page="users"]').waitFor();
+        await settle(p);
+        return true;
+      }
+      if (await p.locator('[data-page="home"]').count()) return openTab(p, '我的', 'me');
+      return openTab(p, '首页', 'home');
+    }
+
+    /**
+     * The users list, then one user's page: the target's, or the first listed other than the signed-in user and
+     * admin (whose rows carry a deniedReason that disables the buttons) when there is one.
+     */
+    async function openUser(username?: string): Promise<boolean> {
+      if (await page.locator('[data-page="user"]').count()) await leaveTo(page);
+      else {
+        if (await page.locator('[data-page="users"]').count()) await leaveTo(page);
+        if (!(await openTab(page, '用户', 'users'))) return false;
+      }
+      const others = `[data-user]:not([data-user="admin"]):not([data-user="${signedInAs}"])`;
+      await page.locator('[data-user]').first().waitFor();
+      const pick = username
+        ? `[data-user="${username}"]`
+        : (await page.locator(others).count())
+          ? others
+          : '[data-user]';
+      const cell = page.locator(pick).first();
+      await cell.click();
+      await page.locator('[data-page="user"] [data-testid="user-status"]').waitFor();
+      await settle(page);
+      return true;
+    }
+    const actionsShown = () =>
+      page
+        .locator('[data-page="user"] [data-action]')
+        .evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-action')!))]);
+    const reasonShown = () => page.locator('[data-testid="signed-out-reason"]');
+
+    return {
+      kind: 'mobile',
+      async signIn(username, password) {
+        signedInAs = username;
+        await page.goto(`${base}/m/`);
+        await page.waitForURL(/\/m\/login/);
+        await page.fill('input[name="username"]', username);
+        await page.fill('input[name="password"]', password);
+        const me = page.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
+        await page.click('[data-testid="login-submit"]');
+        await page.locator('[data-page="home"]').waitFor();
+        await (await me).finished();
+      },
+      async identity() {
+        await openTab(page, '我的', 'me');
+        const value = (title: string) =>
+          page
+            .locator('[data-page="me"] .van-cell', { hasText: title })
+            .first()
+            .locator('.van-cell__value')
+            .textContent()
+            .then((t) => (t ?? '').trim());
+        const shownName = await value('用户名');
+        const roles = (await value('角色')).split('、');
+        // The app shows no mask: the nearest surface is the /api/auth/me answer it renders from, read as text.
+        const mask = /^\{"data":\{.*?"permissions":(\d+),"menus"/.exec(meBody)?.[1] ?? meBody.slice(0, 200);
+        return { shownName, roles, mask };
+      },
+      async visibleActions(code) {
+        if (code === 'system:user') {
+          await page.bringToFront();
+          // Still on a user's page (after an action): read what it shows now, as the user would.
+          if (!(await page.locator('[data-page="user"]').count()) && !(await openUser())) {
+            const node = findMenu(loadedMenus(), code);
+            return node ? pointsIn(node.permissions) : null;
+          }
+          await settle(page);
+          return ['SEARCH', ...(await actionsShown())].sort();
+        }
+        // No page for this menu in the phone app: the menus it loaded on the last navigation.
+        await leaveTo(page);
+        const node = findMenu(loadedMenus(), code);
+        return node ? pointsIn(node.permissions) : null;
+      },
+      async refreshMenus() {
+        await leaveTo(page);
+      },
+      async doAction(_route, targetUsername): Promise<Outcome> {
+        // A user's page already open still shows what the menus allowed when it opened: act there (reaching the
+        // target's page is a navigation, which reloads the menus first). Otherwise open the target's page.
+        const open = page.locator('[data-page="user"] [data-action="EDIT"]');
+        if (!(await open.count())) await openUser(targetUsername);
+        const answered = page.waitForResponse((r) => r.request().method() === 'PATCH');
+        const reloaded = page.waitForResponse((r) => r.url().endsWith('/api/auth/me')).catch(() => null);
+        await page.locator('[data-page="user"] [data-action="EDIT"]').click();
+        await page.locator('.van-dialog__confirm').click();
+        const res = await answered;
+        if (res.ok()) return { kind: 'ok' };
+        if (res.status() === 403) {
+          const notice = page.locator('.van-notify', { hasText: '无权限' });
+          await notice.waitFor();
+          await (await reloaded)?.finished();
+          return { kind: 'forbidden', message: ((await notice.textContent()) ?? '').trim() };
+        }
+        await reasonShown().waitFor();
+        return { kind: 'signed-out', message: ((await reasonShown().textContent()) ?? '').trim() };
+      },
+      async prepareConcurrent(n) {
+        for (let i = 1; i < n; i++) {
+          const p = await context.newPage();
+          await p.goto(`${base}/m/`); // resumes the session from localStorage
+          await p.locator('[data-page="home"]').waitFor();
+        }
+        for (const p of context.pages()) await p.bringToFront();
+      },
+      async concurrentActions(n) {
+        const tabs = context.pages().slice(0, n);
+        const targets = tabs.map((_, i) => (i % 2 ? { label: '我的', page: 'me' } : { label: '用户', page: 'users' }));
+        // Tap all at once: Playwright's clicks on two pages would run one after the other.
+        await Promise.all(
+          tabs.map((p, i) =>
+            p.evaluate((label) => {
+              const items = [...document.querySelectorAll('[data-testid="tabbar"] .van-tabbar-item')];
+              (items.find((e) => e.textContent?.includes(label)) as HTMLElement).click();
+            }, targets[i].label),
+          ),
+        );
+        return Promise.all(
+          tabs.map(async (p, i): Promise<Outcome> => {
+            const loaded = targets[i].page === 'users' ? '[data-page="users"] [data-user]' : '[data-page="me"]';
+            await p.locator(loaded).first().waitFor();
+            return onLogin(p) ? { kind: 'signed-out', message: p.url() } : { kind: 'ok' };
+          }),
+        );
+      },
+      async storedRefreshToken() {
+        return (await page.evaluate((k) => localStorage.getItem(k), TOKEN_KEY))!;
+      },
+      async logout() {
+        await openTab(page, '我的', 'me');
+        await page.locator('[data-testid="sign-out"]').click();
+        await page.locator('.van-dialog__confirm').click();
+        await page.waitForURL(/\/m\/login/);
+      },
+      async signedIn() {
+        const stored = await page.evaluate((k) => localStorage.getItem(k), TOKEN_KEY);
+        return !onLogin(page) && stored !== null;
+      },
+      async shownReason() {
+        // The event stream usually brings the notice at once; otherwise the next tap (a navigation) learns it.
+        try {
+          await reasonShown().waitFor({ timeout: 5000 });
+        } catch {
+          if (!onLogin(page)) await leaveTo(page).catch(() => undefined);
+          await reasonShown().waitFor();
+        }
+        const message = ((await reasonShown().textContent()) ?? '').trim();
+        await page.waitForURL(/\/m\/login/);
+        return { message };
+      },
+      close: () => context.close(),
+    };
+  };
+}
