@@ -80,7 +80,7 @@ export const SCENARIOS: Scenario[] = [
       cli: { via: '`tianji menus tree --json`: the menu is listed with no points (shown as 仅可见)' },
       web: { via: 'the page’s action buttons (the search form’s 重置 needs no permission and is not counted)' },
       mobile: {
-        via: 'system:user: the 用户 tab (SEARCH) and a user’s page’s buttons; the phone app has no role or menu page, so those menus are read from the /api/auth/me answer it renders from',
+        via: 'users menu: the 用户 tab (SEARCH) and a user’s page’s buttons; the phone app has no role or menu page, so those menus are read from the /api/auth/me answer it renders from',
       },
     },
     async run(d, world) {

@@ -10,6 +10,7 @@ import { pointsIn } from '../../src/index.js';
 import { findMenu, type ClientDriver, type Outcome } from '../driver.js';
 import type { World } from '../world.js';
 import { sharedBrowser } from './web.js';
+import { MENUS } from '../../../server/src/catalogue.js';
 
 const TOKEN_KEY = 'tianji.m.refreshToken';
 
@@ -122,11 +123,12 @@ export function mobileDriver() {
         const shownName = await value('用户名');
         const roles = (await value('角色')).split('、');
         // The app shows no mask: the nearest surface is the /api/auth/me answer it renders from, read as text.
-        const mask = /^\{"data":\{.*?"permissions":(\d+),"menus"/.exec(meBody)?.[1] ?? meBody.slice(0, 200);
+        // The user's own mask is the first "permissions" in it (roles carry none; the menus' own come after).
+        const mask = /^\{"data":\{[\s\S]*?"permissions":(\d+)/.exec(meBody)?.[1] ?? meBody.slice(0, 200);
         return { shownName, roles, mask };
       },
       async visibleActions(code) {
-        if (code === 'system:user') {
+        if (code === MENUS.users.code) {
           await page.bringToFront();
           // Still on a user's page (after an action): read what it shows now, as the user would.
           if (!(await page.locator('[data-page="user"]').count()) && !(await openUser())) {
