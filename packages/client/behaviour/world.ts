@@ -110,7 +110,7 @@ export async function startWorld(): Promise<World> {
       // The server accepts each step's code once and the neighbouring steps (±30 s): hand out steps not used yet.
       let lastStep = -1;
       const next = (): string | null => {
-        const now = Math.floor(Date.now() / 30_000);
+        const now = Math.floor((Date.now() + clockOffset) / 30_000); // the server's clock (see stealRefreshToken)
         const step = Math.max(now, lastStep + 1);
         if (step > now + 1) return null;
         lastStep = step;

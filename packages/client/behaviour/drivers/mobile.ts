@@ -165,7 +165,9 @@ export function mobileDriver() {
         const shownName = await value('用户名');
         const roles = (await value('角色')).split('、');
         // The app shows no mask: the nearest surface is the /api/auth/me answer it renders from, read as text.
-        const mask = /^\{"data":\{.*?"permissions":(\d+),"menus"/.exec(meBody)?.[1] ?? meBody.slice(0, 200);
+        // The user's own mask is the first "permissions" in it (roles carry none; the menus' own come after), whatever
+        // account fields (mustChangePassword, ...) stand between it and the menus.
+        const mask = /^\{"data":\{[\s\S]*?"permissions":(\d+)/.exec(meBody)?.[1] ?? meBody.slice(0, 200);
         return { shownName, roles, mask };
       },
       async visibleActions(code) {
