@@ -42,7 +42,15 @@ export type ActionRoute = 'PATCH /api/users/{id}';
 
 export interface ClientDriver {
   readonly kind: ClientKind;
-  signIn(username: string, password: string): Promise<void>;
+  /**
+   * Signs in; `totp` gives the code when the client asks for one. Rejects when the sign-in fails (the client then
+   * still shows no signed-in user).
+   */
+  signIn(username: string, password: string, totp?: () => string): Promise<void>;
+  /** True while the client shows that the user must first change the password (and offers that only). */
+  mustChangePassword(): Promise<boolean>;
+  /** Changes the signed-in user's own password, the way the client offers it. */
+  changeOwnPassword(oldPassword: string, newPassword: string): Promise<void>;
   identity(): Promise<Identity>;
   /**
    * The permission points (SEARCH, EDIT, ...) the client offers on a menu, from what it has loaded; null when the

@@ -7,6 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import { adminCall, createRole, createUser, PASSWORD, setGrants } from '../../server/test/admin-fixtures.js';
 import { getTestInstance, type TestInstance } from '../../server/test/helpers.js';
+import * as OTPAuth from 'otpauth';
 import { createSession } from '../src/index.js';
 
 export const ACCESS_TTL_S = 4;
@@ -24,8 +25,16 @@ export interface World {
   t: TestInstance;
   /** Refresh requests the server has answered so far. */
   refreshes(): number;
-  /** A user holding one new role with `grants` (menu code → bits). */
-  user(prefix: string, grants?: Record<string, number>): Promise<ScenarioUser>;
+  /**
+   * A user holding one new role with `grants` (menu code → bits). With `mustChangePassword` the user keeps the flag
+   * an operator-created account starts with (the fixtures clear it otherwise).
+   */
+  user(prefix: string, grants?: Record<string, number>, opts?: { mustChangePassword?: boolean }): Promise<ScenarioUser>;
+  /**
+   * The user turns on TOTP (setup and enable through an SDK session of their own). Returns the authenticator: each
+   * call gives a code the server has not accepted yet (this step's, the next step's, then a recovery code).
+   */
+  enrolTotp(user: ScenarioUser): Promise<() => string>;
   setGrants(user: ScenarioUser, grants: Record<string, number>): Promise<void>;
   /** The operator ends every live session of the user (menu 在线会话). */
   endSessions(user: ScenarioUser): Promise<number>;
@@ -72,12 +81,50 @@ export async function startWorld(): Promise<World> {
     baseUrl,
     t,
     refreshes: () => refreshes,
-    async user(prefix, grants = {}) {
+    async user(prefix, grants = {}, opts = {}) {
       const call = await admin();
       const username = `${prefix}-${suffix}`;
       const roleId = await createRole(call, `r_${prefix.replace(/\W/g, '_')}_${suffix}`, grants);
-      const id = await createUser(call, username, [roleId]);
+      const id = opts.mustChangePassword
+        ? (
+            check(
+              await call('POST', '/api/users', { username, password: PASSWORD, roleIds: [roleId] }),
+              'create user',
+            ).json() as { data: { id: string } }
+          ).data.id
+        : await createUser(call, username, [roleId]);
       return { id, username, password: PASSWORD, roleId };
+    },
+    async enrolTotp(user) {
+      const own = createSession({ baseUrl });
+      await own.login(user.username, user.password);
+      const setup = await own.api.POST('/api/auth/totp/setup');
+      if (!setup.data) throw new Error(`TOTP setup: ${setup.response.status}`);
+      const { secret } = setup.data.data;
+      const totp = new OTPAuth.TOTP({
+        secret: OTPAuth.Secret.fromBase32(secret),
+        digits: 6,
+        period: 30,
+        algorithm: 'SHA1',
+      });
+      // The server accepts each step's code once and the neighbouring steps (±30 s): hand out steps not used yet.
+      let lastStep = -1;
+      const next = (): string | null => {
+        const now = Math.floor((Date.now() + clockOffset) / 30_000); // the server's clock (see stealRefreshToken)
+        const step = Math.max(now, lastStep + 1);
+        if (step > now + 1) return null;
+        lastStep = step;
+        return totp.generate({ timestamp: step * 30_000 });
+      };
+      const enabled = await own.api.POST('/api/auth/totp/enable', { body: { code: next()! } });
+      if (!enabled.data) throw new Error(`TOTP enable: ${enabled.response.status}`);
+      const recovery = [...enabled.data.data.recoveryCodes];
+      own.close();
+      return () => {
+        const code = next() ?? recovery.shift();
+        if (!code) throw new Error('no TOTP code left in this step');
+        return code;
+      };
     },
     async setGrants(user, grants) {
       await setGrants(await admin(), user.roleId, grants);

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleCli, runCli, type RunResult } from '../../../cli/test/cli-harness.js';
-import { pointsIn, type MenuNode } from '../../src/index.js';
+import { createSession, pointsIn, type MenuNode } from '../../src/index.js';
+import { fileStorage } from '../../src/node.js';
 import { findMenu, type ClientDriver, type Outcome, type ShownReason } from '../driver.js';
 import type { World } from '../world.js';
 
@@ -31,6 +32,7 @@ export async function cliDriver(world: World): Promise<ClientDriver> {
   const bundle = await bundled;
   const home = fs.mkdtempSync(path.join(root, 'home-'));
   const tianji = (args: string[], stdin?: string) => runCli(bundle, args, { home, stdin });
+  let loginSaidMustChange = false;
   const ok = async (args: string[]) => {
     const r = await tianji(args);
     if (r.code !== 0) throw new Error(`tianji ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
@@ -38,12 +40,31 @@ export async function cliDriver(world: World): Promise<ClientDriver> {
   };
   return {
     kind: 'cli',
-    async signIn(username, password) {
-      const r = await tianji(
-        ['login', '--server', world.baseUrl, '--username', username, '--password-stdin'],
-        password,
-      );
+    async signIn(username, password, totp) {
+      const args = ['login', '--server', world.baseUrl, '--username', username, '--password-stdin', '--json'];
+      const r = await tianji(totp ? [...args, '--totp', totp()] : args, password);
       if (r.code !== 0) throw new Error(`tianji login exited ${r.code}: ${r.stderr}`);
+      loginSaidMustChange = (JSON.parse(r.stdout) as { mustChangePassword?: boolean }).mustChangePassword === true;
+      if (loginSaidMustChange && !/必须先修改密码/.test(r.stderr))
+        throw new Error(`tianji login printed no notice: ${r.stderr}`);
+    },
+    // What `tianji login` said, while the next command is still refused for it (every command reads the user anew).
+    async mustChangePassword() {
+      if (!loginSaidMustChange) return false;
+      const r = await tianji(['users', 'list', '--json']);
+      return r.code === 3 && r.stderr.includes('PASSWORD_CHANGE_REQUIRED');
+    },
+    // `tianji password` prompts on a terminal only: the nearest surface is the same PUT /api/auth/password made with
+    // the CLI's own stored session (the SDK it is built on), whose fresh refresh token goes back into its profile.
+    async changeOwnPassword(oldPassword, newPassword) {
+      const storage = fileStorage(path.join(home, 'tianji', 'credentials', 'default'));
+      const session = createSession({ baseUrl: world.baseUrl, storage });
+      try {
+        if (!(await session.restore())) throw new Error('the CLI profile holds no live session');
+        await session.changePassword(oldPassword, newPassword);
+      } finally {
+        session.close();
+      }
     },
     async identity() {
       const r = await ok(['whoami', '--json']);

@@ -97,21 +97,64 @@ export function mobileDriver() {
         .locator('[data-page="user"] [data-action]')
         .evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-action')!))]);
     const reasonShown = () => page.locator('[data-testid="signed-out-reason"]');
+    const passwordDialog = () => page.locator('.van-dialog', { hasText: '修改密码' });
 
     return {
       kind: 'mobile',
-      async signIn(username, password) {
+      async signIn(username, password, totp) {
         signedInAs = username;
         await page.goto(`${base}/m/`);
         await page.waitForURL(/\/m\/login/);
         await page.fill('input[name="username"]', username);
         await page.fill('input[name="password"]', password);
-        const me = page.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
+        const me = page.waitForResponse((r) => r.url().endsWith('/api/auth/me')).catch(() => null);
         await page.click('[data-testid="login-submit"]');
-        await page.locator('[data-page="home"]').waitFor();
+        if (totp) {
+          await page.locator('[data-testid="totp-step"]').waitFor();
+          // The code is typed on the page's own number keyboard (its keys answer touches).
+          const keys = page.locator('.van-number-keyboard .van-key');
+          for (const digit of totp())
+            await keys
+              .filter({ hasText: new RegExp(`^${digit}$`) })
+              .first()
+              .tap();
+          const answered = page.waitForResponse((r) => r.url().endsWith('/api/auth/login/totp'));
+          await page.locator('[data-testid="totp-submit"]').tap();
+          const res = await answered;
+          if (!res.ok()) {
+            const shown = page.locator('.van-toast').first();
+            await shown.waitFor();
+            throw new Error(`the code was refused: ${((await shown.textContent()) ?? '').trim()}`);
+          }
+        }
+        // Home, or 我的 when the password must be changed first.
+        await page.locator('[data-page="home"], [data-page="me"]').first().waitFor();
+        await (await me)?.finished();
+      },
+      async mustChangePassword() {
+        await settle(page);
+        // Told by /api/auth/me: the app must now show 我的 with 修改密码 open.
+        if (/"mustChangePassword":true/.test(meBody)) {
+          await page.locator('[data-page="me"]').waitFor();
+          await passwordDialog().waitFor();
+        }
+        return passwordDialog().isVisible();
+      },
+      async changeOwnPassword(oldPassword, newPassword) {
+        const dialog = passwordDialog(); // the scenarios change it where the app asked for it: the dialog is open
+        await dialog.waitFor();
+        await dialog.locator('input[name="old-password"]').fill(oldPassword);
+        await dialog.locator('input[name="new-password"]').fill(newPassword);
+        await dialog.locator('input[name="new-password-again"]').fill(newPassword);
+        const me = page.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
+        await dialog.locator('.van-dialog__confirm').click();
+        await page.locator('.van-toast', { hasText: '密码已修改' }).first().waitFor();
         await (await me).finished();
+        await dialog.waitFor({ state: 'hidden' });
       },
       async identity() {
+        // Tapping the tab already shown navigates nowhere: from 我的 (after a password change) go home first.
+        if (await page.locator('[data-page="me"]').count()) await openTab(page, '首页', 'home');
         await openTab(page, '我的', 'me');
         const value = (title: string) =>
           page
@@ -123,7 +166,8 @@ export function mobileDriver() {
         const shownName = await value('用户名');
         const roles = (await value('角色')).split('、');
         // The app shows no mask: the nearest surface is the /api/auth/me answer it renders from, read as text.
-        // The user's own mask is the first "permissions" in it (roles carry none; the menus' own come after).
+        // The user's own mask is the first "permissions" in it (roles carry none; the menus' own come after), whatever
+        // account fields (mustChangePassword, ...) stand between it and the menus.
         const mask = /^\{"data":\{[\s\S]*?"permissions":(\d+)/.exec(meBody)?.[1] ?? meBody.slice(0, 200);
         return { shownName, roles, mask };
       },
@@ -147,6 +191,15 @@ export function mobileDriver() {
         await leaveTo(page);
       },
       async doAction(_route, targetUsername): Promise<Outcome> {
+        if (await passwordDialog().isVisible()) {
+          // The password must be changed first: opening the users page (its address) leads back to 我的.
+          await page.goto(`${base}/m/users`);
+          const notice = page.locator('.van-notify', { hasText: '修改密码' });
+          await notice.waitFor();
+          await page.locator('[data-page="me"]').waitFor();
+          await passwordDialog().waitFor();
+          return { kind: 'forbidden', message: ((await notice.textContent()) ?? '').trim() };
+        }
         // A user's page already open still shows what the menus allowed when it opened: act there (reaching the
         // target's page is a navigation, which reloads the menus first). Otherwise open the target's page.
         const open = page.locator('[data-page="user"] [data-action="EDIT"]');

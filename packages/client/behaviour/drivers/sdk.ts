@@ -1,6 +1,7 @@
 /** The SDK driver: `@tianji/client` called directly, memory storage, learning of an ended session at its next call. */
 import {
   ApiError,
+  MfaRequiredError,
   SessionEndedError,
   createSession,
   memoryStorage,
@@ -40,9 +41,18 @@ export async function sdkDriver(world: World): Promise<ClientDriver> {
 
   return {
     kind: 'sdk',
-    async signIn(username, password) {
-      await session.login(username, password);
+    async signIn(username, password, totp) {
+      try {
+        await session.login(username, password);
+      } catch (e) {
+        if (!(e instanceof MfaRequiredError) || !totp) throw e;
+        await session.loginTotp(e.mfaToken, totp());
+      }
     },
+    async mustChangePassword() {
+      return session.mustChangePassword;
+    },
+    changeOwnPassword: (oldPassword, newPassword) => session.changePassword(oldPassword, newPassword),
     async identity() {
       const me = session.user!;
       return { shownName: me.username, roles: me.roles.map((r) => r.name), mask: toMask(me.permissions).toString() };
@@ -58,7 +68,8 @@ export async function sdkDriver(world: World): Promise<ClientDriver> {
       const found = await session.api.GET('/api/users', {
         params: { query: { page: 1, pageSize: 20, keyword: targetUsername } },
       });
-      const id = found.data!.data.items[0].id;
+      if (!found.data) return outcome(async () => found); // refused before the PATCH (e.g. a password to change)
+      const id = found.data.data.items[0].id;
       const result = await outcome(() =>
         session.api.PATCH('/api/users/{id}', { params: { path: { id } }, body: { nickname: '改过的昵称' } }),
       );

@@ -91,19 +91,55 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
         .then((names) => names.filter((n) => n !== 'RESET').sort());
 
     const reasonShown = () => page.locator('.signed-out-reason').first();
+    const passwordForm = () => page.getByRole('dialog', { name: '修改密码' });
 
     return {
       kind: 'web',
-      async signIn(username, password) {
+      async signIn(username, password, totp) {
         await page.goto(`${base}/admin/`);
         await page.waitForURL(/\/admin\/login/);
         await page.fill('input[name="username"]', username);
         await page.fill('input[name="password"]', password);
-        const me = page.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
+        const me = page.waitForResponse((r) => r.url().endsWith('/api/auth/me')).catch(() => null);
         await page.click('[data-testid="login-submit"]');
+        if (totp) {
+          const form = page.locator('[data-testid="totp-form"]');
+          await form.locator('input[name="totp"]').fill(totp());
+          const answered = page.waitForResponse((r) => r.url().endsWith('/api/auth/login/totp'));
+          await form.locator('[data-testid="totp-submit"]').click();
+          const res = await answered;
+          if (!res.ok()) {
+            const shown = page.locator('.el-message--error');
+            await shown.waitFor();
+            throw new Error(`the code was refused: ${((await shown.textContent()) ?? '').trim()}`);
+          }
+        }
         await page.waitForURL((u) => !u.pathname.startsWith('/admin/login'));
         await page.locator('.side-menu').waitFor();
+        await (await me)?.finished();
+      },
+      async mustChangePassword() {
+        await settle(page);
+        const form = passwordForm();
+        // Told by /api/auth/me: the app must now show the profile page with the dialog and its notice.
+        if (/"mustChangePassword":true/.test(meBody)) {
+          await page.waitForURL(/\/admin\/profile/);
+          await form.waitFor();
+          await page.locator('.el-message', { hasText: '首次登录请先修改密码' }).first().waitFor();
+        }
+        return form.isVisible();
+      },
+      async changeOwnPassword(oldPassword, newPassword) {
+        const form = passwordForm(); // the scenarios change it where the app asked for it: the dialog is open
+        await form.waitFor();
+        await form.locator('input[name="old-password"]').fill(oldPassword);
+        await form.locator('input[name="new-password"]').fill(newPassword);
+        await form.locator('input[name="confirm-password"]').fill(newPassword);
+        const me = page.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
+        await form.locator('[data-testid="save-password"]').click();
+        await page.locator('.el-message', { hasText: '密码已修改' }).first().waitFor();
         await (await me).finished();
+        await form.waitFor({ state: 'hidden' });
       },
       async identity() {
         await openMenu(page, 'home');
@@ -130,6 +166,15 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
         await (await me).finished();
       },
       async doAction(_route, targetUsername): Promise<Outcome> {
+        if (await passwordForm().isVisible()) {
+          // The password must be changed first: opening the users page (its address) leads back to the dialog.
+          await page.goto(`${base}${PAGES[USERS].path}`);
+          await page.waitForURL(/\/admin\/profile/);
+          const notice = page.locator('.el-message', { hasText: '修改密码' }).first();
+          await notice.waitFor();
+          await passwordForm().waitFor();
+          return { kind: 'forbidden', message: ((await notice.textContent()) ?? '').trim() };
+        }
         if (new URL(page.url()).pathname !== PAGES[USERS].path) await visit(page, USERS);
         await page
           .locator('[data-page="users"] .el-table__row', { hasText: targetUsername })
