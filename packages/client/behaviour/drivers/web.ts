@@ -84,9 +84,17 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
       return true;
     }
 
-    const actionsOn = (p: Page, code: string) =>
-      p
-        .locator(`[data-page="${PAGES[code].page}"] [data-action]`)
+    const actionsOn = async (p: Page, code: string) => {
+      const actions = p.locator(`[data-page="${PAGES[code].page}"] [data-action]`);
+      // The toolbar renders after the list's first answer: give it a moment (a page offering nothing waits 2 s).
+      await actions
+        .first()
+        .waitFor({ timeout: 2000 })
+        .catch(() => undefined);
+      return actionsList(actions);
+    };
+    const actionsList = (actions: ReturnType<Page['locator']>) =>
+      actions
         .evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-action')!))])
         .then((names) => names.filter((n) => n !== 'RESET').sort());
 
@@ -164,6 +172,10 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
         const me = page.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
         await openMenu(page, 'home');
         await (await me).finished();
+        // The router moves on only after that answer: wait until the home page shows, or a later step would still
+        // see the page it left.
+        await page.waitForURL((u) => u.pathname === '/admin/');
+        await page.locator('.welcome').waitFor();
       },
       async doAction(_route, targetUsername): Promise<Outcome> {
         if (await passwordForm().isVisible()) {
