@@ -1,27 +1,20 @@
-import { computed, shallowRef } from 'vue';
+import { computed } from 'vue';
 import { ElMessage } from 'element-plus';
-import {
-  ApiError,
-  SessionEndedError,
-  createSession,
-  localStorageAdapter,
-  type PermissionName,
-  type RouteKey,
-  type SignOutDetail,
-} from '@tianji/client';
+import { ApiError, createSession, localStorageAdapter } from '@tianji/client';
+import { isHandled, reactiveSession, signedOutHub } from './lib/reactive-session';
 import { i18n, serverMessage } from './i18n';
 
 /**
  * The app's one session: refresh token in localStorage (shared by the tabs, which coordinate their refreshes),
  * access token in memory. Vue reactivity follows it through a version counter bumped on every change.
  */
+const signedOut = signedOutHub();
+
 export const session = createSession({
   baseUrl: location.origin,
   clientKind: 'web',
   storage: localStorageAdapter('tianji.refreshToken'),
-  onSignedOut: (reason, detail) => {
-    for (const h of signedOutHandlers) h(reason, detail);
-  },
+  onSignedOut: (reason, detail) => signedOut.notify(reason, detail),
   onForbidden: (error) => {
     // Something the account must do first (change its password, set up two-step sign-in): say that, not 无权限.
     if (error.code === 'PASSWORD_CHANGE_REQUIRED' || error.code === 'TOTP_SETUP_REQUIRED') {
@@ -33,37 +26,8 @@ export const session = createSession({
   },
 });
 
-type SignedOutHandler = (reason: string, detail?: SignOutDetail) => void;
-const signedOutHandlers: SignedOutHandler[] = [];
-export const onSignedOut = (h: SignedOutHandler) => void signedOutHandlers.push(h);
-
-const version = shallowRef(0);
-session.subscribe(() => {
-  version.value++;
-  // Signed in: listen for the server ending this session (an operator, another device), to leave at once.
-  if (session.user) session.watchEvents();
-});
-
-/** Reactive `session.can`: templates re-render when the menus change. */
-export function can(menu: string, ...bits: Array<PermissionName | number>): boolean {
-  void version.value;
-  return session.can(menu, ...bits);
-}
-
-/** Reactive `session.canCall`: whether the route's own declaration passes for the user, e.g. `canCall('DELETE /api/users/{id}')`. */
-export function canCall(route: RouteKey): boolean {
-  void version.value;
-  return session.canCall(route);
-}
-
-export const currentUser = computed(() => {
-  void version.value; // re-read when the session changes
-  return session.user;
-});
-export const visibleMenus = computed(() => {
-  void version.value;
-  return session.visibleMenus();
-});
+export const onSignedOut = signedOut.add;
+export const { can, canCall, currentUser, visibleMenus } = reactiveSession(session);
 /** The ids of the user's own roles, and whether one is the super administrator role: a user who is not a super
  * administrator may not change its own roles, nor the grants or status of a role it holds (403 PRIVILEGE_ESCALATION). */
 export const ownRoleIds = computed(() => new Set(currentUser.value?.roles.map((r) => r.id) ?? []));
@@ -83,6 +47,4 @@ export async function call<T>(p: Promise<Result<T>>): Promise<T> {
   throw err;
 }
 
-/** Errors already shown to the user (or leading to the sign-in page), and cancelled confirmations, need no report. */
-export const isHandled = (e: unknown) =>
-  e instanceof ApiError || e instanceof SessionEndedError || e === 'cancel' || e === 'close';
+export { isHandled };
