@@ -9,7 +9,7 @@ import type { MenuNode } from '../../src/index.js';
 import { pointsIn } from '../../src/index.js';
 import { findMenu, type ClientDriver, type Outcome } from '../driver.js';
 import type { World } from '../world.js';
-import { sharedBrowser } from './web.js';
+import { lastMeAnswer, maskIn, settle, sharedBrowser } from './web.js';
 import { MENUS } from '../../../server/src/catalogue.js';
 
 const TOKEN_KEY = 'tianji.m.refreshToken';
@@ -28,20 +28,11 @@ export function mobileDriver() {
     context.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
     const page = await context.newPage();
     const base = world.baseUrl;
-    let meBody = '';
+    const meAnswer = lastMeAnswer(page);
     let signedInAs = '';
-    page.on('response', (r) => {
-      if (new URL(r.url()).pathname === '/api/auth/me' && r.ok())
-        void r.text().then(
-          (t) => (meBody = t),
-          () => undefined,
-        ); // the page may close first
-    });
     const onLogin = (p: Page) => new URL(p.url()).pathname.startsWith('/m/login');
-    const settle = (p: Page) =>
-      p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null)))));
     const tab = (p: Page, label: string) => p.locator('[data-testid="tabbar"] .van-tabbar-item', { hasText: label });
-    const loadedMenus = (): MenuNode[] => (JSON.parse(meBody) as { data: { menus: MenuNode[] } }).data.menus;
+    const loadedMenus = (): MenuNode[] => (JSON.parse(meAnswer()) as { data: { menus: MenuNode[] } }).data.menus;
 
     /** Taps a tab (every navigation reloads /api/auth/me) and waits for its page and that answer. */
     async function openTab(p: Page, label: string, pageName: string): Promise<boolean> {
@@ -134,7 +125,7 @@ export function mobileDriver() {
       async mustChangePassword() {
         await settle(page);
         // Told by /api/auth/me: the app must now show 我的 with 修改密码 open.
-        if (/"mustChangePassword":true/.test(meBody)) {
+        if (/"mustChangePassword":true/.test(meAnswer())) {
           await page.locator('[data-page="me"]').waitFor();
           await passwordDialog().waitFor();
         }
@@ -165,11 +156,7 @@ export function mobileDriver() {
             .then((t) => (t ?? '').trim());
         const shownName = await value('用户名');
         const roles = (await value('角色')).split('、');
-        // The app shows no mask: the nearest surface is the /api/auth/me answer it renders from, read as text.
-        // The user's own mask is the first "permissions" in it (roles carry none; the menus' own come after), whatever
-        // account fields (mustChangePassword, ...) stand between it and the menus.
-        const mask = /^\{"data":\{[\s\S]*?"permissions":(\d+)/.exec(meBody)?.[1] ?? meBody.slice(0, 200);
-        return { shownName, roles, mask };
+        return { shownName, roles, mask: maskIn(meAnswer()) };
       },
       async visibleActions(code) {
         if (code === MENUS.users.code) {

@@ -34,6 +34,30 @@ export interface WebDriverOptions {
   viewport: { width: number; height: number };
 }
 
+/**
+ * The last /api/auth/me answer a page received, as text. The web apps show no mask and the phone app no role or menu
+ * page: the nearest surface is the answer they render from.
+ */
+export function lastMeAnswer(page: Page): () => string {
+  let body = '';
+  page.on('response', (r) => {
+    if (new URL(r.url()).pathname === '/api/auth/me' && r.ok())
+      void r.text().then(
+        (t) => (body = t),
+        () => undefined,
+      ); // the page may close first
+  });
+  return () => body;
+}
+
+/** The user's own mask in a /me answer, as exact digits: the first "permissions" (roles carry none; menus come after). */
+export const maskIn = (meBody: string): string =>
+  /^\{"data":\{[\s\S]*?"permissions":(\d+)/.exec(meBody)?.[1] ?? meBody.slice(0, 200);
+
+/** Lets a page apply what it just received (the reactive update renders on the next frame). */
+export const settle = (p: Page) =>
+  p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null)))));
+
 export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, height: 860 } }) {
   return async (world: World): Promise<ClientDriver> => {
     const context: BrowserContext = await (await sharedBrowser()).newContext({
@@ -44,18 +68,8 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
     context.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
     const page = await context.newPage();
     const base = world.baseUrl;
-    let meBody = '';
-    page.on('response', (r) => {
-      if (new URL(r.url()).pathname === '/api/auth/me' && r.ok())
-        void r.text().then(
-          (t) => (meBody = t),
-          () => undefined,
-        ); // the page may close first
-    });
+    const meAnswer = lastMeAnswer(page);
     const onLogin = (p: Page) => new URL(p.url()).pathname.startsWith('/admin/login');
-    /** Lets the page apply what it just received (the reactive update renders on the next frame). */
-    const settle = (p: Page) =>
-      p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null)))));
 
     async function openMenu(p: Page, code: string): Promise<boolean> {
       await p.bringToFront(); // a page in the background renders no frames
@@ -130,7 +144,7 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
         await settle(page);
         const form = passwordForm();
         // Told by /api/auth/me: the app must now show the profile page with the dialog and its notice.
-        if (/"mustChangePassword":true/.test(meBody)) {
+        if (/"mustChangePassword":true/.test(meAnswer())) {
           await page.waitForURL(/\/admin\/profile/);
           await form.waitFor();
           await page.locator('.el-message', { hasText: '首次登录请先修改密码' }).first().waitFor();
@@ -154,10 +168,7 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
         await page.locator('.welcome').waitFor();
         const roles = await page.locator('.page-card .el-tag').allTextContents();
         const shownName = ((await page.locator('[data-testid="user-menu"]').textContent()) ?? '').trim();
-        // The app shows no mask: the nearest surface is the /api/auth/me answer it renders from, read as text.
-        // The user's own mask is the first "permissions" in it (roles carry none; the menus' own come after).
-        const mask = /^\{"data":\{[\s\S]*?"permissions":(\d+)/.exec(meBody)?.[1] ?? meBody.slice(0, 200);
-        return { shownName, roles: roles.map((r) => r.trim()), mask };
+        return { shownName, roles: roles.map((r) => r.trim()), mask: maskIn(meAnswer()) };
       },
       async visibleActions(code) {
         await page.bringToFront();
