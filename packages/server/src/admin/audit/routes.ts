@@ -1,5 +1,5 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
 import { sendCsv, type CsvColumn } from '../../shared/csv.js';
 import { EXPORT_LIMIT, offsetOf } from '../shared/query.js';
 import { CsvResponse, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
@@ -22,10 +22,11 @@ const CSV_COLUMNS: CsvColumn<AuditEntry>[] = [
 ];
 
 /** /api/audit-logs — who did what to which record, when, from where (menu system:audit). Read-only. */
-export default async function auditRoutes(app: FastifyInstance) {
+export default async function auditRoutes(parent: FastifyInstance) {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const db = app.db.kysely;
 
-  app.get<{ Querystring: Static<typeof AuditQuery> }>(
+  app.get(
     '/',
     {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
@@ -44,7 +45,7 @@ export default async function auditRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Querystring: Static<typeof AuditExportQuery> }>(
+  app.get(
     '/export',
     {
       config: { auth: { menu: MENU, bits: ['EXPORT'] } },

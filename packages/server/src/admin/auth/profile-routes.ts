@@ -1,5 +1,6 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { changesOf } from '../shared/actor.js';
 import { data } from './schemas.js';
 import { nowIso } from './service.js';
@@ -39,7 +40,8 @@ export const ProfileBody = Type.Object(
 );
 
 /** The signed-in user's own profile: /api/auth/profile (any signed-in user, no permission point). */
-export default async function profileRoutes(app: FastifyInstance) {
+export default async function profileRoutes(parent: FastifyInstance) {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const db = app.db.kysely;
   const read = async (id: string) =>
     db
@@ -57,7 +59,7 @@ export default async function profileRoutes(app: FastifyInstance) {
     async (req) => ({ data: await read(req.auth!.id) }),
   );
 
-  app.patch<{ Body: Static<typeof ProfileBody> }>(
+  app.patch(
     '/',
     {
       config: { auth: 'authenticated' },

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { normalizeMask } from '../permissions/mask.js';
@@ -28,7 +29,6 @@ import {
   data,
   type MenuNodeStatic,
 } from './schemas.js';
-import type { Static } from '@sinclair/typebox';
 
 const TAG = '认证 Auth';
 
@@ -46,7 +46,8 @@ export function normalizeTree(nodes: MenuNode[]): MenuNodeStatic[] {
   return nodes.map((n) => ({ ...n, permissions: normalizeMask(n.permissions), children: normalizeTree(n.children) }));
 }
 
-export default async function authRoutes(app: FastifyInstance, opts: { now?: () => number }) {
+export default async function authRoutes(parent: FastifyInstance, opts: { now?: () => number }) {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const auth = app.authService;
   const throttle = new LoginThrottle(new FailureStore(app.db.kysely), app.config.loginThrottle, { now: opts.now });
   const isCredentialFailure = (e: unknown) => e instanceof CredentialError;
@@ -71,7 +72,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
       },
     },
     async (req) => {
-      const { username, password } = req.body as Static<typeof LoginBody>;
+      const { username, password } = req.body;
       const client = clientInfo(req);
       const attempt = {
         event: 'login' as const,
@@ -126,7 +127,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
       },
     },
     async (req) => {
-      const { mfaToken, code } = req.body as Static<typeof LoginTotpBody>;
+      const { mfaToken, code } = req.body;
       const claims = await app.tokens.verifyMfa(mfaToken);
       const access = await loadUserAccess(app.db.kysely, claims.sub);
       if (access?.status !== 'enabled' || access.tokenVersion !== claims.ver || !access.totpEnabled)
@@ -197,7 +198,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
       },
     },
     async (req) => {
-      const recoveryCodes = await mfa.enable(req.auth!.id, (req.body as Static<typeof TotpCodeBody>).code);
+      const recoveryCodes = await mfa.enable(req.auth!.id, req.body.code);
       await app.audit(req, 'auth.totp-enable', 'user', req.auth!.id);
       return { data: { recoveryCodes } };
     },
@@ -219,14 +220,9 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
     },
     async (req, reply) => {
       const { id, username } = req.auth!;
-      await throttle.guard(
-        username,
-        req.ip,
-        () => mfa.disable(id, req.body as Static<typeof TotpDisableBody>),
-        isCredentialFailure,
-      );
+      await throttle.guard(username, req.ip, () => mfa.disable(id, req.body), isCredentialFailure);
       await app.audit(req, 'auth.totp-disable', 'user', id);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
@@ -245,7 +241,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
       },
     },
     async (req) => ({
-      data: await auth.refresh((req.body as Static<typeof RefreshBody>).refreshToken, clientInfo(req)),
+      data: await auth.refresh(req.body.refreshToken, clientInfo(req)),
     }),
   );
 
@@ -264,12 +260,14 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
       },
     },
     async (req, reply) => {
-      await auth.logout(req.auth!.id, (req.body as Static<typeof LogoutBody> | undefined)?.refreshToken);
-      return reply.code(204).send();
+      await auth.logout(req.auth!.id, req.body?.refreshToken);
+      return reply.code(204).send(null);
     },
   );
 
-  app.get(
+  // On the untyped instance: this route sends the answer it serialised earlier (a string), which the schema-typed
+  // reply would refuse; the string is made by this route's own response schema (reply.serialize below).
+  parent.get(
     '/me',
     {
       config: { auth: 'authenticated', whilePending: ANY_PENDING },
@@ -323,7 +321,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
       },
     },
     async (req) => {
-      const { oldPassword, newPassword } = req.body as Static<typeof ChangePasswordBody>;
+      const { oldPassword, newPassword } = req.body;
       assertPasswordPolicy('newPassword', newPassword, app.config.passwordPolicy);
       const { id, username, sessionId } = req.auth!;
       const pair = await throttle.guard(
@@ -338,7 +336,8 @@ export default async function authRoutes(app: FastifyInstance, opts: { now?: () 
   );
 }
 
-export async function permissionRoutes(app: FastifyInstance) {
+export async function permissionRoutes(parent: FastifyInstance) {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/',
     {
@@ -349,7 +348,7 @@ export async function permissionRoutes(app: FastifyInstance) {
         response: { 200: data(Type.Array(PermissionPointSchema)) },
       },
     },
-    async () => ({ data: PERMISSION_POINTS }),
+    async () => ({ data: [...PERMISSION_POINTS] }),
   );
 }
 

@@ -3,11 +3,17 @@ import { Type } from '@sinclair/typebox';
 export const RoleRefSchema = Type.Object({ id: Type.String(), code: Type.String(), name: Type.String() });
 
 /** A mask in a response: an integer; the super administrator's is 9223372036854775807 written as exact digits. */
-export const MaskSchema = Type.Integer({
-  description:
-    'Permission mask. The super administrator holds all ones, shown as 9223372036854775807 (2^63-1) — parse it as a 64-bit integer, not a double.',
-  examples: [5, '9223372036854775807'],
-});
+/**
+ * A permission mask on the way out: JSON integer, carried as a bigint when it does not fit a double (the super
+ * administrator's all-ones, see normalizeMask), which the serialiser writes as exact digits. Hence the static type.
+ */
+export const MaskSchema = Type.Unsafe<number | bigint>(
+  Type.Integer({
+    description:
+      'Permission mask. The super administrator holds all ones, shown as 9223372036854775807 (2^63-1) — parse it as a 64-bit integer, not a double.',
+    examples: [5, '9223372036854775807'],
+  }),
+);
 
 export const UserSummarySchema = Type.Object({
   id: Type.String(),

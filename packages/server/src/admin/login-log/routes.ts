@@ -1,5 +1,5 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
 import { sendCsv, type CsvColumn } from '../../shared/csv.js';
 import { EXPORT_LIMIT, offsetOf } from '../shared/query.js';
 import { CsvResponse, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
@@ -26,10 +26,11 @@ const CSV_COLUMNS: CsvColumn<LoginLogEntry>[] = [
 ];
 
 /** /api/login-logs — sign-in attempts, sign-outs and session ends (menu system:login-log 登录日志). Read-only. */
-export default async function loginLogRoutes(app: FastifyInstance) {
+export default async function loginLogRoutes(parent: FastifyInstance) {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const db = app.db.kysely;
 
-  app.get<{ Querystring: Static<typeof LoginLogQuery> }>(
+  app.get(
     '/',
     {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
@@ -48,7 +49,7 @@ export default async function loginLogRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Querystring: Static<typeof LoginLogExportQuery> }>(
+  app.get(
     '/export',
     {
       config: { auth: { menu: MENU, bits: ['EXPORT'] } },

@@ -2,17 +2,15 @@ import { Type, type Static } from '@sinclair/typebox';
 import { AuditQuery } from '../audit/schemas.js';
 import { PageFields, Timestamp } from '../shared/schemas.js';
 import { ClientKindSchema } from '../sessions/schemas.js';
+import { literalUnion } from '../../shared/literal-union.js';
 
 export const LOGIN_EVENTS = ['login', 'logout', 'session-ended', 'forced-logout', 'refresh-reused'] as const;
 export type LoginEvent = (typeof LOGIN_EVENTS)[number];
 export const LOGIN_RESULTS = ['success', 'failure'] as const;
 export type LoginResult = (typeof LOGIN_RESULTS)[number];
 
-const literals = <T extends readonly string[]>(values: T, description: string) =>
-  Type.Union(
-    values.map((v) => Type.Literal(v)),
-    { description },
-  );
+const literals = <const T extends readonly string[]>(values: T, description: string) =>
+  literalUnion(values, { description });
 
 const Filters = {
   keyword: Type.Optional(

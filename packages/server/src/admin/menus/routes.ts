@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { data } from '../auth/schemas.js';
@@ -13,7 +14,8 @@ type Id = { Params: Static<typeof IdParams> };
 const NodeResponse = data(MenuTreeNodeSchema);
 
 /** /api/menus — the menu tree (menu system:menu). */
-export default async function menusRoutes(app: FastifyInstance) {
+export default async function menusRoutes(parent: FastifyInstance) {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const menus = new MenusService(app.db, app.config.menuEmbedOrigins);
 
   app.get(
@@ -30,7 +32,7 @@ export default async function menusRoutes(app: FastifyInstance) {
     async () => ({ data: await menus.tree() }),
   );
 
-  app.get<Id>(
+  app.get(
     '/:id',
     {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
@@ -39,7 +41,7 @@ export default async function menusRoutes(app: FastifyInstance) {
     async (req) => ({ data: await menus.get(req.params.id) }),
   );
 
-  app.post<{ Body: Static<typeof CreateMenuBody> }>(
+  app.post(
     '/',
     {
       config: { auth: { menu: MENU, bits: ['ADD'] } },
@@ -55,7 +57,7 @@ export default async function menusRoutes(app: FastifyInstance) {
     async (req, reply) => reply.code(201).send({ data: await menus.create(actorOf(req), null, req.body) }),
   );
 
-  app.post<Id & { Body: Static<typeof CreateMenuBody> }>(
+  app.post(
     '/:id/children',
     {
       config: { auth: { menu: MENU, bits: ['ADD_CHILD'] } },
@@ -71,7 +73,7 @@ export default async function menusRoutes(app: FastifyInstance) {
     async (req, reply) => reply.code(201).send({ data: await menus.create(actorOf(req), req.params.id, req.body) }),
   );
 
-  app.patch<Id & { Body: Static<typeof UpdateMenuBody> }>(
+  app.patch(
     '/:id',
     {
       config: { auth: { menu: MENU, bits: ['EDIT'] } },
@@ -88,7 +90,7 @@ export default async function menusRoutes(app: FastifyInstance) {
     async (req) => ({ data: await menus.update(actorOf(req), req.params.id, req.body) }),
   );
 
-  app.delete<Id & { Querystring: Static<typeof DeleteMenuQuery> }>(
+  app.delete(
     '/:id',
     {
       config: { auth: { menu: MENU, bits: ['DELETE'] } },
@@ -104,7 +106,7 @@ export default async function menusRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       await menus.delete(actorOf(req), req.params.id, req.query.cascade);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }

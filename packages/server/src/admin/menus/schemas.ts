@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MENUS } from '../../catalogue.js';
 import { Timestamp } from '../shared/schemas.js';
+import { literalUnion } from '../../shared/literal-union.js';
 
 const MenuCode = Type.String({
   pattern: '^[a-z][a-z0-9_:.-]{1,63}$',
@@ -15,16 +16,13 @@ const Sort = Type.Integer({ minimum: 0, maximum: 100000, description: 'Ascending
 /** What a menu opens. Built-in menus are directories or pages; operators add any kind. */
 export const MENU_KINDS = ['directory', 'page', 'link', 'embed'] as const;
 export type MenuKind = (typeof MENU_KINDS)[number];
-export const MenuKindSchema = Type.Union(
-  MENU_KINDS.map((k) => Type.Literal(k)),
-  {
-    description:
-      "directory: groups other menus; page: shows a built-in page of the admin app (target = that page's menu code); " +
-      'link: opens target (an http(s) URL) in a new tab; embed: shows target inside the admin app (an http(s) URL whose ' +
-      'origin is listed in MENU_EMBED_ORIGINS)',
-    'x-hint': 'directory、page、link、embed 之一',
-  },
-);
+export const MenuKindSchema = literalUnion(MENU_KINDS, {
+  description:
+    "directory: groups other menus; page: shows a built-in page of the admin app (target = that page's menu code); " +
+    'link: opens target (an http(s) URL) in a new tab; embed: shows target inside the admin app (an http(s) URL whose ' +
+    'origin is listed in MENU_EMBED_ORIGINS)',
+  'x-hint': 'directory、page、link、embed 之一',
+});
 const MenuTarget = Type.String({
   maxLength: 2048,
   description: `page: a built-in menu's code (${MENUS.users.code}); link and embed: an http(s) URL; directory: empty`,

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { data } from '../auth/schemas.js';
@@ -40,10 +41,11 @@ const CSV_COLUMNS: CsvColumn<RoleDto>[] = [
 ];
 
 /** /api/roles — role administration and grants (menu system:role). */
-export default async function rolesRoutes(app: FastifyInstance) {
+export default async function rolesRoutes(parent: FastifyInstance) {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const roles = new RolesService(app.db);
 
-  app.get<{ Querystring: Static<typeof RoleFilter> }>(
+  app.get(
     '/',
     {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
@@ -60,7 +62,7 @@ export default async function rolesRoutes(app: FastifyInstance) {
     }),
   );
 
-  app.get<{ Querystring: Static<typeof RoleExportQuery> }>(
+  app.get(
     '/export',
     {
       config: { auth: { menu: MENU, bits: ['EXPORT'] } },
@@ -79,7 +81,7 @@ export default async function rolesRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<Id>(
+  app.get(
     '/:id',
     {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
@@ -94,7 +96,7 @@ export default async function rolesRoutes(app: FastifyInstance) {
     async (req) => ({ data: await roles.get(actorOf(req), req.params.id) }),
   );
 
-  app.post<{ Body: Static<typeof CreateRoleBody> }>(
+  app.post(
     '/',
     {
       config: { auth: { menu: MENU, bits: ['ADD'] } },
@@ -109,7 +111,7 @@ export default async function rolesRoutes(app: FastifyInstance) {
     async (req, reply) => reply.code(201).send({ data: await roles.create(actorOf(req), req.body) }),
   );
 
-  app.patch<Id & { Body: Static<typeof UpdateRoleBody> }>(
+  app.patch(
     '/:id',
     {
       config: { auth: { menu: MENU, bits: ['EDIT'] } },
@@ -127,7 +129,7 @@ export default async function rolesRoutes(app: FastifyInstance) {
     async (req) => ({ data: await roles.update(actorOf(req), req.params.id, req.body) }),
   );
 
-  app.delete<Id>(
+  app.delete(
     '/:id',
     {
       config: { auth: { menu: MENU, bits: ['DELETE'] } },
@@ -142,11 +144,11 @@ export default async function rolesRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       await roles.delete(actorOf(req), [req.params.id], 'role.delete');
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
-  app.post<{ Body: Static<typeof IdsBody> }>(
+  app.post(
     '/batch-delete',
     {
       config: { auth: { menu: MENU, bits: ['BATCH_DELETE'] } },
@@ -162,7 +164,7 @@ export default async function rolesRoutes(app: FastifyInstance) {
     async (req) => ({ data: { deleted: await roles.delete(actorOf(req), req.body.ids, 'role.batch-delete') } }),
   );
 
-  app.put<Id & { Body: Static<typeof SetGrantsBody> }>(
+  app.put(
     '/:id/menus',
     {
       config: { auth: { menu: MENU, bits: ['GRANT'] } },

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ANY_PENDING } from '../../errors.js';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
@@ -25,10 +26,11 @@ declare module 'fastify' {
  * Operators (menu system:session 在线会话): /api/sessions and /api/users/{id}/force-logout. Ending a session stops its
  * access token at the next request (401 SESSION_ENDED) and its refresh token at once.
  */
-export default async function sessionRoutes(app: FastifyInstance) {
+export default async function sessionRoutes(parent: FastifyInstance) {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const sessions = app.sessions;
 
-  app.get<{ Querystring: Static<typeof SessionQuery> }>(
+  app.get(
     '/sessions',
     {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
@@ -47,7 +49,7 @@ export default async function sessionRoutes(app: FastifyInstance) {
     },
   );
 
-  app.delete<Id>(
+  app.delete(
     '/sessions/:id',
     {
       config: { auth: { menu: MENU, bits: ['DELETE'] } },
@@ -62,11 +64,11 @@ export default async function sessionRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       await sessions.end(actorOf(req), [req.params.id], 'session.delete');
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
-  app.post<{ Body: Static<typeof IdsBody> }>(
+  app.post(
     '/sessions/batch-delete',
     {
       config: { auth: { menu: MENU, bits: ['BATCH_DELETE'] } },
@@ -82,7 +84,7 @@ export default async function sessionRoutes(app: FastifyInstance) {
     async (req) => ({ data: { deleted: await sessions.end(actorOf(req), req.body.ids, 'session.batch-delete') } }),
   );
 
-  app.post<Id>(
+  app.post(
     '/users/:id/force-logout',
     {
       config: { auth: { menu: MENU, bits: ['DELETE'] } },
@@ -105,7 +107,8 @@ const HEARTBEAT_MS = 25_000;
 const AUTH_TAGS = ['认证 Auth'];
 
 /** The event stream of one's own session: /api/auth/events (any signed-in user). */
-export async function sessionEventRoutes(app: FastifyInstance) {
+export async function sessionEventRoutes(parent: FastifyInstance) {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   // Open streams never finish on their own: end them when the server shuts down, or closing would wait for them.
   const streams = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
@@ -156,7 +159,8 @@ export async function sessionEventRoutes(app: FastifyInstance) {
 }
 
 /** A user's own sessions: /api/auth/sessions (any signed-in user). */
-export async function ownSessionRoutes(app: FastifyInstance) {
+export async function ownSessionRoutes(parent: FastifyInstance) {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const sessions = app.sessions;
 
   app.get(
@@ -173,7 +177,7 @@ export async function ownSessionRoutes(app: FastifyInstance) {
     async (req) => ({ data: await sessions.listOwn(req.auth!.id, req.auth!.sessionId) }),
   );
 
-  app.delete<Id>(
+  app.delete(
     '/:id',
     {
       config: { auth: 'authenticated' },
@@ -188,7 +192,7 @@ export async function ownSessionRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       await sessions.endOwn(req.auth!.id, req.params.id);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 

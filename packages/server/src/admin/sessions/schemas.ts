@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PageFields, Timestamp } from '../shared/schemas.js';
 import { CLIENT_KINDS } from './device.js';
+import { literalUnion } from '../../shared/literal-union.js';
 
-export const ClientKindSchema = Type.Union(
-  CLIENT_KINDS.map((k) => Type.Literal(k)),
-  { description: 'What signed in, from the X-Client-Kind header: web, mobile, cli, sdk or other' },
-);
+export const ClientKindSchema = literalUnion(CLIENT_KINDS, {
+  description: 'What signed in, from the X-Client-Kind header: web, mobile, cli, sdk or other',
+});
 
 /** One live session (sign-in) as operators and the user see it. */
 export const SessionSchema = Type.Object({

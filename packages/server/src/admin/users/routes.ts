@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { data } from '../auth/schemas.js';
@@ -39,10 +40,11 @@ const CSV_COLUMNS: CsvColumn<UserDto>[] = [
 ];
 
 /** /api/users — user administration (menu system:user). */
-export default async function usersRoutes(app: FastifyInstance) {
+export default async function usersRoutes(parent: FastifyInstance) {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const users = new UsersService(app.db, app.authService);
 
-  app.get<{ Querystring: Static<typeof UserFilter> }>(
+  app.get(
     '/',
     {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
@@ -60,7 +62,7 @@ export default async function usersRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Querystring: Static<typeof UserExportQuery> }>(
+  app.get(
     '/export',
     {
       config: { auth: { menu: MENU, bits: ['EXPORT'] } },
@@ -80,7 +82,7 @@ export default async function usersRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<Id>(
+  app.get(
     '/:id',
     {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
@@ -89,7 +91,7 @@ export default async function usersRoutes(app: FastifyInstance) {
     async (req) => ({ data: await users.get(actorOf(req), req.params.id) }),
   );
 
-  app.post<{ Body: Static<typeof CreateUserBody> }>(
+  app.post(
     '/',
     {
       config: { auth: { menu: MENU, bits: ['ADD'] } },
@@ -108,7 +110,7 @@ export default async function usersRoutes(app: FastifyInstance) {
     },
   );
 
-  app.patch<Id & { Body: Static<typeof UpdateUserBody> }>(
+  app.patch(
     '/:id',
     {
       config: { auth: { menu: MENU, bits: ['EDIT'] } },
@@ -127,7 +129,7 @@ export default async function usersRoutes(app: FastifyInstance) {
     async (req) => ({ data: await users.update(actorOf(req), req.params.id, req.body) }),
   );
 
-  app.delete<Id>(
+  app.delete(
     '/:id',
     {
       config: { auth: { menu: MENU, bits: ['DELETE'] } },
@@ -142,11 +144,11 @@ export default async function usersRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       await users.delete(actorOf(req), [req.params.id], 'user.delete');
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
-  app.post<{ Body: Static<typeof IdsBody> }>(
+  app.post(
     '/batch-delete',
     {
       config: { auth: { menu: MENU, bits: ['BATCH_DELETE'] } },
@@ -162,7 +164,7 @@ export default async function usersRoutes(app: FastifyInstance) {
     async (req) => ({ data: { deleted: await users.delete(actorOf(req), req.body.ids, 'user.batch-delete') } }),
   );
 
-  app.post<Id & { Body: Static<typeof ResetPasswordBody> }>(
+  app.post(
     '/:id/reset-password',
     {
       config: { auth: { menu: MENU, bits: ['RESET_PASSWORD'] } },
@@ -179,11 +181,11 @@ export default async function usersRoutes(app: FastifyInstance) {
     async (req, reply) => {
       assertPasswordPolicy('password', req.body.password, app.config.passwordPolicy);
       await users.resetPassword(actorOf(req), req.params.id, req.body.password);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
-  app.put<Id & { Body: Static<typeof SetRolesBody> }>(
+  app.put(
     '/:id/roles',
     {
       config: { auth: { menu: MENU, bits: ['GRANT'] } },

@@ -3,8 +3,9 @@ import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { NAME_THRESHOLD } from '../shared/chinese-colors.js';
 import { rngFor } from '../shared/rng.js';
-import { COLOR_FORMATS, randomColor, type ColorFormat } from './random-color.js';
+import { COLOR_FORMATS, randomColor } from './random-color.js';
 import { SeedParam, ChineseNameSchema } from '../shared/schemas.js';
+import { literalUnion } from '../../shared/literal-union.js';
 
 export default async function randomColorRoute(app: FastifyInstance) {
   lookupRoute(app, {
@@ -17,10 +18,7 @@ export default async function randomColorRoute(app: FastifyInstance) {
       '(roughly "the same colour, a slightly different shade"; about a third of random colours get one), else `name: null`. ' +
       '`format` picks the notation: hex, rgb, hsl, or all three (default).',
     query: Type.Object({
-      format: Type.Union(
-        COLOR_FORMATS.map((f) => Type.Literal(f)),
-        { default: 'all', description: 'all (default), hex, rgb or hsl' },
-      ),
+      format: literalUnion(COLOR_FORMATS, { default: 'all', description: 'all (default), hex, rgb or hsl' }),
       count: Type.Integer({
         minimum: 1,
         maximum: 100,
@@ -44,7 +42,7 @@ export default async function randomColorRoute(app: FastifyInstance) {
     }),
     handler: (q) => {
       const rng = rngFor(q.seed);
-      const format = q.format as ColorFormat;
+      const format = q.format;
       return { colors: Array.from({ length: q.count }, () => randomColor(rng, format)), format, seeded: rng.seeded };
     },
   });

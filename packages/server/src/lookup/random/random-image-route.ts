@@ -12,10 +12,10 @@ import {
   PATTERN_STYLES,
   renderRandomImage,
   typeForSeed,
-  type ImageType,
 } from './random-image.js';
 import { secureRng } from '../shared/rng.js';
 import { SeedParam } from '../shared/schemas.js';
+import { literalUnion } from '../../shared/literal-union.js';
 
 const Width = Type.Integer({
   minimum: IMAGE_SIZE.min,
@@ -32,10 +32,7 @@ const Height = Type.Integer({
   examples: [600],
 });
 const TypeParam = Type.Optional(
-  Type.Union(
-    IMAGE_TYPES.map((t) => Type.Literal(t)),
-    { description: 'gradient or pattern; omitted = chosen by the seed' },
-  ),
+  literalUnion(IMAGE_TYPES, { description: 'gradient or pattern; omitted = chosen by the seed' }),
 );
 const Format = Type.Union([Type.Literal('png'), Type.Literal('svg')], {
   default: 'png',
@@ -101,7 +98,7 @@ export default async function randomImageRoute(app: FastifyInstance) {
       const base = `${publicBaseUrl(req)}/api/random-image/image`;
       return Array.from({ length: q.count }, (_, i) => {
         const seed = q.seed === undefined ? randomSeedText(secureRng) : i === 0 ? q.seed : `${q.seed}-${i}`;
-        const type = (q.type as ImageType | undefined) ?? typeForSeed(seed);
+        const type = q.type ?? typeForSeed(seed);
         // Drawing the SVG is cheap (no rasterising here) and tells the caller the style and palette.
         const { style, colors } = renderRandomImage(seed, q.width, q.height, type);
         const link = `${base}?width=${q.width}&height=${q.height}&seed=${encodeURIComponent(seed)}&type=${type}`;
@@ -136,7 +133,7 @@ export default async function randomImageRoute(app: FastifyInstance) {
     data: Type.Null({ description: 'Not used: the answer is the image' }),
     handler: (q, req, reply) => {
       const seed = q.seed ?? randomSeedText(secureRng);
-      const type = (q.type as ImageType | undefined) ?? typeForSeed(seed);
+      const type = q.type ?? typeForSeed(seed);
       const key = q.seed === undefined ? undefined : [seed, q.width, q.height, type, q.format].join('\u0000');
       return cache.reply(req, reply, key, async () => {
         const { svg } = renderRandomImage(seed, q.width, q.height, type);

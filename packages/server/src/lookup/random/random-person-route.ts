@@ -5,6 +5,7 @@ import { loadPersonData, randomPerson } from './random-person.js';
 import { SEEDED_REFERENCE, parseGender } from './random-user.js';
 import { rngFor } from '../shared/rng.js';
 import { SeedParam } from '../shared/schemas.js';
+import { literalUnion } from '../../shared/literal-union.js';
 
 const PersonSchema = Type.Object({
   name: Type.String({ examples: ['李秀英'] }),
@@ -43,10 +44,9 @@ const PersonSchema = Type.Object({
   height: Type.Integer({ description: 'cm', examples: [160] }),
   weight: Type.Number({ description: 'kg, one decimal', examples: [55.3] }),
   bmi: Type.Number({ examples: [21.6] }),
-  bloodType: Type.Union(
-    ['O', 'A', 'B', 'AB'].map((t) => Type.Literal(t)),
-    { description: 'ABO group, Chinese distribution O 34%, A 28%, B 29%, AB 9%' },
-  ),
+  bloodType: literalUnion(['O', 'A', 'B', 'AB'], {
+    description: 'ABO group, Chinese distribution O 34%, A 28%, B 29%, AB 9%',
+  }),
   education: Type.String({ description: 'Highest education completed', examples: ['本科'] }),
   occupation: Type.String({ examples: ['会计'] }),
 });

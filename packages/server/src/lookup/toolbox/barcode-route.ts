@@ -4,6 +4,7 @@ import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { BARCODE_TYPES, SYMBOLOGIES, type BarcodeOptions } from './barcode.js';
 import { renderBarcode } from './barcode-pool.js';
 import { dataUrl, embedUrl, imageAnswerFields, imageJsonReply, newImageCache } from './image-links.js';
+import { literalUnion } from '../../shared/literal-union.js';
 
 const typeList = BARCODE_TYPES.map((t) => `\`${t}\` (${SYMBOLOGIES[t].label}: ${SYMBOLOGIES[t].rule})`).join('; ');
 
@@ -14,10 +15,7 @@ const BarcodeQuery = Type.Object({
     description: 'Content to encode; what is allowed depends on `type` (see the description)',
     examples: ['4006381333931'],
   }),
-  type: Type.Union(
-    BARCODE_TYPES.map((t) => Type.Literal(t)),
-    { default: 'code128', description: 'Symbology (default code128)' },
-  ),
+  type: literalUnion(BARCODE_TYPES, { default: 'code128', description: 'Symbology (default code128)' }),
   format: Type.Union([Type.Literal('png'), Type.Literal('svg')], {
     default: 'png',
     description: 'png (default) or svg',
@@ -45,7 +43,7 @@ type Q = Static<typeof BarcodeQuery>;
 
 const optionsOf = (q: Q): BarcodeOptions => ({
   ...q,
-  type: q.type as BarcodeOptions['type'],
+  type: q.type,
   format: q.format as BarcodeOptions['format'],
 });
 
