@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { converter, type Color } from 'culori';
-import { ciede2000 } from './ciede2000.js';
+import { ciede2000, lightnessBound } from './ciede2000.js';
 
 export interface ChineseColor {
   name: string;
@@ -86,6 +86,10 @@ export function nearestChineseColor(color: Color | string, threshold = NAME_THRE
   let bestDelta = Infinity;
   for (const i of nearI) {
     if (i < 0) continue;
+    // A lower bound of ΔE00 costs a few operations (see lightnessBound): a candidate that cannot be within the
+    // threshold, or cannot beat the best so far, is not measured. The answer is the same as measuring every one.
+    const bound = lightnessBound(lab.l, LABS[i].l);
+    if (bound > threshold || bound >= bestDelta) continue;
     const d = ciede2000(lab, LABS[i]);
     if (d < bestDelta) {
       bestDelta = d;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { converter, differenceCiede2000 } from 'culori';
 import { seededRng } from './rng.js';
-import { ciede2000 } from './ciede2000.js';
+import { ciede2000, lightnessBound } from './ciede2000.js';
 
 describe('CIEDE2000', () => {
   it('matches the published test pairs of Sharma, Wu & Dalal (2005)', () => {
@@ -28,4 +28,27 @@ describe('CIEDE2000', () => {
       expect(ciede2000(x, y)).toBeCloseTo(reference(x, y), 9);
     }
   });
+
+  it('is never below the lightness bound the nearest-name search prunes with (20,000 random pairs, near ones too)', () => {
+    const rng = seededRng('ciede2000-bound');
+    const toLab = converter('lab65');
+    let tight = 0;
+    for (let i = 0; i < 20000; i++) {
+      const x = toLab({ mode: 'rgb', r: rng.next(), g: rng.next(), b: rng.next() });
+      // Half the pairs close together, where the chroma and hue terms are small and the bound is tightest.
+      const near = i % 2 === 0;
+      const jitter = () => (near ? (rng.next() - 0.5) * 0.1 : rng.next());
+      const y = near
+        ? toLab({ mode: 'rgb', r: clamp(x.l / 100 + jitter()), g: rng.next(), b: rng.next() })
+        : toLab({ mode: 'rgb', r: jitter(), g: rng.next(), b: rng.next() });
+      const bound = lightnessBound(x.l, y.l);
+      const d = ciede2000(x, y);
+      expect(bound).toBeLessThanOrEqual(d + 1e-12);
+      if (bound > 0.9 * d) tight++;
+    }
+    // A bound that is always far below would prune nothing: it is within 10% of the distance for some pairs.
+    expect(tight).toBeGreaterThan(100);
+  });
 });
+
+const clamp = (v: number) => Math.min(1, Math.max(0, v));

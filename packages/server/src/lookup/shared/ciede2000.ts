@@ -61,3 +61,13 @@ export function ciede2000(x: Lab, y: Lab): number {
   const h = dH / sh;
   return Math.sqrt(l * l + c * c + h * h + rt * c * h);
 }
+
+/**
+ * A lower bound of CIEDE2000 from the lightnesses alone: ΔE00² = (ΔL/S_L)² + x² + y² + R_T·x·y (x, y the chroma
+ * and hue terms), and |R_T| < 2 (R_C < 2, |sin| ≤ 1), so the last three terms are ≥ (|x| − |y|)² ≥ 0 and
+ * ΔE00 ≥ |ΔL| / S_L, with S_L computed exactly as CIEDE2000 does from the two lightnesses.
+ */
+export function lightnessBound(l1: number, l2: number): number {
+  const m = (l1 + l2) / 2 - 50;
+  return Math.abs(l2 - l1) / (1 + (0.015 * m * m) / Math.sqrt(20 + m * m));
+}
