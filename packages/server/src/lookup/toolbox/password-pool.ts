@@ -3,23 +3,27 @@
  * that one slow password cannot stall the others:
  *
  * - two lanes (two piscina pools): passwords of up to SHORT_LANE_MAX UTF-16 units (almost every real password)
- *   run on `workers` threads; longer ones, which is where zxcvbn's crafted worst cases live (a few hundred ms
- *   for 64 repeated l33t characters, seconds without password-matchers.ts), run on one thread of their own with a short queue. A flood of long crafted inputs
- *   therefore only slows down other long inputs;
+ *   run on `workers` threads; longer ones, which is where zxcvbn's crafted worst cases live (several ms for 64
+ *   repeated l33t characters, seconds without password-matchers.ts), run on one thread of their own with a short
+ *   queue, at the lowest scheduling priority. A flood of long crafted inputs therefore only slows down other long
+ *   inputs, and takes only the CPU the ordinary checks leave;
  * - a time budget per check: a check not finished within `budgetMs` is abandoned (a running worker is terminated
  *   and replaced) and answered with an error that says so;
- * - weak results (score ≤ 1, i.e. found within a million guesses) are kept in a small LRU: the same common
- *   passwords are asked about again and again, and remembering one that every cracking dictionary already holds
- *   keeps nothing secret. Stronger passwords are never kept after the request.
+ * - weak results (score ≤ 1, i.e. found within a million guesses) are kept in a small LRU keyed by the SHA-256 of
+ *   the password: the same common passwords are asked about again and again, and remembering one that every
+ *   cracking dictionary already holds keeps nothing secret (the result itself spells it out). Stronger passwords
+ *   are never kept after the request, not even as a key.
  *
  * Pure module: no HTTP framework here (errors are LookupErrors, which the platform renders as 500 envelopes).
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { LookupError } from '../../errors.js';
 import type { PasswordStrength } from './password-strength.js';
+import type { PasswordWorkerData } from './password-worker.js';
 
 /** Longest password (in UTF-16 units, zxcvbn's unit of work) that runs in the ordinary lane. */
 export const SHORT_LANE_MAX = 16;
@@ -43,6 +47,8 @@ interface LaneOptions {
   maxQueue: number;
   /** A lane with no check for this long stops its threads; the next check starts them again. */
   idleMs: number;
+  /** Scheduling niceness of the lane's threads (0 = the process's own, 19 = only what others leave). */
+  niceness: number;
 }
 
 /**
@@ -99,14 +105,20 @@ class Lane {
   }
 
   private start(): Promise<Piscina> {
-    const { threads, maxQueue } = this.opts;
+    const { threads, maxQueue, niceness } = this.opts;
     const pool = new Piscina({
       ...workerEntry(),
       minThreads: threads,
       maxThreads: threads,
       maxQueue,
-      // A runaway check must not take the process's memory with it; the dictionaries and their index need about 60 MB.
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
+      workerData: { niceness } satisfies PasswordWorkerData,
+      resourceLimits: {
+        // A runaway check must not take the process's memory with it; the dictionaries and their trie need ~25 MB.
+        maxOldGenerationSizeMb: 256,
+        // V8's default young generation (48 MB, two 16 MB semi-spaces once grown) was most of a thread's resident
+        // size; a check's garbage is short-lived, so half of it costs no measurable CPU and saves ~25 MB a thread.
+        maxYoungGenerationSizeMb: 24,
+      },
     });
     pool.on('error', (err) => this.onError?.(err));
     return this.warm(pool).then(
@@ -133,21 +145,29 @@ export class PasswordPool {
   private readonly long: Lane;
   /** The time budget of each check from now on (PASSWORD_BUDGET_MS by default). */
   budgetMs: number;
+  /** SHA-256 (base64) of a weak password → its result, least recently used first. */
   private readonly weak = new Map<string, PasswordStrength>();
 
   constructor(opts: PasswordPoolOptions) {
     this.budgetMs = opts.budgetMs ?? PASSWORD_BUDGET_MS;
     // Threads start on first use: an instance that never checks a password costs nothing.
-    this.short = new Lane({ threads: opts.workers, maxQueue: 64 * opts.workers, idleMs: 10 * 60_000 }, opts.onError);
-    this.long = new Lane({ threads: 1, maxQueue: 4, idleMs: 60_000 }, opts.onError);
+    this.short = new Lane(
+      { threads: opts.workers, maxQueue: 64 * opts.workers, idleMs: 10 * 60_000, niceness: 0 },
+      opts.onError,
+    );
+    // The long lane runs at the lowest priority: a flood of crafted inputs there gets only the CPU that ordinary
+    // checks and the event loop leave, instead of a core of a small machine (its checks still finish in
+    // milliseconds each when the machine has room).
+    this.long = new Lane({ threads: 1, maxQueue: 4, idleMs: 60_000, niceness: 19 }, opts.onError);
   }
 
   /** Scores a password within the time budget; throws a LookupError when it cannot. */
   async check(password: string): Promise<PasswordStrength> {
-    const cached = this.weak.get(password);
+    const key = createHash('sha256').update(password).digest('base64');
+    const cached = this.weak.get(key);
     if (cached) {
-      this.weak.delete(password);
-      this.weak.set(password, cached);
+      this.weak.delete(key);
+      this.weak.set(key, cached);
       return cached;
     }
     const lane = password.length <= SHORT_LANE_MAX ? this.short : this.long;
@@ -156,7 +176,7 @@ export class PasswordPool {
     const result = await this.run(lane, pool, password);
     if (result.score <= 1) {
       if (this.weak.size >= WEAK_CACHE_LIMIT) this.weak.delete(this.weak.keys().next().value as string);
-      this.weak.set(password, result);
+      this.weak.set(key, result);
     }
     return result;
   }
