@@ -48,7 +48,18 @@ export async function migrateToLatest(db: Db, upTo?: string): Promise<void> {
       ? (await sql<{ s: string }>`select current_schema() as s`.execute(db.kysely)).rows[0].s
       : undefined;
   const migrator = new Migrator({ db: db.kysely, provider: new ListedMigrations(), migrationTableSchema });
-  const { error, results } = await (upTo ? migrator.migrateTo(upTo) : migrator.migrateToLatest());
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await (upTo ? migrator.migrateTo(upTo) : migrator.migrateToLatest());
+    if (!error) return;
+    const failed = results?.find((r) => r.status === 'Error');
+    // Before any migration runs, Kysely looks for its bookkeeping tables by introspecting every column of every
+    // schema on the server; another schema dropped at that moment fails that catalog query ("schema … does not
+    // exist", "column … of relation … does not exist"). That is someone else's change, so it is tried again; a
+    // failing migration of our own is not.
+    if (!failed && attempt < 5 && VANISHED_OBJECT.has((error as { code?: string }).code ?? '')) continue;
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
+  }
 }
+
+/** PostgreSQL error codes of a catalog object that disappeared mid-query: schema, table or column. */
+const VANISHED_OBJECT = new Set(['3F000', '42P01', '42703']);
