@@ -1,5 +1,31 @@
 import os from 'node:os';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The longest files, in the order they should start. Vitest orders files by their last duration, which a fresh clone
+ * (CI) does not have: it then runs the largest files first, and these small files came last, leaving one worker
+ * alone with a minute of work at the end. First those that drive Chromium or spawn processes (mostly waiting on the
+ * browser, the CLI or an access token's expiry, so the short server files fill that time), then the property and
+ * corpus tests that loop on the CPU.
+ */
+const LONG_FILES = [
+  /\/behaviour\//,
+  /\/apps\/[^/]+\/test\//,
+  /\/packages\/cli\/test\//,
+  /\/(password-matchers|password-pool|privilege-escalation|super-admin-protection|lookup-fuzz)\.test\.ts$/,
+];
+
+class LongFirst extends BaseSequencer {
+  async sort(files: TestSpecification[]) {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = LONG_FILES.findIndex((re) => re.test(f.moduleId));
+      return i < 0 ? LONG_FILES.length : i;
+    };
+    return sorted.map((f, i) => ({ f, i, r: rank(f) })).sort((a, b) => a.r - b.r || a.i - b.i).map(({ f }) => f);
+  }
+}
 
 export default defineConfig({
   test: {
@@ -23,5 +49,6 @@ export default defineConfig({
     // Vitest's default on 2 cores is one worker; test files mostly wait on PostgreSQL, argon2's thread pool
     // and Chromium, so two run side by side even there.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    sequence: { sequencer: LongFirst },
   },
 });

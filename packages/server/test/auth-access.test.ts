@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
+import { expect, it } from 'vitest';
+import { describeEachDb, login, useTestApp } from './helpers.js';
 import { insertUser, me, signIn } from './auth-fixtures.js';
 
 /**
@@ -9,7 +9,6 @@ import { insertUser, me, signIn } from './auth-fixtures.js';
  * and expect the very next request to see it.
  */
 describeEachDb('permissions follow the database on the very next request', (dialect) => {
-  let t: TestInstance;
   let n = 0;
   const now = () => new Date().toISOString();
 
@@ -59,10 +58,7 @@ describeEachDb('permissions follow the database on the very next request', (dial
     return { id, token: (await signIn(t.app, username)).accessToken };
   };
 
-  beforeAll(async () => {
-    t = await getTestInstance(dialect);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect);
 
   it('a role granted in the database shows at once, its menu with the ancestor at 0', async () => {
     const { id, token } = await freshSession();

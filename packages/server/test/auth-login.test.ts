@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { ADMIN, describeEachDb, getTestInstance, testConfig, type TestInstance } from './helpers.js';
+import { ADMIN, describeEachDb, testConfig, useTestApp } from './helpers.js';
 import { buildApp } from '../src/app.js';
 import { FailureStore, LoginThrottle } from '../src/admin/auth/throttle.js';
 import { runAdminCli } from '../src/cli/admin-commands.js';
@@ -27,7 +27,6 @@ function expectThrottled(res: Awaited<ReturnType<typeof attempt>>) {
 }
 
 describeEachDb('sign-in', (dialect) => {
-  let t: TestInstance;
   let n = 0;
   /** The throttle's clock runs this far ahead: tests step past a delay without sleeping. */
   let skew = 0;
@@ -37,10 +36,7 @@ describeEachDb('sign-in', (dialect) => {
     return username;
   };
 
-  beforeAll(async () => {
-    t = await getTestInstance(dialect, LIMITS, { now: () => Date.now() + skew });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect, LIMITS, { now: () => Date.now() + skew });
 
   it('answers {data:{accessToken, refreshToken, user:{id, username, roles, permissions}}}', async () => {
     const res = await attempt(t.app, ADMIN.username, ADMIN.password);

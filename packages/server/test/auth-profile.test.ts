@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDb, getTestInstance, type TestInstance } from './helpers.js';
+import { expect, it } from 'vitest';
+import { describeEachDb, useTestApp } from './helpers.js';
 import { insertUser, signIn } from './auth-fixtures.js';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describeEachDb('own profile (PATCH /api/auth/profile)', (dialect) => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await getTestInstance(dialect);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect);
 
   it('a signed-in user with no permission edits its own nickname, email and phone; the audit log has before/after', async () => {
     const id = await insertUser(t.db, 'profile1');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { HTTPMethods, RouteOptions } from 'fastify';
 import { areaOfUrl } from '../src/plugins/areas.js';
 import { PERMISSION_POINTS } from '../src/admin/permissions/points.js';
-import { describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
+import { describeEachDb, getTestInstance, login, type TestInstance, useTestApp } from './helpers.js';
 import { expectUnauthorized, insertUser, signIn } from './auth-fixtures.js';
 
 const FORBIDDEN_BODY = '{"code":"FORBIDDEN","message":"无权限"}';
@@ -126,11 +126,7 @@ describeEachDb('admin route declarations', (dialect) => {
 });
 
 describeEachDb('permission points and identity', (dialect) => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await getTestInstance(dialect);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect);
 
   it('GET /api/permissions lists the ten points with value, label, bits and icon', async () => {
     const { accessToken } = await login(t.app);

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { describeEachDb, getTestInstance, type TestInstance } from './helpers.js';
+import { beforeEach, expect, it } from 'vitest';
+import { describeEachDb, useTestApp } from './helpers.js';
 import { USER_PASSWORD, expectUnauthorized, insertUser, me, refresh, signIn } from './auth-fixtures.js';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describeEachDb('refresh token rotation and sessions', (dialect) => {
-  let t: TestInstance;
   let n = 0;
   /** The server's session clock runs this far ahead of real time: tests step past the refresh grace window without sleeping. */
   let skew = 0;
@@ -16,10 +15,7 @@ describeEachDb('refresh token rotation and sessions', (dialect) => {
     return { username, id: await insertUser(t.db, username) };
   };
 
-  beforeAll(async () => {
-    t = await getTestInstance(dialect, { REFRESH_REUSE_GRACE: '10s' }, { now: () => Date.now() + skew });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect, { REFRESH_REUSE_GRACE: '10s' }, { now: () => Date.now() + skew });
   beforeEach(() => {
     skew = 0;
   });

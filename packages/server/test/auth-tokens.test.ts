@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { SignJWT, generateKeyPair } from 'jose';
-import { describeEachDb, getTestInstance, type TestInstance } from './helpers.js';
+import { describeEachDb, useTestApp } from './helpers.js';
 import {
   JWT_SECRET,
   SECRET_BYTES,
@@ -19,7 +19,6 @@ import {
  * else. Every attempt must end in 401 `{code: 'UNAUTHORIZED', message}` naming what was wrong.
  */
 describeEachDb('access token attacks on a guarded route', (dialect) => {
-  let t: TestInstance;
   let session: Session;
   let userId: string;
   let victimId: string;
@@ -30,13 +29,12 @@ describeEachDb('access token attacks on a guarded route', (dialect) => {
     header: Record<string, unknown> = decode(session.accessToken).header,
   ) => new SignJWT(payload).setProtectedHeader(header as { alg: string }).sign(SECRET_BYTES);
 
+  const t = useTestApp(dialect, { JWT_SECRET });
   beforeAll(async () => {
-    t = await getTestInstance(dialect, { JWT_SECRET });
     userId = await insertUser(t.db, 'mallory');
     victimId = await insertUser(t.db, 'victim');
     session = await signIn(t.app, 'mallory');
   });
-  afterAll(() => t.close());
 
   it('accepts the genuine token (the baseline every attack is compared with)', async () => {
     const res = await me(t.app, session.accessToken);

@@ -1,18 +1,16 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { groupRouteFiles } from '../src/lookup/index.js';
 import { LOOKUP_GROUPS } from '../src/plugins/lookup-platform.js';
-import { getTestInstance, type TestInstance } from './helpers.js';
+import { useTestApp } from './helpers.js';
 
 // A public endpoint is a pure module, its test and a `*-route.ts` file in its group's folder: no list to edit.
 describe('public routes are loaded from the group folders', () => {
-  let t: TestInstance;
   let doc: { paths: Record<string, { get?: { tags?: string[] } }>; tags: Array<{ name: string }> };
+  const t = useTestApp('sqlite');
   beforeAll(async () => {
-    t = await getTestInstance('sqlite');
     doc = (await t.app.inject('/openapi.json')).json();
   });
-  afterAll(() => t.close());
 
   it('every route file of a folder is served, tagged with its folder’s group', async () => {
     let seen = 0;

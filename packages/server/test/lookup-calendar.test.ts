@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTestInstance, type TestInstance } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './helpers.js';
 import { todayInShanghai } from '../src/plugins/lookup-platform.js';
 
 /** The calendar endpoints of the life group: almanac, solar terms, statutory holidays, licence plates. No database involved. */
-let t: TestInstance;
-beforeAll(async () => {
-  t = await getTestInstance('sqlite');
-});
-afterAll(() => t.close());
+const t = useTestApp('sqlite');
 
 async function get(url: string, headers: Record<string, string> = {}) {
   return t.app.inject({ method: 'GET', url, headers });

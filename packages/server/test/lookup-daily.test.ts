@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTestInstance, type TestInstance } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './helpers.js';
 
 describe('daily recommendation endpoints', () => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await getTestInstance('sqlite');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp('sqlite');
   const get = async (url: string) => {
     const res = await t.app.inject(url);
     return { status: res.statusCode, body: res.json() };
@@ -83,11 +79,7 @@ describe('daily recommendation endpoints', () => {
 });
 
 describe('wallpaper of the day', () => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await getTestInstance('sqlite');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp('sqlite');
 
   it('describes a generated artwork per date, with PNG and SVG served by this service', async () => {
     // 小雪 2026 falls on 11-22: the 21st is still 立冬, the 25th 小雪.

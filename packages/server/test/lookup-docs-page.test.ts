@@ -5,20 +5,18 @@
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTestInstance, type TestInstance } from './helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from './helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
 describe.skipIf(!fs.existsSync(CHROMIUM))('the API reference page /docs', { timeout: 60_000 }, () => {
-  let t: TestInstance;
   let base: string;
+  const t = useTestApp('sqlite');
   beforeAll(async () => {
-    t = await getTestInstance('sqlite');
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
-  afterAll(() => t.close());
 
   it('renders while requesting nothing from any other host', async () => {
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTestInstance, type TestInstance } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './helpers.js';
 
 const KEYS = ['id', 'from', 'type', 'length', 'content', 'hitokoto', 'creator', 'from_who', 'commit_from'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -11,11 +11,7 @@ const shipped = JSON.parse(
 const chars = (s: string) => [...s].length;
 
 describe('GET /api/hitokoto', () => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await getTestInstance('sqlite');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp('sqlite');
 
   const get = async (query: string) => {
     const res = await t.app.inject({ url: `/api/hitokoto${query}` });

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { todayInShanghai } from '../src/plugins/lookup-platform.js';
 import { checkDigit, composeIdCard } from '../src/lookup/shared/id-card.js';
-import { getTestInstance, type TestInstance } from './helpers.js';
+import { useTestApp } from './helpers.js';
 
 describe('GET /api/id-card', () => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await getTestInstance('sqlite');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp('sqlite');
   const get = (id: string) => t.app.inject(`/api/id-card?id=${encodeURIComponent(id)}`);
 
   it('explains the example number of GB 11643-1999', async () => {

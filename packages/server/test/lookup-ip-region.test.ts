@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTestInstance, type TestInstance } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { getTestInstance, useTestApp } from './helpers.js';
 
 const SUCCESS_KEYS = [
   'status',
@@ -41,11 +41,7 @@ const CENTRES = {
 };
 
 describe('GET /api/ip-region', () => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await getTestInstance('sqlite');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp('sqlite');
 
   const get = async (query: string, headers: Record<string, string> = {}) => {
     const res = await t.app.inject({ url: `/api/ip-region${query}`, headers });

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTestInstance, type TestInstance } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './helpers.js';
 
 describe('life services and random strings over HTTP', () => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await getTestInstance('sqlite');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp('sqlite');
   const get = (url: string) => t.app.inject(url);
 
   it('bmi answers the Chinese category and names a bad parameter', async () => {

@@ -1,8 +1,8 @@
 import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LOOKUP_GROUPS } from '../src/plugins/lookup-platform.js';
-import { getTestInstance, type TestInstance } from './helpers.js';
+import { useTestApp } from './helpers.js';
 
 type Media = { schema?: Record<string, unknown>; example?: unknown };
 type Operation = {
@@ -15,17 +15,15 @@ type Operation = {
 const PUBLIC_TAGS = new Set<string>(Object.values(LOOKUP_GROUPS).map((g) => g.name));
 
 describe('the OpenAPI document of the public API', () => {
-  let t: TestInstance;
   let doc: { paths: Record<string, { get?: Operation }>; components?: { schemas?: Record<string, unknown> } };
   let operations: Array<[string, Operation]>;
+  const t = useTestApp('sqlite');
   beforeAll(async () => {
-    t = await getTestInstance('sqlite');
     doc = (await t.app.inject('/openapi.json')).json();
     operations = Object.entries(doc.paths)
       .map(([url, item]) => [url, item.get] as [string, Operation | undefined])
       .filter((e): e is [string, Operation] => !!e[1]?.tags?.some((tag) => PUBLIC_TAGS.has(tag)));
   });
-  afterAll(() => t.close());
 
   it('gives every JSON endpoint a whole-response example that still validates against its schema', () => {
     expect(operations.length).toBeGreaterThan(30);

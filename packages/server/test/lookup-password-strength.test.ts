@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { freshDb, getTestInstance, testConfig, type TestInstance } from './helpers.js';
+import { freshDb, testConfig, useTestApp } from './helpers.js';
 
 const url = (password: string) => `/api/password-strength?password=${encodeURIComponent(password)}`;
 const CRACK_KEYS = [
@@ -12,11 +12,7 @@ const CRACK_KEYS = [
 ];
 
 describe('GET /api/password-strength', () => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await getTestInstance('sqlite');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp('sqlite');
 
   it('answers with the zxcvbn v3 fields, Chinese feedback and no caching', async () => {
     const res = await t.app.inject(url('woaini1314'));

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { buildApp } from '../src/app.js';
 import { LookupError, paramError } from '../src/errors.js';
 import { lookupRoute, RawReply } from '../src/plugins/lookup-platform.js';
-import { freshDb, getTestInstance, REDIS_URL, testConfig, type TestInstance } from './helpers.js';
+import { freshDb, getTestInstance, REDIS_URL, testConfig, type TestInstance, useTestApp } from './helpers.js';
 
 /** Test-only endpoints, registered beside the real public API through the same platform. */
 async function platformProbeRoutes(api: FastifyInstance) {
@@ -279,11 +279,7 @@ async function hit(app: FastifyInstance, ip: string) {
 }
 
 describe('public API rate limit', () => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await getTestInstance('sqlite', { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '60' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp('sqlite', { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '60' });
 
   it('answers the request past the limit with a 429 envelope, Retry-After and CORS', async () => {
     for (let i = 0; i < 3; i++) expect((await hit(t.app, '192.0.2.10')).statusCode).toBe(500);
@@ -309,11 +305,7 @@ describe('public API rate limit', () => {
 });
 
 describe('public API rate limit switched off', () => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await getTestInstance('sqlite', { RATE_LIMIT_MAX: '0' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp('sqlite', { RATE_LIMIT_MAX: '0' });
 
   it('never answers 429 when RATE_LIMIT_MAX=0', async () => {
     for (let i = 0; i < 50; i++) expect((await hit(t.app, '192.0.2.20')).statusCode).toBe(500);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTestInstance, type TestInstance } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { getTestInstance, useTestApp } from './helpers.js';
 
 const USER_KEYS = [
   'id',
@@ -41,11 +41,7 @@ function splitName(name: string): [string, string] {
 }
 
 describe('GET /api/random-user', () => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await getTestInstance('sqlite');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp('sqlite');
 
   const get = async (query: string, headers: Record<string, string> = {}) => {
     const res = await t.app.inject({ url: `/api/random-user${query}`, headers });

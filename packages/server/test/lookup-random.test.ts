@@ -1,9 +1,9 @@
 import { Resvg } from '@resvg/resvg-js';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inspectIdCard } from '../src/lookup/shared/id-card.js';
 import { todayInShanghai } from '../src/plugins/lookup-platform.js';
-import { getTestInstance, type TestInstance } from './helpers.js';
+import { useTestApp } from './helpers.js';
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** resvg's parser rejects malformed SVG; the parsed size must be the one asked for. */
@@ -13,11 +13,7 @@ const svgSize = (svg: string) => {
 };
 
 describe('random generation endpoints (id-card, emoji, avatar, image, person)', () => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await getTestInstance('sqlite');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp('sqlite');
   const get = (url: string) => t.app.inject(url);
   const data = async (url: string) => {
     const res = await get(url);

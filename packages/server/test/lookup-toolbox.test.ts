@@ -2,18 +2,14 @@
  * HTTP tests of the toolbox endpoints (QR code, barcode, colour conversion, palette) and random-color: shapes,
  * bounds, error messages, embeddable images with caching, data URLs that decode to real images.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
 import { decodePng } from './decode-image.js';
-import { getTestInstance, type TestInstance } from './helpers.js';
+import { getTestInstance, useTestApp } from './helpers.js';
 
 const PNG_MAGIC = '89504e47';
 
-let t: TestInstance;
-beforeAll(async () => {
-  t = await getTestInstance('sqlite');
-});
-afterAll(() => t.close());
+const t = useTestApp('sqlite');
 
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers });
 const ok = async (url: string) => {

@@ -4,12 +4,12 @@
  * actions are tabs of one browser context (one localStorage, Web Locks and BroadcastChannel).
  * Where the phone app has no page (roles, menus, the mask) the driver reads the /api/auth/me answer it renders from.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import type { MenuNode } from '../../src/index.js';
 import { pointsIn } from '../../src/index.js';
 import { findMenu, type ClientDriver, type Outcome } from '../driver.js';
 import type { World } from '../world.js';
-import { lastMeAnswer, maskIn, settle, sharedBrowser } from './web.js';
+import { EVENT_NOTICE_GRACE_MS, lastMeAnswer, maskIn, settle, sharedBrowser } from './web.js';
 import { MENUS } from '../../../server/src/catalogue.js';
 
 const TOKEN_KEY = 'tianji.m.refreshToken';
@@ -34,30 +34,32 @@ export function mobileDriver() {
     const tab = (p: Page, label: string) => p.locator('[data-testid="tabbar"] .van-tabbar-item', { hasText: label });
     const loadedMenus = (): MenuNode[] => (JSON.parse(meAnswer()) as { data: { menus: MenuNode[] } }).data.menus;
 
-    /** Taps a tab (every navigation reloads /api/auth/me) and waits for its page and that answer. */
-    async function openTab(p: Page, label: string, pageName: string): Promise<boolean> {
-      await p.bringToFront(); // a page in the background renders no frames
-      const item = tab(p, label);
-      if ((await item.count()) === 0) return false;
-      const me = p.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
-      await item.click();
+    /**
+     * Taps `target` and waits for the /api/auth/me answer every navigation reloads, then for the page `pageName`;
+     * with `tapOnly`, only taps (for a navigation that ends the session on its way: no answer to /me comes then).
+     */
+    async function navigate(p: Page, target: Locator, pageName: string, tapOnly: boolean): Promise<boolean> {
+      const me = tapOnly ? null : p.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
+      await target.click();
+      if (!me) return true;
       await (await me).finished();
       await p.locator(`[data-page="${pageName}"]`).waitFor();
       await settle(p);
       return true;
     }
-    /** A navigation away from the current page: 返回 from a user's page, else another tab. */
-    async function leaveTo(p: Page): Promise<boolean> {
-      if (await p.locator('[data-page="user"]').count()) {
-        const me = p.waitForResponse((r) => r.url().endsWith('/api/auth/me'));
-        await p.locator('[data-page="user"] .van-nav-bar__left').click();
-        await (await me).finished();
-        await p.locator('[data-page="users"]').waitFor();
-        await settle(p);
-        return true;
-      }
-      if (await p.locator('[data-page="home"]').count()) return openTab(p, '我的', 'me');
-      return openTab(p, '首页', 'home');
+    /** Taps a tab and waits for its page (`tapOnly` as navigate). */
+    async function openTab(p: Page, label: string, pageName: string, tapOnly = false): Promise<boolean> {
+      await p.bringToFront(); // a page in the background renders no frames
+      const item = tab(p, label);
+      if ((await item.count()) === 0) return false;
+      return navigate(p, item, pageName, tapOnly);
+    }
+    /** A navigation away from the current page: 返回 from a user's page, else another tab (`tapOnly` as navigate). */
+    async function leaveTo(p: Page, tapOnly = false): Promise<boolean> {
+      if (await p.locator('[data-page="user"]').count())
+        return navigate(p, p.locator('[data-page="user"] .van-nav-bar__left'), 'users', tapOnly);
+      if (await p.locator('[data-page="home"]').count()) return openTab(p, '我的', 'me', tapOnly);
+      return openTab(p, '首页', 'home', tapOnly);
     }
 
     /**
@@ -250,9 +252,10 @@ export function mobileDriver() {
       async shownReason() {
         // The event stream usually brings the notice at once; otherwise the next tap (a navigation) learns it.
         try {
-          await reasonShown().waitFor({ timeout: 5000 });
+          await reasonShown().waitFor({ timeout: EVENT_NOTICE_GRACE_MS });
         } catch {
-          if (!onLogin(page)) await leaveTo(page).catch(() => undefined);
+          // Only the tap: its refresh fails, so no /api/auth/me answer comes to wait for (that wait took 15 s).
+          if (!onLogin(page)) await leaveTo(page, true).catch(() => undefined);
           await reasonShown().waitFor();
         }
         const message = ((await reasonShown().textContent()) ?? '').trim();

@@ -54,6 +54,13 @@ export function lastMeAnswer(page: Page): () => string {
 export const maskIn = (meBody: string): string =>
   /^\{"data":\{[\s\S]*?"permissions":(\d+)/.exec(meBody)?.[1] ?? meBody.slice(0, 200);
 
+/**
+ * How long shownReason waits for the event stream's notice before making the request that learns the reason. The
+ * server pushes the notice the moment it ends a session, so it shows within a few frames; where nothing is pushed
+ * (the refresh token was used by someone else) the wait is pure loss. Either way the reason shown is the server's.
+ */
+export const EVENT_NOTICE_GRACE_MS = 1000;
+
 /** Lets a page apply what it just received (the reactive update renders on the next frame). */
 export const settle = (p: Page) =>
   p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null)))));
@@ -100,11 +107,9 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
 
     const actionsOn = async (p: Page, code: string) => {
       const actions = p.locator(`[data-page="${PAGES[code].page}"] [data-action]`);
-      // The toolbar renders after the list's first answer: give it a moment (a page offering nothing waits 2 s).
-      await actions
-        .first()
-        .waitFor({ timeout: 2000 })
-        .catch(() => undefined);
+      // The toolbar renders with the list's first answer, which visit() and the callers that stay on the page have
+      // waited for (and a frame more): what is there now is what the page offers, also when that is nothing.
+      await p.locator(`[data-page="${PAGES[code].page}"]`).waitFor();
       return actionsList(actions);
     };
     const actionsList = (actions: ReturnType<Page['locator']>) =>
@@ -269,7 +274,7 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
       async shownReason() {
         // The event stream usually brings the notice at once; otherwise the next request (a navigation) learns it.
         try {
-          await reasonShown().waitFor({ timeout: 5000 });
+          await reasonShown().waitFor({ timeout: EVENT_NOTICE_GRACE_MS });
         } catch {
           // A navigation reloads the menus, which needs the session: to another page than the current one.
           const home = /^\/admin\/?$/.test(new URL(page.url()).pathname);

@@ -12,6 +12,8 @@ export interface Db {
   dialect: Dialect;
   close(): Promise<void>;
   ping(): Promise<void>;
+  /** SQLite only: the whole database as bytes (`openDatabase('sqlite::memory:', { image })` opens a copy). */
+  snapshot?(): Buffer;
 }
 
 const INT8_OID = 20;
@@ -21,7 +23,7 @@ const INT8_OID = 20;
  * node-postgres returns bigint columns as strings; our bigint columns only hold masks (-1 … 1023) and counts,
  * so they are parsed to numbers here and checked to be exact. This is the one place the dialects differ in types.
  */
-export function openDatabase(url: string, opts: { searchPath?: string; poolSize?: number } = {}): Db {
+export function openDatabase(url: string, opts: { searchPath?: string; poolSize?: number; image?: Buffer } = {}): Db {
   if (/^postgres(ql)?:\/\//.test(url)) {
     const pool = new pg.Pool({
       connectionString: url,
@@ -61,7 +63,8 @@ export function openDatabase(url: string, opts: { searchPath?: string; poolSize?
     ensurePrivateDir(path.dirname(path.resolve(file)));
     ensurePrivateSqliteFile(file);
   }
-  const sqlite = new SQLite(file);
+  // An image (an earlier snapshot) opens as an in-memory copy of that database.
+  const sqlite = new SQLite(opts.image && file === ':memory:' ? opts.image : file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -70,6 +73,7 @@ export function openDatabase(url: string, opts: { searchPath?: string; poolSize?
     kysely,
     dialect: 'sqlite',
     close: () => kysely.destroy(),
+    snapshot: () => sqlite.serialize(),
     ping: async () => {
       await sql`select 1`.execute(kysely);
     },

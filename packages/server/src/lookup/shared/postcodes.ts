@@ -29,13 +29,21 @@ export interface PostcodeSearchResult {
 /**
  * Read the shipped table. The path is resolved relative to this module, so it
  * works both from `packages/server/src/lookup/life/` (tsx, vitest) and from the
- * compiled `packages/server/dist/lookup/life/`. Reads the file on every call:
- * callers that serve requests should load once and keep the array.
+ * compiled `packages/server/dist/lookup/life/`. Four route files use it: while
+ * one of them still holds the array, the others get the same one instead of
+ * parsing the file again (held weakly, so it goes once nobody keeps it).
+ * Shared, therefore: do not mutate it.
  */
 export function loadPostcodes(): PostcodeRow[] {
-  const url = new URL('../../../../../data/postcodes.json', import.meta.url);
-  return JSON.parse(readFileSync(url, 'utf8')) as PostcodeRow[];
+  let rows = loaded?.deref();
+  if (!rows) {
+    const url = new URL('../../../../../data/postcodes.json', import.meta.url);
+    rows = JSON.parse(readFileSync(url, 'utf8')) as PostcodeRow[];
+    loaded = new WeakRef(rows);
+  }
+  return rows;
 }
+let loaded: WeakRef<PostcodeRow[]> | undefined;
 
 /** Ethnic groups named in autonomous areas, written with 族 (`延边朝鲜族自治州`, `梅里斯达斡尔族区`). */
 const ETHNIC =
