@@ -126,10 +126,11 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     const streaming = page.waitForResponse((r) => r.url().endsWith('/api/auth/events'), { timeout: 30_000 });
     await signIn(page, `forced-${suffix}`, 'forced-password-1');
     await streaming;
+    // A token of its own: the one above may have expired (TTL_S) while a busy machine signed the tab in.
     const out = await t.app.inject({
       method: 'POST',
       url: `/api/users/${created.json().data.id}/force-logout`,
-      headers: bearer(accessToken),
+      headers: bearer((await login(t.app)).accessToken),
     });
     expect(out.json().data.ended).toBe(1);
     await page.locator('.signed-out-reason', { hasText: '你已被管理员强制下线' }).waitFor();
@@ -457,10 +458,27 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
   it('the profile page, reached from the user menu, saves contact details and ends another device', async () => {
     await login(t.app); // the same account signed in elsewhere
     await admin.bringToFront();
+    // The profile answer arrives while the user is typing: the edit must not be overwritten and saved as blanks.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await admin.route(
+      '**/api/auth/profile',
+      async (r) => {
+        const answer = await r.fetch();
+        await held;
+        await r.fulfill({ response: answer });
+      },
+      { times: 1 }, // the page's first request is that GET
+    );
+    const arrived = admin.waitForResponse((r) => r.url().endsWith('/api/auth/profile'));
     await admin.locator('[data-testid="user-menu"]').click();
     await admin.locator('[data-testid="open-profile"]').click();
     await admin.waitForURL(/\/admin\/profile$/);
-    await admin.locator('[data-page="profile"] input[name="email"]').fill('admin@example.com');
+    const typed = admin.locator('[data-page="profile"] input[name="email"]').fill('admin@example.com');
+    await sleep(300);
+    release();
+    await typed;
+    await (await arrived).finished();
     await admin.locator('[data-testid="save-profile"]').click();
     await admin.locator('.el-message', { hasText: '已保存' }).waitFor();
     const rows = admin.locator('[data-testid="own-sessions"] .el-table__row');
