@@ -4,7 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { buildApp } from '../src/app.js';
 import { LookupError, paramError } from '../src/errors.js';
-import { lookupRoute, RawReply } from '../src/plugins/lookup-platform.js';
+import { heapBytes, lookupRoute, RawReply } from '../src/plugins/lookup-platform.js';
 import { freshDb, getTestInstance, REDIS_URL, testConfig, type TestInstance, useTestApp } from './helpers.js';
 
 /** Test-only endpoints, registered beside the real public API through the same platform. */
@@ -338,5 +338,14 @@ describe('public API rate limit shared through Redis', () => {
     expect(res.statusCode).toBe(429);
     expect(res.json()).toMatchObject({ code: 429, data: null });
     expect(res.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('the memo’s byte budget', () => {
+  it('counts a string with Chinese text at two bytes a character, Latin-1 text and Buffers at one', () => {
+    expect(heapBytes('{"msg":"ok","n":1}')).toBe(18);
+    expect(heapBytes('café')).toBe(4);
+    expect(heapBytes('{"msg":"请求成功"}')).toBe(28); // 14 characters
+    expect(heapBytes(Buffer.from('请求成功'))).toBe(12);
   });
 });

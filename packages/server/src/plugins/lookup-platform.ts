@@ -76,7 +76,7 @@ interface Memo {
   head: string;
   etag: string;
   raw?: RawReply;
-  /** Size of the serialised answer, for the memo's byte budget. */
+  /** Memory the serialised answer takes (heapBytes), for the memo's byte budget. */
   bytes: number;
 }
 
@@ -159,8 +159,8 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
         const body = result instanceof RawReply ? result.body : JSON.stringify(result);
         hit =
           result instanceof RawReply
-            ? { head: '', raw: result, etag: etagOf(body), bytes: body.length }
-            : { head: envelopeHead(reply, result), etag: etagOf(body), bytes: body.length };
+            ? { head: '', raw: result, etag: etagOf(body), bytes: heapBytes(body) }
+            : { head: envelopeHead(reply, result), etag: etagOf(body), bytes: heapBytes(body) };
         // Bounded by entries and by size: distinct queries (hostile ones included) must not grow the memo without limit.
         // A route with nothing left to evict stores nothing more once the shared budget is spent.
         while (memo.size > 0 && (memo.size >= MEMO_LIMIT || memoBudget.used + hit.bytes > MEMO_BYTES)) {
@@ -309,6 +309,14 @@ function rejectNonFinite(numeric: Array<[string, TSchema]>, query: Record<string
     );
     throw new LookupError(message);
   }
+}
+
+/**
+ * What `body` takes in memory, for the memo's byte budget: V8 keeps a string with any character beyond Latin-1
+ * (Chinese text) at two bytes per character, so its length alone would let the memo hold twice its budget.
+ */
+export function heapBytes(body: string | Buffer): number {
+  return typeof body === 'string' && /[\u0100-\uffff]/.test(body) ? body.length * 2 : body.length;
 }
 
 function etagOf(body: string | Buffer): string {
