@@ -1,17 +1,15 @@
 /**
- * SVG → PNG off the event loop: a small piscina pool of resvg workers shared by every image endpoint of the
- * process. Threads start on first use and are released when idle; a full queue is answered with an error rather
+ * SVG → PNG off the event loop, with resvg in the process's drawing threads (worker-entry.ts), for every image
+ * endpoint. Threads start on first use and are released when idle; a full queue is answered with an error rather
  * than letting image requests pile up without bound.
  */
 import { lazyPool } from './worker-entry.js';
 import type { SvgPngTask } from './svg-png-worker.js';
 
-/** Render tasks waiting beyond the running ones; a 2048×2048 image takes about a quarter of a second. */
 const run = lazyPool(
   import.meta.url,
   'svg-png-worker',
   '图片渲染繁忙：排队的 PNG 渲染过多，请稍后重试，或改用 format=svg',
-  64,
 );
 
 /** PNG bytes of `svg`, scaled to `width` pixels wide when given. */

@@ -18,19 +18,30 @@ export function workerEntry(moduleUrl: string, name: string): { filename: string
   return { filename: new URL(`./${name}.ts`, moduleUrl).href, execArgv: ['--import', tsx] };
 }
 
+/** Drawing tasks waiting beyond the running ones, all kinds together; a 2048×2048 PNG takes about a quarter second. */
+const MAX_QUEUE = 64;
+
 /**
- * A pool of worker threads running the module `name` next to `moduleUrl`, created on first use. Threads start on
- * demand and stop when idle; beyond `maxQueue` waiting tasks, `run` rejects with `busyMessage` as a LookupError
+ * The process's one pool of drawing threads (PNG rendering, barcodes), created on first use. One pool rather than one
+ * per kind: every thread is a V8 isolate with its own heap and the drawing libraries' native memory, ~40 MB each
+ * under load, and on this 2-CPU machine each pool had one thread anyway. A thread loads a kind's module at its first
+ * task of that kind (pool-thread.ts).
+ */
+let pool: Piscina | undefined;
+
+/**
+ * Runs tasks with the default export of the module `name` next to `moduleUrl`, in the shared drawing pool. Threads
+ * start on demand and stop when idle; beyond the queue's bound `run` rejects with `busyMessage` as a LookupError
  * instead of letting work pile up without bound.
  */
-export function lazyPool(moduleUrl: string, name: string, busyMessage: string, maxQueue = 64) {
-  let pool: Piscina | undefined;
+export function lazyPool(moduleUrl: string, name: string, busyMessage: string) {
+  const module = workerEntry(moduleUrl, name).filename;
   return async <T>(task: unknown): Promise<T> => {
     pool ??= new Piscina({
-      ...workerEntry(moduleUrl, name),
+      ...workerEntry(import.meta.url, 'pool-thread'),
       minThreads: 0,
       maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
-      maxQueue,
+      maxQueue: MAX_QUEUE,
       idleTimeout: 30_000,
       // Piscina's default ('sync') blocks the thread between back-to-back tasks, so callbacks queued on its event
       // loop wait until the queue drains: among them the finalizers that free resvg's native pixel buffers, which
@@ -42,10 +53,16 @@ export function lazyPool(moduleUrl: string, name: string, busyMessage: string, m
       resourceLimits: { maxOldGenerationSizeMb: 64 },
     });
     try {
-      return (await pool.run(task)) as T;
+      return (await pool.run({ module, task } satisfies PoolTask)) as T;
     } catch (err) {
       if (err instanceof Error && err.message === 'Task queue is at limit') throw new LookupError(busyMessage);
       throw err;
     }
   };
+}
+
+/** What pool-thread.ts receives: the module whose default export runs the task, and the task. */
+export interface PoolTask {
+  module: string;
+  task: unknown;
 }

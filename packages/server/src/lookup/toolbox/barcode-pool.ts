@@ -1,14 +1,15 @@
 /**
- * Barcode drawing off the event loop: a small piscina pool of bwip-js workers. The text is validated on the calling
- * thread first (cheap, and its errors name the parameter), then the drawing runs in a worker. Threads start on
- * first use and stop when idle; a full queue is answered with an error rather than piling requests up.
+ * Barcode drawing off the event loop, with bwip-js in the process's drawing threads (shared/worker-entry.ts). The
+ * text is validated on the calling thread first (cheap, and its errors name the parameter), then the drawing runs in
+ * a thread. Threads start on first use and stop when idle; a full queue is answered with an error rather than piling
+ * requests up.
  */
 import { LookupError } from '../../errors.js';
 import { lazyPool } from '../shared/worker-entry.js';
 import { prepareBarcode, type BarcodeImage, type BarcodeJob, type BarcodeOptions } from './barcode.js';
 import type { BarcodeTaskResult } from './barcode-worker.js';
 
-const run = lazyPool(import.meta.url, 'barcode-worker', '条形码生成繁忙：排队的任务过多，请稍后重试', 64);
+const run = lazyPool(import.meta.url, 'barcode-worker', '条形码生成繁忙：排队的任务过多，请稍后重试');
 
 /**
  * Drawings under way, by job. The route memo stores an answer only once it is ready, so a burst of identical requests
