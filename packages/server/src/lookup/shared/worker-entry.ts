@@ -9,11 +9,15 @@ import { LookupError } from '../../errors.js';
  * The entry file of a worker thread that sits next to the calling module: the compiled `.js` when running from
  * dist/, otherwise the TypeScript source loaded through tsx (dev server, vitest).
  *
+ * The compiled entry gives no execArgv, so the thread inherits the process's: Node then drops what a thread cannot
+ * take, whereas passing `process.execArgv` explicitly made `node --max-old-space-size=512 dist/server.js` (or
+ * `--expose-gc`) fail every thread with ERR_WORKER_INVALID_EXEC_ARGV.
+ *
  * @example new Piscina(workerEntry(import.meta.url, 'svg-png-worker'))
  */
-export function workerEntry(moduleUrl: string, name: string): { filename: string; execArgv: string[] } {
+export function workerEntry(moduleUrl: string, name: string): { filename: string; execArgv?: string[] } {
   const js = new URL(`./${name}.js`, moduleUrl);
-  if (existsSync(fileURLToPath(js))) return { filename: js.href, execArgv: process.execArgv };
+  if (existsSync(fileURLToPath(js))) return { filename: js.href };
   const tsx = pathToFileURL(createRequire(moduleUrl).resolve('tsx')).href;
   return { filename: new URL(`./${name}.ts`, moduleUrl).href, execArgv: ['--import', tsx] };
 }

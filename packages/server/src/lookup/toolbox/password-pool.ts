@@ -17,11 +17,9 @@
  * Pure module: no HTTP framework here (errors are LookupErrors, which the platform renders as 500 envelopes).
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { LookupError } from '../../errors.js';
+import { workerEntry } from '../shared/worker-entry.js';
 import type { PasswordStrength } from './password-strength.js';
 import type { PasswordWorkerData } from './password-worker.js';
 
@@ -107,7 +105,7 @@ class Lane {
   private start(): Promise<Piscina> {
     const { threads, maxQueue, niceness } = this.opts;
     const pool = new Piscina({
-      ...workerEntry(),
+      ...workerEntry(import.meta.url, 'password-worker'),
       minThreads: threads,
       maxThreads: threads,
       maxQueue,
@@ -130,14 +128,6 @@ class Lane {
       },
     );
   }
-}
-
-/** The worker entry: compiled JavaScript next to this file, or the TypeScript source loaded through tsx. */
-function workerEntry(): { filename: string; execArgv: string[] } {
-  const js = new URL('./password-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(js))) return { filename: js.href, execArgv: process.execArgv };
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return { filename: new URL('./password-worker.ts', import.meta.url).href, execArgv: ['--import', tsx] };
 }
 
 export class PasswordPool {
