@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { data } from '../auth/schemas.js';
 import { actorOf } from '../shared/actor.js';
 import { IdParams, NoContent, SYSTEM_TAG } from '../shared/schemas.js';
@@ -10,7 +10,6 @@ import { MENUS } from '../../catalogue.js';
 
 const MENU = MENUS.menus.code;
 const tags = [SYSTEM_TAG];
-type Id = { Params: Static<typeof IdParams> };
 const NodeResponse = data(MenuTreeNodeSchema);
 
 /** /api/menus — the menu tree (menu system:menu). */

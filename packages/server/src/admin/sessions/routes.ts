@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ANY_PENDING } from '../../errors.js';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { data } from '../auth/schemas.js';
 import { actorOf } from '../shared/actor.js';
 import { DeletedSchema, IdParams, IdsBody, NoContent, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
@@ -13,7 +13,6 @@ import { MENUS } from '../../catalogue.js';
 
 const MENU = MENUS.sessions.code;
 const tags = [SYSTEM_TAG];
-type Id = { Params: Static<typeof IdParams> };
 
 declare module 'fastify' {
   interface FastifyInstance {

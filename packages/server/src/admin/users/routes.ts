@@ -1,6 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
 import { data } from '../auth/schemas.js';
 import { actorOf } from '../shared/actor.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
@@ -27,7 +26,6 @@ import {
 } from './schemas.js';
 
 const tags = [SYSTEM_TAG];
-type Id = { Params: Static<typeof IdParams> };
 
 const CSV_COLUMNS: CsvColumn<UserDto>[] = [
   { header: 'id', value: (u) => u.id },
