@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { lookupRoute, todayInShanghai } from '../../plugins/lookup-platform.js';
 import { EARLIEST_BIRTHDAY, inspectIdCard, type IdCardProblem } from '../shared/id-card.js';
 import { IdFactsSchema } from '../shared/schemas.js';
+import { literalUnion } from '../../shared/literal-union.js';
 
 const PROBLEMS: IdCardProblem[] = ['length', 'characters', 'region', 'birthday', 'future_birthday', 'checksum'];
 
@@ -10,12 +11,7 @@ const IdCardSchema = Type.Object({
   input: Type.String({ description: 'The number as checked (x upper-cased)' }),
   valid: Type.Boolean(),
   problem: Type.Optional(
-    Type.Union(
-      PROBLEMS.map((p) => Type.Literal(p)),
-      {
-        description: 'Machine-readable kind of the first problem found (only when invalid)',
-      },
-    ),
+    literalUnion(PROBLEMS, { description: 'Machine-readable kind of the first problem found (only when invalid)' }),
   ),
   reason: Type.Optional(
     Type.String({

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { LookupError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
+import { literalUnion } from '../../shared/literal-union.js';
 import { pickRandom } from '../shared/pick.js';
 import { candidates, render, MOOD_STYLES, type MoodStyle } from './mood-quotes.js';
 
@@ -16,12 +17,7 @@ export default async function moodQuoteRoute(app: FastifyInstance) {
       'A random quote in one of five styles: `diary` 舔狗日记, `toxic` 毒鸡汤, `flattery` 彩虹屁, `love` 土味情话, `caption` 朋友圈文案; omitted = any style. ' +
       '`name` (flattery) addresses someone: only templates with a name slot are used. Served from the content library (editable in the admin app).',
     query: Type.Object({
-      style: Type.Optional(
-        Type.Union(
-          styles.map((s) => Type.Literal(s)),
-          { description: 'Quote style; omitted = any' },
-        ),
-      ),
+      style: Type.Optional(literalUnion(styles, { description: 'Quote style; omitted = any' })),
       name: Type.Optional(
         Type.String({
           minLength: 1,
@@ -41,7 +37,7 @@ export default async function moodQuoteRoute(app: FastifyInstance) {
       { examples: [{ id: '…', style: 'flattery', styleName: '彩虹屁', content: '小明的笑容是我见过最好看的风景' }] },
     ),
     handler: (q) => {
-      const pool = candidates(app.content.items('mood-quotes'), q.style as MoodStyle | undefined, q.name);
+      const pool = candidates(app.content.items('mood-quotes'), q.style, q.name);
       const pick = pickRandom(pool);
       if (!pick) throw new LookupError(`心情语录库中没有${q.style ? `风格 ${q.style} 的` : ''}内容：请在管理后台添加`);
       return { id: pick.id, style: pick.style, styleName: MOOD_STYLES[pick.style], content: render(pick, q.name) };

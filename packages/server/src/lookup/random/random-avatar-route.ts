@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
+import { literalUnion } from '../../shared/literal-union.js';
 import { publicBaseUrl } from '../../plugins/public-url.js';
 import { renderPng } from '../shared/svg-png-pool.js';
 import {
@@ -10,7 +11,6 @@ import {
   avatarLicence,
   randomSeedText,
   renderAvatarSvg,
-  type AvatarStyle,
 } from './avatar.js';
 import { ImageCache } from '../shared/image-cache.js';
 import { pickOne, rngFor, secureRng } from '../shared/rng.js';
@@ -21,14 +21,11 @@ const styleList = AVATAR_STYLE_KEYS.map((s) => {
   return `\`${s}\` (${l.title} by ${l.creator}, ${l.license.name})`;
 }).join(', ');
 
-const StyleParam = (withRandom: boolean) =>
-  Type.Union(
-    [...AVATAR_STYLE_KEYS, ...(withRandom ? ['random'] : [])].map((s) => Type.Literal(s)),
-    {
-      default: DEFAULT_AVATAR_STYLE,
-      description: `DiceBear style; default \`${DEFAULT_AVATAR_STYLE}\` (CC0)${withRandom ? '; `random` picks one per avatar' : ''}`,
-    },
-  );
+const StyleParam = <const T extends readonly string[]>(styles: T) =>
+  literalUnion(styles, {
+    default: DEFAULT_AVATAR_STYLE,
+    description: `DiceBear style; default \`${DEFAULT_AVATAR_STYLE}\` (CC0)${styles.includes('random') ? '; `random` picks one per avatar' : ''}`,
+  });
 const SizeParam = Type.Integer({
   minimum: AVATAR_SIZE.min,
   maximum: AVATAR_SIZE.max,
@@ -78,7 +75,7 @@ export default async function randomAvatarRoute(app: FastifyInstance) {
       'CC BY 4.0 artwork must be credited where the avatar is shown: every answer carries `license` and, when required, the `attribution` text. Styles with non-standard terms (avataaars, bottts) are not offered.',
     ].join('\n'),
     query: Type.Object({
-      style: StyleParam(true),
+      style: StyleParam([...AVATAR_STYLE_KEYS, 'random']),
       seed: SeedParam,
       count: Type.Integer({
         minimum: 1,
@@ -94,7 +91,7 @@ export default async function randomAvatarRoute(app: FastifyInstance) {
       const base = `${publicBaseUrl(req)}/api/random-avatar/image`;
       const rng = rngFor(q.seed);
       return Array.from({ length: q.count }, (_, i) => {
-        const style = q.style === 'random' ? pickOne(rng, AVATAR_STYLE_KEYS) : (q.style as AvatarStyle);
+        const style = q.style === 'random' ? pickOne(rng, AVATAR_STYLE_KEYS) : q.style;
         const seed = q.seed === undefined ? randomSeedText(secureRng) : i === 0 ? q.seed : `${q.seed}-${i}`;
         const url = `${base}?style=${style}&seed=${encodeURIComponent(seed)}${q.size === AVATAR_SIZE.default ? '' : `&size=${q.size}`}`;
         return {
@@ -119,7 +116,7 @@ export default async function randomAvatarRoute(app: FastifyInstance) {
       'The avatar itself, for `<img>` tags: `image/svg+xml` (default) or `image/png`. `style` defaults to `lorelei`; `seed` omitted = a random avatar (not cached). ' +
       'Seeded images are cached for a year with an ETag (304 on If-None-Match). Errors are the usual JSON envelope with status 500.',
     query: Type.Object({
-      style: StyleParam(false),
+      style: StyleParam(AVATAR_STYLE_KEYS),
       seed: SeedParam,
       format: Type.Union([Type.Literal('svg'), Type.Literal('png')], {
         default: 'svg',
@@ -129,7 +126,7 @@ export default async function randomAvatarRoute(app: FastifyInstance) {
     }),
     data: Type.Null({ description: 'Not used: the answer is the image' }),
     handler: (q, req, reply) => {
-      const style = q.style as AvatarStyle;
+      const style = q.style;
       const seed = q.seed ?? randomSeedText(secureRng);
       const key = q.seed === undefined ? undefined : `${style}\u0000${seed}\u0000${q.format}\u0000${q.size}`;
       return cache.reply(req, reply, key, async () => {

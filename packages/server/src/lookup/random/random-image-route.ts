@@ -51,7 +51,7 @@ const ImageSchema = Type.Object({
   width: Type.Integer({ examples: [800] }),
   height: Type.Integer({ examples: [600] }),
   seed: Type.String({ examples: ['q8d2m0x7c1ve'] }),
-  type: Type.Union(IMAGE_TYPES.map((t) => Type.Literal(t))),
+  type: literalUnion(IMAGE_TYPES),
   format: Type.Union([Type.Literal('png'), Type.Literal('svg')], { description: 'Format of `url`' }),
   style: Type.String({
     description: `Gradient: ${GRADIENT_STYLES.join(', ')}; pattern: ${PATTERN_STYLES.join(', ')}`,

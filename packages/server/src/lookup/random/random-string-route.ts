@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
+import { literalUnion } from '../../shared/literal-union.js';
 import { rngFor } from '../shared/rng.js';
 import { alphabetOf, randomString, CHARSETS, type Charset } from './random-string.js';
 import { SeedParam } from '../shared/schemas.js';
@@ -15,10 +16,7 @@ export default async function randomStringRoute(app: FastifyInstance) {
     query: Type.Object({
       length: Type.Integer({ minimum: 1, maximum: 1024, default: 16, description: 'Characters per string (1–1024)' }),
       count: Type.Integer({ minimum: 1, maximum: 100, default: 1, description: 'How many strings (1–100)' }),
-      charset: Type.Union(
-        (Object.keys(CHARSETS) as Charset[]).map((c) => Type.Literal(c)),
-        { default: 'alnum' },
-      ),
+      charset: literalUnion(Object.keys(CHARSETS) as Charset[], { default: 'alnum' }),
       custom: Type.Optional(Type.String({ minLength: 2, maxLength: 256, description: 'Your own characters' })),
       seed: SeedParam,
     }),
@@ -31,7 +29,7 @@ export default async function randomStringRoute(app: FastifyInstance) {
     }),
     handler: (q) => {
       const rng = rngFor(q.seed);
-      const alphabet = alphabetOf(q.charset as Charset, q.custom);
+      const alphabet = alphabetOf(q.charset, q.custom);
       const strings = Array.from({ length: q.count }, () => randomString(rng, alphabet, q.length));
       return {
         strings,
