@@ -9,17 +9,16 @@ export type LoginEvent = (typeof LOGIN_EVENTS)[number];
 export const LOGIN_RESULTS = ['success', 'failure'] as const;
 export type LoginResult = (typeof LOGIN_RESULTS)[number];
 
-const literals = <const T extends readonly string[]>(values: T, description: string) =>
-  literalUnion(values, { description });
-
 const Filters = {
   keyword: Type.Optional(
     Type.String({ maxLength: 100, description: 'Case-insensitive substring of the username (as typed)' }),
   ),
   userId: Type.Optional(Type.String({ format: 'uuid', description: 'Only rows of this user' })),
   ip: Type.Optional(Type.String({ maxLength: 64, description: 'Address starts with this (e.g. 10.0.)' })),
-  event: Type.Optional(literals(LOGIN_EVENTS, 'login, logout, session-ended, forced-logout or refresh-reused')),
-  result: Type.Optional(literals(LOGIN_RESULTS, 'success or failure')),
+  event: Type.Optional(
+    literalUnion(LOGIN_EVENTS, { description: 'login, logout, session-ended, forced-logout or refresh-reused' }),
+  ),
+  result: Type.Optional(literalUnion(LOGIN_RESULTS, { description: 'success or failure' })),
   from: AuditQuery.properties.from,
   to: AuditQuery.properties.to,
 };
@@ -31,8 +30,8 @@ export type LoginLogFilter = Static<typeof LoginLogExportQuery>;
 export const LoginLogEntrySchema = Type.Object({
   id: Type.String(),
   createdAt: Timestamp,
-  event: literals(LOGIN_EVENTS, 'What happened'),
-  result: literals(LOGIN_RESULTS, 'success or failure'),
+  event: literalUnion(LOGIN_EVENTS, { description: 'What happened' }),
+  result: literalUnion(LOGIN_RESULTS, { description: 'success or failure' }),
   reason: Type.String({
     description:
       'Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, THROTTLED for a failed sign-in; the code a session ended with (SESSION_ENDED, FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise',

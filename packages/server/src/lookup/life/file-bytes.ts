@@ -84,7 +84,7 @@ export class FileBytes {
 
   slice(begin = 0, end?: number): FileBytes | Buffer {
     if (end === undefined) return new FileBytes(this.file, this.start + begin, this.length - begin);
-    return this.file.bytes(this.start + begin, this.start + Math.min(end, this.length));
+    return this.subarray(begin, end);
   }
 
   readUInt32BE(offset: number): number {

@@ -173,9 +173,9 @@ function once<T>(key: string, open: () => T): T {
 }
 
 /**
- * The three sources, each opened once per process (what stays held is the ASN table's typed arrays and a
- * few MB of recently read blocks of the ipdb and .mmdb files, which are read on demand, file-bytes.ts). A file an operator configured that cannot be read stops the start
- * with the setting's name.
+ * The three sources, each opened once per process. What stays held is the ASN table's typed arrays and a few MB of
+ * recently read blocks of the ipdb and .mmdb files (read on demand, file-bytes.ts). A file an operator configured
+ * that cannot be read stops the start with the setting's name.
  */
 export function openIpSources(files: IpSourceFiles = {}): {
   chinese: ChineseIpSource;
