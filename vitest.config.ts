@@ -23,7 +23,7 @@ class LongFirst extends BaseSequencer {
       const i = LONG_FILES.findIndex((re) => re.test(f.moduleId));
       return i < 0 ? LONG_FILES.length : i;
     };
-    return sorted.map((f, i) => ({ f, i, r: rank(f) })).sort((a, b) => a.r - b.r || a.i - b.i).map(({ f }) => f);
+    return sorted.sort((a, b) => rank(a) - rank(b)); // stable: the base order holds within a rank
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RawReply } from '../../plugins/lookup-platform.js';
+import { heapBytes, RawReply } from '../../plugins/lookup-platform.js';
 
 export interface ImageBody {
   contentType: string;
@@ -46,7 +46,7 @@ export class ImageCache {
   }
 
   set(key: string, image: ImageBody): Entry {
-    const bytes = Buffer.byteLength(image.body);
+    const bytes = heapBytes(image.body);
     const entry = {
       ...image,
       bytes,
