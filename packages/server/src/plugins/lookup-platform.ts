@@ -72,8 +72,11 @@ export interface LookupRouteDef<Q extends TObject, D extends TSchema> {
 }
 
 interface Memo {
-  /** The success envelope serialised by the route's own schema, up to the timestamp's digits (see envelopeHead). */
-  head: string;
+  /**
+   * The success envelope serialised by the route's own schema, up to the timestamp's digits (see envelopeHead), as
+   * UTF-8 bytes: sending a string re-encodes it on every request, which for Chinese text is a real part of a hit.
+   */
+  head: Buffer;
   etag: string;
   raw?: RawReply;
   /** Memory the serialised answer takes (heapBytes), for the memo's byte budget. */
@@ -81,6 +84,7 @@ interface Memo {
 }
 
 const MEMO_LIMIT = 2000;
+const EMPTY = Buffer.alloc(0);
 /**
  * For all routes together: images and long lists are memoised too, so entries alone do not bound the memory, and a
  * budget per route (there are dozens) would allow hundreds of MB.
@@ -157,10 +161,12 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
       if (!hit) {
         const result = await def.handler(query, req, reply);
         const body = result instanceof RawReply ? result.body : JSON.stringify(result);
+        let head = EMPTY;
+        if (!(result instanceof RawReply)) head = Buffer.from(envelopeHead(reply, result));
         hit =
           result instanceof RawReply
-            ? { head: '', raw: result, etag: etagOf(body), bytes: heapBytes(body) }
-            : { head: envelopeHead(reply, result), etag: etagOf(body), bytes: heapBytes(body) };
+            ? { head, raw: result, etag: etagOf(body), bytes: heapBytes(body) }
+            : { head, etag: etagOf(body), bytes: head.length };
         // Bounded by entries and by size: distinct queries (hostile ones included) must not grow the memo without limit.
         // A route with nothing left to evict stores nothing more once the shared budget is spent.
         while (memo.size > 0 && (memo.size >= MEMO_LIMIT || memoBudget.used + hit.bytes > MEMO_BYTES)) {
@@ -177,8 +183,12 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
       reply.header('etag', hit.etag);
       if (matchesEtag(req.headers['if-none-match'], hit.etag)) return reply.code(304).send();
       if (hit.raw) return reply.type(hit.raw.contentType).send(hit.raw.body);
-      // A string payload is sent as is: a cache hit costs no serialisation, only a fresh timestamp.
-      return reply.type('application/json; charset=utf-8').send(`${hit.head}${Date.now()}}`);
+      // A cache hit costs no serialisation and no encoding: the stored bytes, then a fresh timestamp and the `}`.
+      const tail = `${Date.now()}}`;
+      const out = Buffer.allocUnsafe(hit.head.length + tail.length);
+      hit.head.copy(out);
+      out.write(tail, hit.head.length, 'latin1');
+      return reply.type('application/json; charset=utf-8').send(out);
     },
   });
 }

@@ -33,7 +33,7 @@ import {
 const TAG = '认证 Auth';
 
 /** `/auth/me` answers as sent, per grants object (see the route); bounded for grants many users share. */
-const meBodies = new WeakMap<Grants, Map<string, string>>();
+const meBodies = new WeakMap<Grants, Map<string, Buffer>>();
 const ME_BODIES_PER_GRANTS = 1000;
 
 export const clientInfo = (req: FastifyRequest): ClientInfo => ({
@@ -265,8 +265,8 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
     },
   );
 
-  // On the untyped instance: this route sends the answer it serialised earlier (a string), which the schema-typed
-  // reply would refuse; the string is made by this route's own response schema (reply.serialize below).
+  // On the untyped instance: this route sends the answer it serialised earlier (as bytes), which the schema-typed
+  // reply would refuse; the bytes are made by this route's own response schema (reply.serialize below).
   parent.get(
     '/me',
     {
@@ -298,7 +298,8 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
           totpRequired: a.grants.requireTotp,
         };
         const menus = normalizeTree(await visibleMenuTree(app.db.kysely, a));
-        body = String(reply.serialize({ data: { ...publicUser(a), ...state, menus } }));
+        // Kept as UTF-8 bytes: a string with Chinese in it would be re-encoded on every send (a tenth of the route's CPU).
+        body = Buffer.from(String(reply.serialize({ data: { ...publicUser(a), ...state, menus } })));
         if (bodies.size >= ME_BODIES_PER_GRANTS) bodies.clear();
         bodies.set(key, body);
       }
