@@ -54,6 +54,11 @@ export interface LookupRouteDef<Q extends TObject, D extends TSchema> {
   /** Deterministic answers: memoised per query, sent with Cache-Control and ETag, and 304 on If-None-Match. */
   cache?: LookupCache<Static<Q>>;
   /**
+   * The handler's JSON answers are items of an immutable snapshot (the same object each time an item is picked, a
+   * new one once the snapshot changes): each is serialised once, while it lives, and a pick costs no serialisation.
+   */
+  stableData?: boolean;
+  /**
    * The query carries a secret (e.g. a password): the route writes no access-log lines (they would record the URL)
    * and answers with `Cache-Control: no-store`. Not combinable with `cache`.
    */
@@ -111,6 +116,7 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
   def: LookupRouteDef<Q, D>,
 ): void {
   const memo = new Map<string, Memo>();
+  const stable = def.stableData ? new WeakMap<object, Buffer>() : undefined;
   const memoBudget = memoBudgetOf(app);
   const group = def.group ?? app.lookupGroup;
   if (!group)
@@ -149,6 +155,11 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
       if (!def.cache) {
         const result = await def.handler(query, req, reply);
         if (result instanceof RawReply) return reply.type(result.contentType).send(result.body);
+        if (stable && typeof result === 'object' && result !== null) {
+          let head = stable.get(result);
+          if (!head) stable.set(result, (head = Buffer.from(envelopeHead(reply, result))));
+          return sendEnvelope(reply, head);
+        }
         return ok(result);
       }
       const key = cacheKey(
@@ -183,14 +194,21 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
       reply.header('etag', hit.etag);
       if (matchesEtag(req.headers['if-none-match'], hit.etag)) return reply.code(304).send();
       if (hit.raw) return reply.type(hit.raw.contentType).send(hit.raw.body);
-      // A cache hit costs no serialisation and no encoding: the stored bytes, then a fresh timestamp and the `}`.
-      const tail = `${Date.now()}}`;
-      const out = Buffer.allocUnsafe(hit.head.length + tail.length);
-      hit.head.copy(out);
-      out.write(tail, hit.head.length, 'latin1');
-      return reply.type('application/json; charset=utf-8').send(out);
+      return sendEnvelope(reply, hit.head);
     },
   });
+}
+
+/**
+ * Sends an envelope serialised earlier (envelopeHead, as UTF-8 bytes): no serialisation and no encoding, only a
+ * fresh timestamp and the closing `}`.
+ */
+function sendEnvelope(reply: FastifyReply, head: Buffer) {
+  const tail = `${Date.now()}}`;
+  const out = Buffer.allocUnsafe(head.length + tail.length);
+  head.copy(out);
+  out.write(tail, head.length, 'latin1');
+  return reply.type('application/json; charset=utf-8').send(out);
 }
 
 /** Query keys every endpoint accepts and ignores: the cache-busters of jQuery (`_`) and hand-written links (`t`). */

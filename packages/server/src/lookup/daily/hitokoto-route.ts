@@ -7,6 +7,7 @@ import {
   fileSentenceSource,
   hitokotoScript,
   pickHitokoto,
+  type Hitokoto,
   type Sentence,
   type SentenceSource,
 } from './hitokoto.js';
@@ -40,6 +41,17 @@ function sentenceSource(app: FastifyInstance): SentenceSource {
   return fileSentenceSource();
 }
 
+/**
+ * The answer for a picked sentence, made once per sentence of a snapshot (frozen: the same object goes to every
+ * caller, and the route serialises it once, see stableData).
+ */
+const answers = new WeakMap<Hitokoto, Readonly<Hitokoto & { hitokoto: string }>>();
+function answerOf(picked: Hitokoto) {
+  let answer = answers.get(picked);
+  if (!answer) answers.set(picked, (answer = Object.freeze({ ...picked, hitokoto: picked.content })));
+  return answer;
+}
+
 export default async function hitokotoRoute(app: FastifyInstance) {
   const source = sentenceSource(app);
   const length = (name: string, alias = '') =>
@@ -55,6 +67,7 @@ export default async function hitokotoRoute(app: FastifyInstance) {
 
   lookupRoute(app, {
     path: '/hitokoto',
+    stableData: true,
     zh: '一言：随机返回一句话（动画、游戏、文学、诗词等分类），兼容 hitokoto.cn 的参数。',
     media: ['text/plain', 'text/javascript'],
     summary: '一言 Hitokoto',
@@ -132,8 +145,9 @@ export default async function hitokotoRoute(app: FastifyInstance) {
     data: HitokotoSchema,
     handler: (q) => {
       const r = resolveHitokotoQuery(q);
-      const picked = pickHitokoto(source, { types: r.types, minLength: r.minLength, maxLength: r.maxLength });
-      const sentence = { ...picked, hitokoto: picked.content };
+      const sentence = answerOf(
+        pickHitokoto(source, { types: r.types, minLength: r.minLength, maxLength: r.maxLength }),
+      );
       const raw = (type: string, text: string) =>
         new RawReply(`${type}; charset=${r.charset}`, encodeBody(text, r.charset));
       if (r.format === 'text') return raw('text/plain', sentence.content);
