@@ -7,6 +7,9 @@ import { LookupError, paramError } from '../src/errors.js';
 import { heapBytes, lookupRoute, RawReply } from '../src/plugins/lookup-platform.js';
 import { freshDb, getTestInstance, REDIS_URL, testConfig, type TestInstance, useTestApp } from './helpers.js';
 
+/** What the `stableData` probe picks from: replaced (a new snapshot) by the test, never changed in place. */
+let stableSnapshot: ReadonlyArray<{ word: string }> = [{ word: '春眠不觉晓' }, { word: 'dawn' }];
+
 /** Test-only endpoints, registered beside the real public API through the same platform. */
 async function platformProbeRoutes(api: FastifyInstance) {
   lookupRoute(api, {
@@ -31,6 +34,16 @@ async function platformProbeRoutes(api: FastifyInstance) {
     cache: { maxAge: 3600 },
     handler: (q) =>
       q.format === 'text' ? new RawReply('text/plain; charset=utf-8', String(q.n * q.n)) : { square: q.n * q.n },
+  });
+  lookupRoute(api, {
+    group: 'daily',
+    path: '/stable',
+    zh: '测试用接口：快照中的条目',
+    summary: 'stable',
+    query: Type.Object({ i: Type.Integer({ minimum: 0, maximum: 1, default: 0 }) }),
+    data: Type.Object({ word: Type.String() }),
+    stableData: true,
+    handler: (q) => stableSnapshot[q.i],
   });
   lookupRoute(api, {
     group: 'daily',
@@ -87,6 +100,22 @@ describe('public API platform', () => {
     expect(res.statusCode).toBe(200);
     const body = envelope(res, before);
     expect(body).toEqual({ code: 200, msg: '请求成功', data: { n: 3 }, timestamp: body.timestamp });
+  });
+
+  it('sends an item of an immutable snapshot (stableData) as the envelope of that item, and a new snapshot’s items', async () => {
+    for (const [i, word] of [
+      [0, '春眠不觉晓'],
+      [1, 'dawn'],
+      [0, '春眠不觉晓'],
+    ] as const) {
+      const before = Date.now();
+      const res = await t.app.inject(`/api/__platform/stable?i=${i}`);
+      const body = envelope(res, before);
+      expect(body).toEqual({ code: 200, msg: '请求成功', data: { word }, timestamp: body.timestamp });
+      expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.body)));
+    }
+    stableSnapshot = [{ word: '处处闻啼鸟' }, { word: 'birds' }];
+    expect((await t.app.inject('/api/__platform/stable?i=0')).json().data).toEqual({ word: '处处闻啼鸟' });
   });
 
   it('applies the documented default when a parameter is omitted', async () => {
