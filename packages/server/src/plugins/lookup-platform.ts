@@ -84,12 +84,11 @@ interface Memo {
   head: Buffer;
   etag: string;
   raw?: RawReply;
-  /** Memory the serialised answer takes (heapBytes), for the memo's byte budget. */
+  /** Memory the entry holds (the head's bytes, or heapBytes of a raw body), for the memo's byte budget. */
   bytes: number;
 }
 
 const MEMO_LIMIT = 2000;
-const EMPTY = Buffer.alloc(0);
 /**
  * For all routes together: images and long lists are memoised too, so entries alone do not bound the memory, and a
  * budget per route (there are dozens) would allow hundreds of MB.
@@ -171,13 +170,12 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
       let hit = memo.get(key);
       if (!hit) {
         const result = await def.handler(query, req, reply);
-        const body = result instanceof RawReply ? result.body : JSON.stringify(result);
-        let head = EMPTY;
-        if (!(result instanceof RawReply)) head = Buffer.from(envelopeHead(reply, result));
-        hit =
-          result instanceof RawReply
-            ? { head, raw: result, etag: etagOf(body), bytes: heapBytes(body) }
-            : { head, etag: etagOf(body), bytes: head.length };
+        if (result instanceof RawReply) {
+          hit = { head: Buffer.alloc(0), raw: result, etag: etagOf(result.body), bytes: heapBytes(result.body) };
+        } else {
+          const head = Buffer.from(envelopeHead(reply, result));
+          hit = { head, etag: etagOf(JSON.stringify(result)), bytes: head.length };
+        }
         // Bounded by entries and by size: distinct queries (hostile ones included) must not grow the memo without limit.
         // A route with nothing left to evict stores nothing more once the shared budget is spent.
         while (memo.size > 0 && (memo.size >= MEMO_LIMIT || memoBudget.used + hit.bytes > MEMO_BYTES)) {
