@@ -281,12 +281,14 @@ describeEachDb('privilege escalation prevention', (dialect) => {
       );
       const mintable = new Map<string, number>();
       for (const h of start.values()) for (const [m, b] of h) mintable.set(m, (mintable.get(m) ?? 0) | b);
-      // This seed's users: the four above and those the actors create.
+      // This seed's users: the four above and those the actors create. In a fixed order, so that a seed picks the same
+      // targets every run (PostgreSQL returns rows in whatever order updates left them).
       const allUsers = () =>
         t.db.kysely
           .selectFrom('users')
           .select('id')
           .where((eb) => eb.or([eb('username', 'like', `pu${seed}x%`), eb('username', 'like', `n${seed}x%`)]))
+          .orderBy('username')
           .execute();
 
       const lone = users[seed % users.length];
