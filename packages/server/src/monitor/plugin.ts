@@ -33,7 +33,8 @@ export default fp(
     const children = new Map<string, ReturnType<typeof duration.labels>>();
     // Callback style (not async): this runs on every response, and a promise per request is measurable.
     app.addHook('onResponse', (req, reply, done) => {
-      const route = req.routeOptions.url;
+      // Fastify builds a new routeOptions object on every read: read it once.
+      const { url: route, config } = req.routeOptions;
       // Unknown paths are not labelled, so they cannot blow up label cardinality.
       if (route) {
         const ms = reply.elapsedTime;
@@ -41,7 +42,7 @@ export default fp(
         let child = children.get(key);
         if (!child) children.set(key, (child = duration.labels(req.method, route, String(reply.statusCode))));
         child.observe(ms / 1000);
-        if (req.routeOptions.config?.area === 'lookup') usage.record(route, ms, reply.statusCode >= 400);
+        if (config?.area === 'lookup') usage.record(route, ms, reply.statusCode >= 400);
       }
       done();
     });

@@ -1,11 +1,11 @@
-import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
- * helmet's security headers, computed once at start-up and set with one call per request. The header values still
- * come from helmet (the library made for the job); running its middleware chain on every request cost about a third
- * of a simple route's CPU, and with no per-request options (no CSP nonces) its output never changes.
+ * helmet's security headers, computed once at start-up; plugins/cors.ts sets them on every answer with its own fixed
+ * headers, in one hook. The header values still come from helmet (the library made for the job); running its
+ * middleware chain on every request cost about a third of a simple route's CPU, and with no per-request options (no
+ * CSP nonces) its output never changes.
  */
 export function helmetHeaders(options: Readonly<HelmetOptions>): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -18,14 +18,3 @@ export function helmetHeaders(options: Readonly<HelmetOptions>): Record<string, 
   if (!done) throw new Error('helmet did not finish synchronously');
   return headers;
 }
-
-export default fp<HelmetOptions>(
-  async (app, options) => {
-    const headers = helmetHeaders(options);
-    app.addHook('onRequest', (_req, reply, done) => {
-      reply.headers(headers);
-      done();
-    });
-  },
-  { name: 'security-headers' },
-);
