@@ -8,19 +8,16 @@
  * target and each ratio uses those paired runs, so a machine whose load drifts during the run still gives fair
  * ratios. See bench/README.md for how to read the numbers.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import type { CpuMessage, ReadyMessage, ServerKind } from './server.js';
+import { cpuOf, type Server, startServer, stopServer } from './children.js';
 import type { BenchContext, BenchTarget } from './bench-target.js';
 import { TARGETS } from './targets.js';
 
 const ADMIN = { username: 'admin', password: 'bench-password-123' };
-const here = path.dirname(fileURLToPath(import.meta.url));
 
 interface Options {
   only: string[];
@@ -48,12 +45,9 @@ interface Row extends Run {
   /** The paired baseline runs. */
   node: Run;
   fastify: Run;
+  /** The paired run of the features floor (bare Fastify + the app's headers, rate limit and metrics libraries). */
+  floor: Run;
   budget?: number;
-}
-
-interface Server {
-  child: ChildProcess;
-  port: number;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -91,37 +85,14 @@ function parseOptions(argv: string[]): Options {
   };
 }
 
-/** Forks bench/server.ts under tsx and resolves with the port it listens on. */
-function startServer(kind: ServerKind, args: string[] = [], cpuProf?: string): Promise<Server> {
-  const child = fork(path.join(here, 'server.ts'), [kind, ...args], {
-    execArgv: ['--import', import.meta.resolve('tsx'), ...(cpuProf ? ['--cpu-prof', '--cpu-prof-dir', cpuProf] : [])],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', (m: ReadyMessage) => resolve({ child, port: m.port }));
-    child.once('exit', (code) => reject(new Error(`${kind} server exited early (code ${code})`)));
-    child.once('error', reject);
-  });
-}
+/** Headers that describe the connection or the body, not the service: the floor sets its own. */
+const PER_ANSWER = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-type', 'transfer-encoding']);
 
-function cpuOf(server: Server): Promise<CpuMessage> {
-  return new Promise((resolve) => {
-    const onMessage = (m: CpuMessage) => {
-      if (typeof m?.cpu !== 'number') return;
-      server.child.off('message', onMessage);
-      resolve(m);
-    };
-    server.child.on('message', onMessage);
-    server.child.send('cpu');
-  });
-}
-
-function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+/** The fixed headers the app sends on every answer (helmet's, CORS), as it sent them on /healthz. */
+async function fixedHeadersOf(baseUrl: string): Promise<Record<string, string>> {
+  const res = await fetch(`${baseUrl}/healthz`);
+  if (res.status !== 200) throw new Error(`bench: /healthz answered ${res.status}`);
+  return Object.fromEntries([...res.headers].filter(([name]) => !PER_ANSWER.has(name)));
 }
 
 async function load(
@@ -197,8 +168,8 @@ async function measureRun(server: Server, url: string, target: Shape, opts: Opti
 function renderTable(rows: Row[]): string {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const lines = [
-    '| target | req/s | p50 ms | p99 ms | server CPU µs/req | × node:http CPU | × Fastify CPU | budget × Fastify | peak RSS MB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| target | req/s | p50 ms | p99 ms | server CPU µs/req | × node:http CPU | × Fastify CPU | budget × Fastify | × floor CPU | peak RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const avg = (runs: Run[]): Run => ({
     reqPerSec: mean(runs.map((r) => r.reqPerSec)),
@@ -209,7 +180,8 @@ function renderTable(rows: Row[]): string {
   });
   const node = avg(rows.map((r) => r.node));
   const fastify = avg(rows.map((r) => r.fastify));
-  const line = (name: string, r: Run, nodeCpu: number, fastifyCpu: number, budget?: number) => {
+  const floor = avg(rows.map((r) => r.floor));
+  const line = (name: string, r: Run, nodeCpu: number, fastifyCpu: number, floorCpu: number, budget?: number) => {
     const x = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
     const overBudget = budget !== undefined && r.cpuPerReq / fastifyCpu > budget;
     const cells = [
@@ -221,13 +193,17 @@ function renderTable(rows: Row[]): string {
       x(r.cpuPerReq, nodeCpu),
       x(r.cpuPerReq, fastifyCpu),
       budget === undefined ? '' : `${budget}× ${overBudget ? '✗' : '✓'}`,
+      x(r.cpuPerReq, floorCpu),
       Math.round(r.maxRssMb),
     ];
     lines.push(`| ${cells.join(' | ')} |`);
   };
-  line('bare node:http (mean of paired runs)', node, node.cpuPerReq, fastify.cpuPerReq);
-  line('bare Fastify 5 (mean of paired runs)', fastify, node.cpuPerReq, fastify.cpuPerReq);
-  for (const r of rows) line(r.target, r, r.node.cpuPerReq, r.fastify.cpuPerReq, r.budget);
+  const means = [node.cpuPerReq, fastify.cpuPerReq, floor.cpuPerReq] as const;
+  line('bare node:http (mean of paired runs)', node, ...means);
+  line('bare Fastify 5 (mean of paired runs)', fastify, ...means);
+  // The floor's own ratio to bare Fastify is what the required features cost before any code of the app.
+  line('features floor: Fastify + headers, rate limit, metrics (mean of paired runs)', floor, ...means);
+  for (const r of rows) line(r.target, r, r.node.cpuPerReq, r.fastify.cpuPerReq, r.floor.cpuPerReq, r.budget);
   return lines.join('\n');
 }
 
@@ -257,6 +233,8 @@ async function main() {
     const app = await startServer('app', [dir, ADMIN.username, ADMIN.password], opts.cpuProf);
     servers.push(app);
     const baseUrl = `http://127.0.0.1:${app.port}`;
+    const floorServer = await startServer('floor', [JSON.stringify(await fixedHeadersOf(baseUrl))]);
+    servers.push(floorServer);
     const ctx: BenchContext = {
       baseUrl,
       async login() {
@@ -272,11 +250,12 @@ async function main() {
     for (const t of targets) {
       const extra = (await t.setup?.(ctx)) ?? {};
       const headers = { ...t.headers, ...extra.headers, ...(t.body ? { 'content-type': 'application/json' } : {}) };
-      console.error(`bench: ${t.name} (paired with bare node:http and bare Fastify runs) …`);
+      console.error(`bench: ${t.name} (paired with bare node:http, bare Fastify and features floor runs) …`);
       const node = await measure(base, `http://127.0.0.1:${base.port}/`, {}, opts);
       const fastify = await measure(bare, `http://127.0.0.1:${bare.port}/`, {}, opts);
+      const floor = await measure(floorServer, `http://127.0.0.1:${floorServer.port}/`, {}, opts);
       const run = await measure(app, baseUrl + (extra.path ?? t.path), { ...t, headers }, opts);
-      rows.push({ target: t.name, ...run, node, fastify, budget: t.budget });
+      rows.push({ target: t.name, ...run, node, fastify, floor, budget: t.budget });
     }
   } finally {
     await Promise.all(servers.map((x) => stopServer(x.child)));

@@ -1,5 +1,6 @@
 /**
- * Child-process entry of the benchmark: `baseline` serves a bare node:http hello-world, `app` the real service
+ * Child-process entry of the benchmark: `baseline` serves a bare node:http hello-world, `fastify` a bare Fastify one,
+ * `floor` bare Fastify with the required features' libraries (startFloor), `app` the real service
  * (buildApp on a SQLite file in the folder given as the second argument). Each child tells its parent the port
  * over IPC. Running servers in their own process keeps autocannon (in the parent) off their event loop.
  */
@@ -7,7 +8,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 
-export type ServerKind = 'baseline' | 'fastify' | 'app';
+export type ServerKind = 'baseline' | 'fastify' | 'floor' | 'app';
 
 export interface ReadyMessage {
   ready: true;
@@ -43,6 +44,40 @@ async function startFastify(): Promise<number> {
   return (app.server.address() as AddressInfo).port;
 }
 
+/**
+ * The features floor: bare Fastify plus what issue 13 requires every public answer to keep, each from the library the
+ * app uses and with no code of the app: the app's own fixed response headers (helmet's and CORS, passed in as the app
+ * sent them on /healthz) set in one onRequest hook, @fastify/rate-limit (in memory, a limit no run reaches) and a
+ * prom-client histogram observed per response. No query, validation, ETag, envelope or usage count: what a route of
+ * the app costs above this is the app's own work.
+ */
+async function startFloor(headers: Record<string, string>): Promise<number> {
+  const { default: Fastify } = await import('fastify');
+  const { default: rateLimit } = await import('@fastify/rate-limit');
+  const { Histogram, Registry } = await import('prom-client');
+  const app = Fastify({ logger: false });
+  const duration = new Histogram({
+    name: 'floor_http_request_duration_seconds',
+    help: 'request duration',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [new Registry()],
+  });
+  const child = duration.labels('GET', '/', '200');
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
+  app.addHook('onResponse', (_req, reply, done) => {
+    child.observe(reply.elapsedTime / 1000);
+    done();
+  });
+  await app.register(rateLimit, { max: 1_000_000_000, timeWindow: 60_000 });
+  app.get('/', async () => ({ hello: 'world' }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return (app.server.address() as AddressInfo).port;
+}
+
 async function startApp(dir: string, adminUsername: string, adminPassword: string): Promise<number> {
   // Imported here, so that the baselines' processes hold none of the app's modules or data (their RSS is comparable).
   const { buildApp } = await import('../packages/server/src/app.js');
@@ -64,17 +99,20 @@ async function startApp(dir: string, adminUsername: string, adminPassword: strin
 }
 
 async function main() {
-  const [kind, dir, username, password] = process.argv.slice(2) as [ServerKind, ...string[]];
+  const [kind, ...args] = process.argv.slice(2) as [ServerKind, ...string[]];
   if (!process.send) throw new Error('bench/server.ts is started by bench/run.ts (needs an IPC channel)');
-  if (kind !== 'baseline' && kind !== 'fastify' && kind !== 'app') throw new Error(`unknown server kind "${kind}"`);
-  if (kind === 'app' && !(dir && username && password))
+  if (!['baseline', 'fastify', 'floor', 'app'].includes(kind)) throw new Error(`unknown server kind "${kind}"`);
+  if (kind === 'app' && args.length < 3)
     throw new Error('usage: server.ts app <data folder> <admin username> <admin password>');
+  if (kind === 'floor' && args.length < 1) throw new Error('usage: server.ts floor <response headers as JSON>');
   const port =
     kind === 'baseline'
       ? await startBaseline()
       : kind === 'fastify'
         ? await startFastify()
-        : await startApp(dir, username, password);
+        : kind === 'floor'
+          ? await startFloor(JSON.parse(args[0]) as Record<string, string>)
+          : await startApp(args[0], args[1], args[2]);
   process.send({ ready: true, port } satisfies ReadyMessage);
   process.on('message', (m) => {
     if (m === 'cpu') {

@@ -1,0 +1,131 @@
+/**
+ * `npm run bench:ab -- --base <git revision> [--only healthz,auth/me] [--duration 5] [--rounds 3]`
+ *
+ * Compares the server CPU per request of this checkout ("this") with another revision ("base") by loading **both at
+ * the same time**: each gets half the connections for the same seconds, so whatever else the machine does in those
+ * seconds (a neighbour's job, the host) falls on both alike. Measured one after the other, as `npm run bench` does,
+ * two runs of identical code differ by ±20 % on a shared 2-core machine, which hides a change of a few per cent;
+ * side by side, identical code gives ratios of 0.95–1.04. Prints each round's ratio (this ÷ base) and the median.
+ *
+ * The base revision is checked out with `git worktree` into a temporary folder that borrows this checkout's
+ * node_modules, and runs this checkout's bench/server.ts (so both are started the same way); both use SQLite.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import type { BenchContext, BenchTarget } from './bench-target.js';
+import { cpuOf, type Server, startServer, stopServer } from './children.js';
+import { TARGETS } from './targets.js';
+
+const ADMIN = { username: 'admin', password: 'bench-password-123' };
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const { values } = parseArgs({
+  options: {
+    base: { type: 'string' },
+    only: { type: 'string', default: 'healthz' },
+    duration: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+  },
+});
+const duration = Number(values.duration);
+const rounds = Number(values.rounds);
+const connections = Number(values.connections);
+if (!values.base || !(duration >= 1) || !(rounds >= 1) || !(connections >= 2))
+  throw new Error(
+    'usage: npm run bench:ab -- --base <git revision> [--only <text>[,<text>]=healthz] [--duration <s>=5] [--rounds <n>=3] [--connections <n>=50, split between the two]',
+  );
+const only = values.only.split(',').map((s) => s.trim());
+const targets = TARGETS.filter((t) => only.some((o) => t.name.includes(o) || t.path.includes(o)));
+if (!targets.length) throw new Error(`no target matches --only ${values.only}`);
+
+/** A checkout of `rev` in a temporary folder, runnable with this checkout's packages. */
+function worktree(rev: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-ab-'));
+  execFileSync('git', ['-C', root, 'worktree', 'add', '--detach', '--quiet', dir, rev], { stdio: 'inherit' });
+  // Dependencies installed inside a workspace package (e.g. packages/server/node_modules) are borrowed too.
+  for (const nm of ['node_modules', 'packages/server/node_modules'])
+    if (fs.existsSync(path.join(root, nm))) fs.symlinkSync(path.join(root, nm), path.join(dir, nm));
+  fs.copyFileSync(path.join(root, 'bench/server.ts'), path.join(dir, 'bench/server.ts'));
+  return dir;
+}
+
+async function startApp(entry: string | undefined, dataDir: string): Promise<Server & { ctx: BenchContext }> {
+  const server = await startServer('app', [dataDir, ADMIN.username, ADMIN.password], undefined, entry);
+  const baseUrl = `http://127.0.0.1:${server.port}`;
+  const ctx: BenchContext = {
+    baseUrl,
+    async login() {
+      const res = await fetch(`${baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(ADMIN),
+      });
+      if (res.status !== 200) throw new Error(`login failed: ${res.status}`);
+      return ((await res.json()) as { data: { accessToken: string; refreshToken: string } }).data;
+    },
+  };
+  return { ...server, ctx };
+}
+
+/** Loads one app with a target for `seconds` and returns its CPU µs per request (NaN when an answer was not 2xx). */
+async function cpuPerRequest(app: Server & { ctx: BenchContext }, t: BenchTarget, seconds: number): Promise<number> {
+  const extra = (await t.setup?.(app.ctx)) ?? {};
+  const before = (await cpuOf(app)).cpu;
+  const r = await autocannon({
+    url: app.ctx.baseUrl + (extra.path ?? t.path),
+    method: t.method ?? 'GET',
+    headers: { ...t.headers, ...extra.headers, ...(t.body ? { 'content-type': 'application/json' } : {}) },
+    body: t.body,
+    duration: seconds,
+    connections: Math.floor(connections / 2),
+    ...(t.paths ? { requests: t.paths.map((p) => ({ path: p })) } : {}),
+  });
+  const after = (await cpuOf(app)).cpu;
+  return r.non2xx || r.errors || !r.requests.total ? Number.NaN : (after - before) / r.requests.total;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main() {
+  const tree = worktree(values.base!);
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-ab-data-'));
+  const apps: Server[] = [];
+  try {
+    fs.mkdirSync(path.join(data, 'base'));
+    fs.mkdirSync(path.join(data, 'this'));
+    const base = await startApp(path.join(tree, 'bench/server.ts'), path.join(data, 'base'));
+    apps.push(base);
+    const self = await startApp(undefined, path.join(data, 'this'));
+    apps.push(self);
+    console.error(`bench:ab: base ${values.base} against this checkout, ${rounds} × ${duration} s side by side`);
+    console.log('| target | base µs/req | this µs/req | this ÷ base, each round | median |');
+    console.log('|---|---:|---:|---|---:|');
+    for (const t of targets) {
+      // Warm-up, both at once, not measured.
+      await Promise.all([cpuPerRequest(base, t, 2), cpuPerRequest(self, t, 2)]);
+      const pairs: [number, number][] = [];
+      for (let i = 0; i < rounds; i++)
+        pairs.push(await Promise.all([cpuPerRequest(base, t, duration), cpuPerRequest(self, t, duration)]));
+      const ratios = pairs.map(([b, s]) => s / b);
+      const cell = (xs: number[]) => median(xs).toFixed(1);
+      console.log(
+        `| ${t.name} | ${cell(pairs.map((p) => p[0]))} | ${cell(pairs.map((p) => p[1]))} | ${ratios.map((r) => r.toFixed(3)).join(' ')} | ${median(ratios).toFixed(3)} |`,
+      );
+    }
+  } finally {
+    await Promise.all(apps.map((a) => stopServer(a.child)));
+    execFileSync('git', ['-C', root, 'worktree', 'remove', '--force', tree]);
+    fs.rmSync(data, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(`bench:ab failed: ${err instanceof Error ? err.message : err}`);
+  process.exit(1);
+});
