@@ -323,7 +323,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
     },
     async (req) => {
       const { oldPassword, newPassword } = req.body;
-      assertPasswordPolicy('newPassword', newPassword, app.config.passwordPolicy);
+      await assertPasswordPolicy('newPassword', newPassword, app.config.passwordPolicy);
       const { id, username, sessionId } = req.auth!;
       const pair = await throttle.guard(
         username,

@@ -103,7 +103,7 @@ export default async function usersRoutes(parent: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      assertPasswordPolicy('password', req.body.password, app.config.passwordPolicy);
+      await assertPasswordPolicy('password', req.body.password, app.config.passwordPolicy);
       return reply.code(201).send({ data: await users.create(actorOf(req), req.body) });
     },
   );
@@ -177,7 +177,7 @@ export default async function usersRoutes(parent: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      assertPasswordPolicy('password', req.body.password, app.config.passwordPolicy);
+      await assertPasswordPolicy('password', req.body.password, app.config.passwordPolicy);
       await users.resetPassword(actorOf(req), req.params.id, req.body.password);
       return reply.code(204).send(null);
     },
