@@ -122,7 +122,7 @@ const EnvSchema = Type.Object({
     maximum: 64,
     default: 2,
     description:
-      'Worker threads for /api/password-strength (about 60 MB each, started on first use, stopped after 10 idle minutes); passwords over 16 characters get one more thread of their own',
+      'Worker threads for /api/password-strength (about 70 MB each, started on first use, stopped after 10 idle minutes); passwords over 16 characters get one more thread of their own',
   }),
   PASSWORD_MIN_LENGTH: Type.Integer({
     minimum: 1,
