@@ -1,14 +1,13 @@
 /**
  * Places by name, for ip-region: the centre of a country, a first-level subdivision's ISO code and centre, and a
- * Chinese city's coordinates — from the npm package `country-state-city` (ODbL data from the countries-states-cities
- * database), read once. ip-region uses it when the IP databases name a place but give no coordinates of their own
- * for it (or give another place's), so that coordinates and names come from one place.
+ * Chinese city's coordinates — from `data/ip-gazetteer.json`, what ip-region needs of the npm package
+ * `country-state-city` (ODbL data from the countries-states-cities database), extracted by
+ * `scripts/build-ip-gazetteer.ts` and read once. ip-region uses it when the IP databases name a place but give no
+ * coordinates of their own for it (or give another place's), so that coordinates and names come from one place.
  *
  * Pure module: no HTTP framework here.
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import type * as Package from 'country-state-city';
+import { readFileSync } from 'node:fs';
 
 export interface Centre {
   lat: number;
@@ -40,6 +39,18 @@ const LEGAL_TIME: Record<string, string> = { CN: 'Asia/Shanghai' };
 /** Descriptive tails GeoLite2 and others add to subdivision names. */
 const TAIL = /(province|prefecture|state|region|county|governorate|oblast|autonomousregion)$/u;
 
+/** The shipped file: the package's values, unchanged (scripts/build-ip-gazetteer.ts). */
+export interface GazetteerData {
+  /** The package and version the file was built from. */
+  source: string;
+  /** ISO code, centre latitude and longitude, the tz database zones the package lists. */
+  countries: Array<[iso: string, lat: number, lon: number, zones: string[]]>;
+  /** Country ISO code, the subdivision's ISO 3166-2 code without the country, English name, centre. */
+  subdivisions: Array<[country: string, code: string, name: string, lat: number, lon: number]>;
+  /** Province code, pinyin name, coordinates. */
+  chinaCities: Array<[province: string, name: string, lat: number, lon: number]>;
+}
+
 interface Gazetteer {
   countries: Map<string, CountryCentre>;
   /** Per country, its first-level subdivisions by name key, with and without a descriptive tail. */
@@ -51,38 +62,31 @@ interface Gazetteer {
 let gazetteer: Gazetteer | undefined;
 
 /**
- * What ip-region needs of `country-state-city`, built at the first lookup that needs it; the package is then
- * dropped from the module cache. It holds the whole world's cities in memory (~60 MB of RSS once imported), which
- * an instance should not pay for before its first ip-region request nor keep after it: these maps are a few MB.
+ * The lookup maps, built from the shipped file at the first lookup that needs one (an instance that never answers
+ * ip-region never reads it). Importing `country-state-city` itself at run time held the whole world's cities in
+ * memory (~60 MB) until a collection, for these few MB.
  */
 function places(): Gazetteer {
   if (gazetteer) return gazetteer;
-  const require = createRequire(import.meta.url);
-  const { City, Country, State } = require('country-state-city') as typeof Package;
+  const url = new URL('../../../../../data/ip-gazetteer.json', import.meta.url);
+  const data = JSON.parse(readFileSync(url, 'utf8')) as GazetteerData;
   const countries = new Map<string, CountryCentre>();
   const subdivisions = new Map<string, Map<string, Subdivision>>();
-  for (const c of Country.getAllCountries()) {
-    const zones = c.timezones ?? [];
-    countries.set(c.isoCode, {
-      lat: Number(c.latitude),
-      lon: Number(c.longitude),
-      timezone: LEGAL_TIME[c.isoCode] ?? (zones.length === 1 ? zones[0].zoneName : ''),
-    });
-    const byName = new Map<string, Subdivision>();
-    for (const s of State.getStatesOfCountry(c.isoCode)) {
-      const sub = { code: s.isoCode, name: s.name, lat: Number(s.latitude), lon: Number(s.longitude) };
-      for (const key of [placeKey(s.name), placeKey(s.name).replace(TAIL, '')])
-        if (key && !byName.has(key)) byName.set(key, sub);
-    }
-    subdivisions.set(c.isoCode, byName);
+  for (const [iso, lat, lon, zones] of data.countries) {
+    countries.set(iso, { lat, lon, timezone: LEGAL_TIME[iso] ?? (zones.length === 1 ? zones[0] : '') });
+    subdivisions.set(iso, new Map());
+  }
+  for (const [country, code, name, lat, lon] of data.subdivisions) {
+    const byName = subdivisions.get(country)!;
+    const sub = { code, name, lat, lon };
+    for (const key of [placeKey(name), placeKey(name).replace(TAIL, '')])
+      if (key && !byName.has(key)) byName.set(key, sub);
   }
   const chinaCities = new Map<string, Centre>();
-  for (const c of City.getCitiesOfCountry('CN') ?? []) {
-    const key = `${c.stateCode}|${placeKey(c.name)}`;
-    if (!chinaCities.has(key)) chinaCities.set(key, { lat: Number(c.latitude), lon: Number(c.longitude) });
+  for (const [province, name, lat, lon] of data.chinaCities) {
+    const key = `${province}|${placeKey(name)}`;
+    if (!chinaCities.has(key)) chinaCities.set(key, { lat, lon });
   }
-  const dir = path.dirname(require.resolve('country-state-city/package.json')) + path.sep;
-  for (const file of Object.keys(require.cache)) if (file.startsWith(dir)) delete require.cache[file];
   gazetteer = { countries, subdivisions, chinaCities };
   return gazetteer;
 }
