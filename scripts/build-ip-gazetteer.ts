@@ -7,7 +7,7 @@
  *
  * The values are the package's, unchanged, as numbers where it gives coordinates as text (`Number(...)`, as the
  * service always read them): each country's ISO code, centre and time zone names; each first-level subdivision's
- * country, ISO code, English name and centre; each mainland Chinese city's province code, pinyin name and centre.
+ * country, ISO code and English name (ip-region needs only its code); each mainland Chinese city's province code, pinyin name and centre.
  * `packages/server/test/ip-gazetteer.test.ts` checks that the shipped file answers every lookup as the package does.
  */
 import { writeFileSync } from 'node:fs';
@@ -28,9 +28,7 @@ const data: GazetteerData = {
     (c.timezones ?? []).map((z) => z.zoneName),
   ]),
   subdivisions: Country.getAllCountries().flatMap((c) =>
-    State.getStatesOfCountry(c.isoCode).map(
-      (s) => [c.isoCode, s.isoCode, s.name, Number(s.latitude), Number(s.longitude)] as GazetteerData['subdivisions'][0],
-    ),
+    State.getStatesOfCountry(c.isoCode).map((s) => [c.isoCode, s.isoCode, s.name] as GazetteerData['subdivisions'][0]),
   ),
   chinaCities: (City.getCitiesOfCountry('CN') ?? []).map((c) => [
     c.stateCode,

@@ -1,6 +1,6 @@
 /**
- * Places by name, for ip-region: the centre of a country, a first-level subdivision's ISO code and centre, and a
- * Chinese city's coordinates — from `data/ip-gazetteer.json`, what ip-region needs of the npm package
+ * Places by name, for ip-region: the centre of a country, a first-level subdivision's ISO code, and a Chinese city's
+ * coordinates — from `data/ip-gazetteer.json`, what ip-region needs of the npm package
  * `country-state-city` (ODbL data from the countries-states-cities database), extracted by
  * `scripts/build-ip-gazetteer.ts` and read once. ip-region uses it when the IP databases name a place but give no
  * coordinates of their own for it (or give another place's), so that coordinates and names come from one place.
@@ -19,7 +19,7 @@ export interface CountryCentre extends Centre {
   timezone: string;
 }
 
-export interface Subdivision extends Centre {
+export interface Subdivision {
   /** ISO 3166-2 code without the country, e.g. `CA`, `BY`, `13`. */
   code: string;
   name: string;
@@ -45,8 +45,8 @@ export interface GazetteerData {
   source: string;
   /** ISO code, centre latitude and longitude, the tz database zones the package lists. */
   countries: Array<[iso: string, lat: number, lon: number, zones: string[]]>;
-  /** Country ISO code, the subdivision's ISO 3166-2 code without the country, English name, centre. */
-  subdivisions: Array<[country: string, code: string, name: string, lat: number, lon: number]>;
+  /** Country ISO code, the subdivision's ISO 3166-2 code without the country, English name. */
+  subdivisions: Array<[country: string, code: string, name: string]>;
   /** Province code, pinyin name, coordinates. */
   chinaCities: Array<[province: string, name: string, lat: number, lon: number]>;
 }
@@ -76,9 +76,9 @@ function places(): Gazetteer {
     countries.set(iso, { lat, lon, timezone: LEGAL_TIME[iso] ?? (zones.length === 1 ? zones[0] : '') });
     subdivisions.set(iso, new Map());
   }
-  for (const [country, code, name, lat, lon] of data.subdivisions) {
+  for (const [country, code, name] of data.subdivisions) {
     const byName = subdivisions.get(country)!;
-    const sub = { code, name, lat, lon };
+    const sub = { code, name };
     for (const key of [placeKey(name), placeKey(name).replace(TAIL, '')])
       if (key && !byName.has(key)) byName.set(key, sub);
   }
