@@ -16,12 +16,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import type { BenchContext, BenchTarget } from './bench-target.js';
-import { cpuOf, type Server, startServer, stopServer } from './children.js';
+import { ADMIN, appContext, cpuOf, load, prepare, type Server, startServer, stopServer } from './harness.js';
 import { TARGETS } from './targets.js';
 
-const ADMIN = { username: 'admin', password: 'bench-password-123' };
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const { values } = parseArgs({
@@ -55,37 +53,30 @@ function worktree(rev: string): string {
   return dir;
 }
 
-async function startApp(entry: string | undefined, dataDir: string): Promise<Server & { ctx: BenchContext }> {
+type App = Server & { ctx: BenchContext };
+
+async function startApp(entry: string | undefined, dataDir: string): Promise<App> {
   const server = await startServer('app', [dataDir, ADMIN.username, ADMIN.password], undefined, entry);
-  const baseUrl = `http://127.0.0.1:${server.port}`;
-  const ctx: BenchContext = {
-    baseUrl,
-    async login() {
-      const res = await fetch(`${baseUrl}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(ADMIN),
-      });
-      if (res.status !== 200) throw new Error(`login failed: ${res.status}`);
-      return ((await res.json()) as { data: { accessToken: string; refreshToken: string } }).data;
-    },
-  };
-  return { ...server, ctx };
+  return { ...server, ctx: appContext(`http://127.0.0.1:${server.port}`) };
 }
 
-/** Loads one app with a target for `seconds` and returns its CPU µs per request (NaN when an answer was not 2xx). */
-async function cpuPerRequest(app: Server & { ctx: BenchContext }, t: BenchTarget, seconds: number): Promise<number> {
-  const extra = (await t.setup?.(app.ctx)) ?? {};
+/**
+ * Loads one app with a prepared target for `seconds` (half the connections: the other app gets the other half) and
+ * returns its CPU µs per request, NaN when an answer was not 2xx.
+ */
+async function cpuPerRequest(
+  app: App,
+  t: BenchTarget,
+  request: { path: string; headers: Record<string, string> },
+  seconds: number,
+): Promise<number> {
   const before = (await cpuOf(app)).cpu;
-  const r = await autocannon({
-    url: app.ctx.baseUrl + (extra.path ?? t.path),
-    method: t.method ?? 'GET',
-    headers: { ...t.headers, ...extra.headers, ...(t.body ? { 'content-type': 'application/json' } : {}) },
-    body: t.body,
-    duration: seconds,
-    connections: Math.floor(connections / 2),
-    ...(t.paths ? { requests: t.paths.map((p) => ({ path: p })) } : {}),
-  });
+  const r = await load(
+    app.ctx.baseUrl + request.path,
+    { ...t, headers: request.headers },
+    seconds,
+    Math.floor(connections / 2),
+  );
   const after = (await cpuOf(app)).cpu;
   return r.non2xx || r.errors || !r.requests.total ? Number.NaN : (after - before) / r.requests.total;
 }
@@ -107,11 +98,13 @@ async function main() {
     console.log('| target | base µs/req | this µs/req | this ÷ base, each round | median |');
     console.log('|---|---:|---:|---|---:|');
     for (const t of targets) {
-      // Warm-up, both at once, not measured.
-      await Promise.all([cpuPerRequest(base, t, 2), cpuPerRequest(self, t, 2)]);
+      // Each app's setup runs once per target (a sign-in), not once per round.
+      const [baseRequest, selfRequest] = await Promise.all([prepare(t, base.ctx), prepare(t, self.ctx)]);
+      const both = (seconds: number) =>
+        Promise.all([cpuPerRequest(base, t, baseRequest, seconds), cpuPerRequest(self, t, selfRequest, seconds)]);
+      await both(2); // warm-up, not measured
       const pairs: [number, number][] = [];
-      for (let i = 0; i < rounds; i++)
-        pairs.push(await Promise.all([cpuPerRequest(base, t, duration), cpuPerRequest(self, t, duration)]));
+      for (let i = 0; i < rounds; i++) pairs.push(await both(duration));
       const ratios = pairs.map(([b, s]) => s / b);
       const cell = (xs: number[]) => median(xs).toFixed(1);
       console.log(

@@ -13,11 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { cpuOf, type Server, startServer, stopServer } from './children.js';
-import type { BenchContext, BenchTarget } from './bench-target.js';
+import type { BenchTarget } from './bench-target.js';
+import { ADMIN, appContext, cpuOf, load, prepare, type Server, startServer, stopServer } from './harness.js';
 import { TARGETS } from './targets.js';
-
-const ADMIN = { username: 'admin', password: 'bench-password-123' };
 
 interface Options {
   only: string[];
@@ -93,25 +91,6 @@ async function fixedHeadersOf(baseUrl: string): Promise<Record<string, string>> 
   const res = await fetch(`${baseUrl}/healthz`);
   if (res.status !== 200) throw new Error(`bench: /healthz answered ${res.status}`);
   return Object.fromEntries([...res.headers].filter(([name]) => !PER_ANSWER.has(name)));
-}
-
-async function load(
-  url: string,
-  target: Pick<BenchTarget, 'method' | 'headers' | 'body' | 'paths'>,
-  duration: number,
-  connections: number,
-) {
-  const requests = target.paths?.map((p) => ({ path: p }));
-  return autocannon({
-    url,
-    method: target.method ?? 'GET',
-    headers: target.headers,
-    body: target.body,
-    duration,
-    connections,
-    pipelining: 1,
-    ...(requests ? { requests } : {}),
-  });
 }
 
 /** Starts a target's unmeasured background load (a fresh path per request); returns the function that stops it. */
@@ -235,26 +214,14 @@ async function main() {
     const baseUrl = `http://127.0.0.1:${app.port}`;
     const floorServer = await startServer('floor', [JSON.stringify(await fixedHeadersOf(baseUrl))]);
     servers.push(floorServer);
-    const ctx: BenchContext = {
-      baseUrl,
-      async login() {
-        const res = await fetch(`${baseUrl}/api/auth/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(ADMIN),
-        });
-        if (res.status !== 200) throw new Error(`bench login failed: ${res.status} ${await res.text()}`);
-        return ((await res.json()) as { data: { accessToken: string; refreshToken: string } }).data;
-      },
-    };
+    const ctx = appContext(baseUrl);
     for (const t of targets) {
-      const extra = (await t.setup?.(ctx)) ?? {};
-      const headers = { ...t.headers, ...extra.headers, ...(t.body ? { 'content-type': 'application/json' } : {}) };
+      const request = await prepare(t, ctx);
       console.error(`bench: ${t.name} (paired with bare node:http, bare Fastify and features floor runs) …`);
       const node = await measure(base, `http://127.0.0.1:${base.port}/`, {}, opts);
       const fastify = await measure(bare, `http://127.0.0.1:${bare.port}/`, {}, opts);
       const floor = await measure(floorServer, `http://127.0.0.1:${floorServer.port}/`, {}, opts);
-      const run = await measure(app, baseUrl + (extra.path ?? t.path), { ...t, headers }, opts);
+      const run = await measure(app, baseUrl + request.path, { ...t, headers: request.headers }, opts);
       rows.push({ target: t.name, ...run, node, fastify, floor, budget: t.budget });
     }
   } finally {

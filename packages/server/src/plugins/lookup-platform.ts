@@ -156,7 +156,7 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
         if (result instanceof RawReply) return reply.type(result.contentType).send(result.body);
         if (stable && typeof result === 'object' && result !== null) {
           let head = stable.get(result);
-          if (!head) stable.set(result, (head = Buffer.from(envelopeHead(reply, result))));
+          if (!head) stable.set(result, (head = envelopeHead(reply, result)));
           return sendEnvelope(reply, head);
         }
         return ok(result);
@@ -173,7 +173,7 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
         if (result instanceof RawReply) {
           hit = { head: Buffer.alloc(0), raw: result, etag: etagOf(result.body), bytes: heapBytes(result.body) };
         } else {
-          const head = Buffer.from(envelopeHead(reply, result));
+          const head = envelopeHead(reply, result);
           hit = { head, etag: etagOf(JSON.stringify(result)), bytes: head.length };
         }
         // Bounded by entries and by size: distinct queries (hostile ones included) must not grow the memo without limit.
@@ -275,13 +275,13 @@ function tidyQuery(
 
 /**
  * `{"code":200,"msg":"请求成功","data":…,"timestamp":` as the route's response serializer writes it (so the schema
- * still decides which fields go out), ready for the timestamp to be appended per response.
+ * still decides which fields go out), as UTF-8 bytes ready for sendEnvelope to append the timestamp per response.
  */
-function envelopeHead(reply: FastifyReply, data: unknown): string {
+function envelopeHead(reply: FastifyReply, data: unknown): Buffer {
   const full = String(reply.serialize({ code: 200, msg: SUCCESS_MSG, data, timestamp: 0 }));
   const at = full.lastIndexOf('"timestamp":0}');
   if (at < 0 || at + 14 !== full.length) throw new Error('envelope serialised in an unexpected order');
-  return full.slice(0, at + 12);
+  return Buffer.from(full.slice(0, at + 12));
 }
 
 /** Errors included: a secret may be echoed in a message. */

@@ -1,0 +1,108 @@
+/**
+ * What `npm run bench` (run.ts) and `npm run bench:ab` (ab.ts) share: the server children (bench/server.ts under
+ * tsx: start one and wait for its port, ask it for its CPU time, stop it), the app's seeded administrator and
+ * sign-in, a target's request after its setup, and the load itself.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import type { BenchContext, BenchTarget } from './bench-target.js';
+import type { CpuMessage, ReadyMessage, ServerKind } from './server.js';
+
+/** The super administrator every bench app is seeded with (server.ts app <dir> <username> <password>). */
+export const ADMIN = { username: 'admin', password: 'bench-password-123' };
+
+export interface Server {
+  child: ChildProcess;
+  port: number;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Forks bench/server.ts under tsx and resolves with the port it listens on. */
+export function startServer(
+  kind: ServerKind,
+  args: string[] = [],
+  cpuProf?: string,
+  /** Another checkout's copy of server.ts (bench:ab); default: this one. */
+  entry = path.join(here, 'server.ts'),
+): Promise<Server> {
+  const child = fork(entry, [kind, ...args], {
+    execArgv: ['--import', import.meta.resolve('tsx'), ...(cpuProf ? ['--cpu-prof', '--cpu-prof-dir', cpuProf] : [])],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m: ReadyMessage) => resolve({ child, port: m.port }));
+    child.once('exit', (code) => reject(new Error(`${kind} server exited early (code ${code})`)));
+    child.once('error', reject);
+  });
+}
+
+export function cpuOf(server: Server): Promise<CpuMessage> {
+  return new Promise((resolve) => {
+    const onMessage = (m: CpuMessage) => {
+      if (typeof m?.cpu !== 'number') return;
+      server.child.off('message', onMessage);
+      resolve(m);
+    };
+    server.child.on('message', onMessage);
+    server.child.send('cpu');
+  });
+}
+
+export function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** What a target's setup may use against the app at `baseUrl`: signing in as ADMIN. */
+export function appContext(baseUrl: string): BenchContext {
+  return {
+    baseUrl,
+    async login() {
+      const res = await fetch(`${baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(ADMIN),
+      });
+      if (res.status !== 200) throw new Error(`bench login failed: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { data: { accessToken: string; refreshToken: string } }).data;
+    },
+  };
+}
+
+/** A target's request path and headers once its setup (run here, once) has added what it returns. */
+export async function prepare(
+  t: BenchTarget,
+  ctx: BenchContext,
+): Promise<{ path: string; headers: Record<string, string> }> {
+  const extra = (await t.setup?.(ctx)) ?? {};
+  return {
+    path: extra.path ?? t.path,
+    headers: { ...t.headers, ...extra.headers, ...(t.body ? { 'content-type': 'application/json' } : {}) },
+  };
+}
+
+/** One autocannon run against `url` with a target's method, headers, body and paths. */
+export async function load(
+  url: string,
+  target: Pick<BenchTarget, 'method' | 'headers' | 'body' | 'paths'>,
+  duration: number,
+  connections: number,
+) {
+  const requests = target.paths?.map((p) => ({ path: p }));
+  return autocannon({
+    url,
+    method: target.method ?? 'GET',
+    headers: target.headers,
+    body: target.body,
+    duration,
+    connections,
+    pipelining: 1,
+    ...(requests ? { requests } : {}),
+  });
+}
