@@ -2,8 +2,8 @@
  * Random sRGB colours with a Chinese traditional colour name when one is close. Pure module.
  */
 import { nearestChineseColor, type ChineseColorMatch } from '../shared/chinese-colors.js';
-import { hueOf, rgbOfHex, round } from '../shared/color-space.js';
-import { converter } from 'culori';
+import { hueOf, round } from '../shared/color-space.js';
+import { converter, type Rgb } from 'culori';
 import type { Rng } from '../shared/rng.js';
 
 export const COLOR_FORMATS = ['all', 'hex', 'rgb', 'hsl'] as const;
@@ -23,10 +23,11 @@ const toHsl = converter('hsl');
 export function randomColor(rng: Rng, format: ColorFormat): RandomColor {
   const value = rng.int(0x1000000);
   const hex = `#${value.toString(16).padStart(6, '0')}`;
-  const rgb = rgbOfHex(hex);
   const r = value >> 16;
   const g = (value >> 8) & 0xff;
   const b = value & 0xff;
+  // What culori's parser makes of the hex, without parsing it.
+  const rgb: Rgb = { mode: 'rgb', r: r / 255, g: g / 255, b: b / 255 };
   const hsl = toHsl(rgb);
   const pct = (v: number | undefined) => round((v ?? 0) * 100, 1);
   const out: RandomColor = { name: nearestChineseColor(rgb) };

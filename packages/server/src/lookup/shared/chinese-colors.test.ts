@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { seededRng } from './rng.js';
+import { readFileSync } from 'node:fs';
 import {
+  BLOCK_SIZE,
   CHINESE_COLORS,
+  type ColorBlocksFile,
+  blocksFingerprint,
+  blocksInUse,
   NAME_THRESHOLD,
   chineseColorByName,
   nearestChineseColor,
@@ -47,14 +52,51 @@ describe('Chinese traditional colour table', () => {
     expect(nearestChineseColor('#9d2933', 0.5)?.name).toBe('胭脂');
   });
 
-  it('the fast search gives the same name as the exhaustive one (3,000 seeded random colours)', () => {
+  it('the block search gives the exhaustive answer: one colour of every block, and 3,000 random colours', () => {
+    // The shipped block file matches the table (a stale one would be ignored, silently slower).
+    expect(blocksInUse).toBe(true);
     const rng = seededRng('chinese-colors');
-    for (let i = 0; i < 3000; i++) {
-      const hex = `#${rng.int(0x1000000).toString(16).padStart(6, '0')}`;
+    const hexOf = (r: number, g: number, b: number) => `#${((r << 16) | (g << 8) | b).toString(16).padStart(6, '0')}`;
+    const colours: string[] = [];
+    for (let r = 0; r < 256; r += BLOCK_SIZE)
+      for (let g = 0; g < 256; g += BLOCK_SIZE)
+        for (let b = 0; b < 256; b += BLOCK_SIZE)
+          colours.push(hexOf(r + rng.int(BLOCK_SIZE), g + rng.int(BLOCK_SIZE), b + rng.int(BLOCK_SIZE)));
+    for (let i = 0; i < 3000; i++) colours.push(`#${rng.int(0x1000000).toString(16).padStart(6, '0')}`);
+    let named = 0;
+    for (const hex of colours) {
       const exact = nearestChineseColorExhaustive(hex);
       const fast = nearestChineseColor(hex);
-      const expected = exact.deltaE <= NAME_THRESHOLD ? CHINESE_COLORS[exact.index].name : null;
-      expect(fast?.name ?? null, hex).toBe(expected);
+      if (exact.deltaE <= NAME_THRESHOLD) {
+        named++;
+        expect(fast, hex).toEqual({ ...CHINESE_COLORS[exact.index], deltaE: Math.round(exact.deltaE * 100) / 100 });
+      } else expect(fast, hex).toBeNull();
     }
+    // About a third of the sRGB cube is within the threshold of a name (data/README.md).
+    expect(named / colours.length).toBeGreaterThan(0.25);
+    expect(named / colours.length).toBeLessThan(0.45);
+  });
+
+  it('colours off the 8-bit grid (lab(), oklch() inputs) get the exhaustive answer too', () => {
+    const rng = seededRng('chinese-colors-off-grid');
+    for (let i = 0; i < 500; i++) {
+      const rgb = { mode: 'rgb' as const, r: rng.int(1e6) / 1e6, g: rng.int(1e6) / 1e6, b: rng.int(1e6) / 1e6 };
+      const exact = nearestChineseColorExhaustive(rgb);
+      const expected = exact.deltaE <= NAME_THRESHOLD ? CHINESE_COLORS[exact.index].name : null;
+      expect(nearestChineseColor(rgb)?.name ?? null).toBe(expected);
+    }
+  });
+
+  it('every table colour names itself, and a threshold above the naming one is refused', () => {
+    for (const c of CHINESE_COLORS) expect(nearestChineseColor(c.hex)).toMatchObject({ name: c.name, deltaE: 0 });
+    expect(() => nearestChineseColor('#9d2933', NAME_THRESHOLD + 1)).toThrow(RangeError);
+  });
+
+  it('the block file was built from this table and threshold', () => {
+    const file = JSON.parse(
+      readFileSync(new URL('../../../../../data/chinese-color-blocks.json', import.meta.url), 'utf8'),
+    ) as ColorBlocksFile;
+    expect(file.fingerprint, 'rebuild it: npx tsx scripts/build-chinese-color-blocks.ts').toBe(blocksFingerprint());
+    expect(file.blocks.flat()).toHaveLength((256 / BLOCK_SIZE) ** 3);
   });
 });

@@ -2,9 +2,11 @@
  * Chinese traditional colour names (中国传统色) with their sRGB values: lookup by name and nearest name to a colour.
  * The table ships as `data/chinese-colors.json` (see `data/README.md`). Pure module: no HTTP framework here.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { converter, type Color } from 'culori';
-import { ciede2000, lightnessBound } from './ciede2000.js';
+import { readDataJson } from '../../data-files.js';
+import { ciede2000, lightnessBound, type Lab } from './ciede2000.js';
 
 export interface ChineseColor {
   name: string;
@@ -29,7 +31,7 @@ export const NAME_THRESHOLD = 5;
 
 // CIELAB under D65, sRGB's own white point (what culori's differenceCiede2000 measures in).
 const toLab = converter('lab65');
-const toOklab = converter('oklab');
+const toRgb = converter('rgb');
 
 function load(): ChineseColor[] {
   const url = new URL('../../../../../data/chinese-colors.json', import.meta.url);
@@ -39,7 +41,8 @@ function load(): ChineseColor[] {
 export const CHINESE_COLORS: readonly ChineseColor[] = load();
 
 const LABS = CHINESE_COLORS.map((c) => toLab(c.hex)!);
-const OKLABS = CHINESE_COLORS.map((c) => toOklab(c.hex)!);
+/** Every table index, in order: the candidates of a colour off the 8-bit grid. */
+const ALL = Uint8Array.from(CHINESE_COLORS, (_, i) => i);
 
 const BY_NAME = new Map<string, ChineseColor>();
 for (const c of CHINESE_COLORS) {
@@ -53,41 +56,61 @@ export function chineseColorByName(name: string): ChineseColor | undefined {
   return BY_NAME.get(n) ?? BY_NAME.get(`${n}色`) ?? (n.endsWith('色') ? BY_NAME.get(n.slice(0, -1)) : undefined);
 }
 
-/** How many OKLab-nearest candidates are measured with CIEDE2000 (see nearestChineseColor). */
-const CANDIDATES = 16;
+/**
+ * The sRGB cube in blocks of 8×8×8 colours, 32 along each channel: block (r>>3, g>>3, b>>3) holds a colour.
+ * `data/chinese-color-blocks.json` lists for each block every table colour that is the answer for at least one of
+ * its 512 colours (built by `scripts/build-chinese-color-blocks.ts` with nearestIndex over all of them).
+ */
+export const BLOCK_SIZE = 8;
+const PER_SIDE = 256 / BLOCK_SIZE;
+
+/** What the block file must have been built from: the threshold and the table's colours, in order. */
+export function blocksFingerprint(): string {
+  const source = `${NAME_THRESHOLD}\n${CHINESE_COLORS.map((c) => c.hex).join('\n')}`;
+  return createHash('sha256').update(source).digest('hex').slice(0, 32);
+}
+
+export interface ColorBlocksFile {
+  fingerprint: string;
+  blockSize: number;
+  /** One row per (r, g) block pair, r major: the 32 blocks along blue, each the list of its answers' indices. */
+  blocks: number[][][];
+}
+
+/** The blocks as two flat arrays (block i's answers are list[start[i]] … list[start[i + 1] − 1]). */
+interface Blocks {
+  start: Uint32Array;
+  list: Uint8Array;
+}
+
+function loadBlocks(): Blocks | undefined {
+  const file = readDataJson<ColorBlocksFile>('chinese-color-blocks.json');
+  // No file, or a table edited without rebuilding it: every colour is searched in full (slower, still right).
+  if (!file || file.fingerprint !== blocksFingerprint() || file.blockSize !== BLOCK_SIZE) return undefined;
+  const lists = file.blocks.flat();
+  if (lists.length !== PER_SIDE ** 3) return undefined;
+  const start = new Uint32Array(lists.length + 1);
+  lists.forEach((l, i) => {
+    start[i + 1] = start[i] + l.length;
+  });
+  return { start, list: Uint8Array.from(lists.flat()) };
+}
+
+const BLOCKS = loadBlocks();
+
+/** true when the shipped block file matches the table and is in use (checked by the tests). */
+export const blocksInUse = BLOCKS !== undefined;
 
 /**
- * The nearest named colour by CIEDE2000, or null when none is within `threshold`.
- *
- * Only the 16 nearest in OKLab (a cheap Euclidean distance) are measured with CIEDE2000: over 20,000 random colours
- * this never changed which name was given within the threshold (the unit test checks it against the exhaustive
- * search), and it keeps a 100-colour random-color answer to a few milliseconds.
+ * The index of the table colour nearest to `lab` by CIEDE2000 among `candidates` (ascending indices), or -1 when
+ * none is within `threshold`. Ties go to the lower index. A lower bound of ΔE00 costs a few operations
+ * (lightnessBound): a candidate that cannot be within the threshold, or cannot beat the best so far, is not measured.
  */
-export function nearestChineseColor(color: Color | string, threshold = NAME_THRESHOLD): ChineseColorMatch | null {
-  const lab = toLab(color);
-  const ok = toOklab(color);
-  if (!lab || !ok) return null;
-  // The CANDIDATES smallest OKLab distances, kept sorted by insertion (no allocation per table entry).
-  const nearD = new Float64Array(CANDIDATES).fill(Infinity);
-  const nearI = new Int32Array(CANDIDATES).fill(-1);
-  for (let i = 0; i < OKLABS.length; i++) {
-    const o = OKLABS[i];
-    const d = (o.l - ok.l) ** 2 + (o.a - ok.a) ** 2 + (o.b - ok.b) ** 2;
-    if (d >= nearD[CANDIDATES - 1]) continue;
-    let j = CANDIDATES - 1;
-    for (; j > 0 && nearD[j - 1] > d; j--) {
-      nearD[j] = nearD[j - 1];
-      nearI[j] = nearI[j - 1];
-    }
-    nearD[j] = d;
-    nearI[j] = i;
-  }
+export function nearestIndex(lab: Lab, threshold: number, candidates: ArrayLike<number> = ALL): number {
   let best = -1;
   let bestDelta = Infinity;
-  for (const i of nearI) {
-    if (i < 0) continue;
-    // A lower bound of ΔE00 costs a few operations (see lightnessBound): a candidate that cannot be within the
-    // threshold, or cannot beat the best so far, is not measured. The answer is the same as measuring every one.
+  for (let k = 0; k < candidates.length; k++) {
+    const i = candidates[k];
     const bound = lightnessBound(lab.l, LABS[i].l);
     if (bound > threshold || bound >= bestDelta) continue;
     const d = ciede2000(lab, LABS[i]);
@@ -96,8 +119,43 @@ export function nearestChineseColor(color: Color | string, threshold = NAME_THRE
       best = i;
     }
   }
-  if (best < 0 || bestDelta > threshold) return null;
-  return { ...CHINESE_COLORS[best], deltaE: Math.round(bestDelta * 100) / 100 };
+  return bestDelta <= threshold ? best : -1;
+}
+
+/** The 0–255 value of an sRGB channel that lies on the 8-bit grid (as every `#rrggbb` colour does), else -1. */
+function byteOf(channel: number): number {
+  const v = channel * 255;
+  const n = Math.round(v);
+  return n >= 0 && n <= 255 && Math.abs(v - n) < 1e-9 ? n : -1;
+}
+
+/**
+ * The nearest named colour by CIEDE2000, or null when none is within `threshold` (at most NAME_THRESHOLD).
+ *
+ * The answer is always that of measuring every table colour. A colour of the 8-bit grid (every hex colour, every
+ * random-color) is measured only against its block's answers, so about half of them need no measurement at all
+ * and the rest one or two; any other colour (e.g. `lab(…)` given to color-convert) is measured against all.
+ */
+export function nearestChineseColor(color: Color | string, threshold = NAME_THRESHOLD): ChineseColorMatch | null {
+  if (!(threshold <= NAME_THRESHOLD)) throw new RangeError(`threshold must be at most ${NAME_THRESHOLD}`);
+  const rgb = toRgb(color);
+  if (!rgb) return null;
+  let candidates: ArrayLike<number> = ALL;
+  const r = byteOf(rgb.r);
+  const g = byteOf(rgb.g);
+  const b = byteOf(rgb.b);
+  if (BLOCKS && r >= 0 && g >= 0 && b >= 0) {
+    const block = ((r >> 3) * PER_SIDE + (g >> 3)) * PER_SIDE + (b >> 3);
+    const from = BLOCKS.start[block];
+    const to = BLOCKS.start[block + 1];
+    if (from === to) return null;
+    candidates = BLOCKS.list.subarray(from, to);
+  }
+  const lab = toLab(rgb);
+  const best = nearestIndex(lab, threshold, candidates);
+  if (best < 0) return null;
+  const deltaE = ciede2000(lab, LABS[best]);
+  return { ...CHINESE_COLORS[best], deltaE: Math.round(deltaE * 100) / 100 };
 }
 
 /** Exhaustive CIEDE2000 search; the reference the fast search is tested against. */
