@@ -109,22 +109,46 @@ const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v
 
 /** Where a member of `group` lives: a province it is common in, then a county, favouring its own autonomous areas. */
 function placeFor(rng: Rng, data: PersonData, group: { name: string; provinces: Weighted<string> }): PostcodeRow {
-  const province = pickWeighted(
-    rng,
-    group.provinces.filter(([p]) => data.places.has(p)),
-  );
+  const { provinces, rowsOf } = placesOf(data, group);
+  return pickWeighted(rng, rowsOf(pickWeighted(rng, provinces)));
+}
+
+interface GroupPlaces {
+  /** The group's provinces that have places. */
+  provinces: Weighted<string>;
+  /** A province's places, weighted for the group. */
+  rowsOf(province: string): Weighted<PostcodeRow>;
+}
+
+/** The weighted lists of placeFor, worked out once per data set, group and province (not on every draw). */
+const groupPlaces = new WeakMap<PersonData, Map<string, GroupPlaces>>();
+
+function placesOf(data: PersonData, group: { name: string; provinces: Weighted<string> }): GroupPlaces {
+  let byGroup = groupPlaces.get(data);
+  if (!byGroup) groupPlaces.set(data, (byGroup = new Map()));
+  let places = byGroup.get(group.name);
+  if (places) return places;
   const short = group.name.replace(/族$/u, '');
   const own = new RegExp(`${short}(?:族|自治)`, 'u');
-  const rows = data.places.get(province)!;
-  return pickWeighted(
-    rng,
-    rows.map((row) => {
-      // Urban districts hold most people; a county counts less (there are more counties than districts).
-      let w = row.district.endsWith('区') ? 3 : row.district.endsWith('市') || !row.district ? 2 : 1;
-      if (group.name !== '汉族' && own.test(row.city + row.district)) w *= 10;
-      return [row, w] as const;
-    }),
-  );
+  const rows = new Map<string, Weighted<PostcodeRow>>();
+  places = {
+    provinces: group.provinces.filter(([p]) => data.places.has(p)),
+    rowsOf(province) {
+      let weighted = rows.get(province);
+      if (!weighted) {
+        weighted = data.places.get(province)!.map((row) => {
+          // Urban districts hold most people; a county counts less (there are more counties than districts).
+          let w = row.district.endsWith('区') ? 3 : row.district.endsWith('市') || !row.district ? 2 : 1;
+          if (group.name !== '汉族' && own.test(row.city + row.district)) w *= 10;
+          return [row, w] as const;
+        });
+        rows.set(province, weighted);
+      }
+      return weighted;
+    },
+  };
+  byGroup.set(group.name, places);
+  return places;
 }
 
 const BLOOD_TYPES: Weighted<Person['bloodType']> = [
