@@ -47,6 +47,17 @@ async function platformProbeRoutes(api: FastifyInstance) {
   });
   lookupRoute(api, {
     group: 'daily',
+    path: '/stable-list',
+    zh: '测试用接口：快照中的多个条目',
+    summary: 'stable list',
+    query: Type.Object({ picks: Type.String({ maxLength: 10, default: '' }) }),
+    data: Type.Array(Type.Object({ word: Type.String() })),
+    stableData: true,
+    // Each digit picks an item; the items carry a field the schema leaves out.
+    handler: (q) => [...q.picks].map((d) => stableSnapshot[Number(d)] as { word: string; secret?: string }),
+  });
+  lookupRoute(api, {
+    group: 'daily',
     path: '/fail',
     zh: '测试用接口：失败',
     summary: 'fail',
@@ -116,6 +127,23 @@ describe('public API platform', () => {
     }
     stableSnapshot = [{ word: '处处闻啼鸟' }, { word: 'birds' }];
     expect((await t.app.inject('/api/__platform/stable?i=0')).json().data).toEqual({ word: '处处闻啼鸟' });
+  });
+
+  it('sends fresh arrays of snapshot items (stableData) as the schema serialises them, items repeated or not', async () => {
+    stableSnapshot = [{ word: '春眠不觉晓' }, { word: 'dawn', secret: 'never sent' } as { word: string }];
+    for (const picks of ['', '0', '01', '101', '0110', '1']) {
+      const before = Date.now();
+      const res = await t.app.inject(`/api/__platform/stable-list?picks=${picks}`);
+      const body = envelope(res, before);
+      expect(body.data, picks).toEqual([...picks].map((d) => ({ word: stableSnapshot[Number(d)].word })));
+      expect(res.body).not.toContain('never sent');
+      expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.body)));
+    }
+    stableSnapshot = [{ word: '处处闻啼鸟' }, { word: 'birds' }];
+    expect((await t.app.inject('/api/__platform/stable-list?picks=10')).json().data).toEqual([
+      { word: 'birds' },
+      { word: '处处闻啼鸟' },
+    ]);
   });
 
   it('applies the documented default when a parameter is omitted', async () => {

@@ -55,7 +55,8 @@ export interface LookupRouteDef<Q extends TObject, D extends TSchema> {
   cache?: LookupCache<Static<Q>>;
   /**
    * The handler's JSON answers are items of an immutable snapshot (the same object each time an item is picked, a
-   * new one once the snapshot changes): each is serialised once, while it lives, and a pick costs no serialisation.
+   * new one once the snapshot changes), or fresh arrays of such items: each item is serialised once, while it lives,
+   * and a pick costs no serialisation (an array's answer is its items' bytes joined).
    */
   stableData?: boolean;
   /**
@@ -115,7 +116,7 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
   def: LookupRouteDef<Q, D>,
 ): void {
   const memo = new Map<string, Memo>();
-  const stable = def.stableData ? new WeakMap<object, Buffer>() : undefined;
+  const stable = def.stableData ? new StableAnswers() : undefined;
   const memoBudget = memoBudgetOf(app);
   const group = def.group ?? app.lookupGroup;
   if (!group)
@@ -154,11 +155,9 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
       if (!def.cache) {
         const result = await def.handler(query, req, reply);
         if (result instanceof RawReply) return reply.type(result.contentType).send(result.body);
-        if (stable && typeof result === 'object' && result !== null) {
-          let head = stable.get(result);
-          if (!head) stable.set(result, (head = envelopeHead(reply, result)));
-          return sendEnvelope(reply, head);
-        }
+        if (stable && Array.isArray(result)) return sendEnvelope(reply, stable.itemsHead(reply, result));
+        if (stable && typeof result === 'object' && result !== null)
+          return sendEnvelope(reply, stable.head(reply, result));
         return ok(result);
       }
       const key = cacheKey(
@@ -281,7 +280,67 @@ function envelopeHead(reply: FastifyReply, data: unknown): Buffer {
   const full = String(reply.serialize({ code: 200, msg: SUCCESS_MSG, data, timestamp: 0 }));
   const at = full.lastIndexOf('"timestamp":0}');
   if (at < 0 || at + 14 !== full.length) throw new Error('envelope serialised in an unexpected order');
-  return Buffer.from(full.slice(0, at + 12));
+  return ownBytes(full.slice(0, at + 12));
+}
+
+/**
+ * The UTF-8 bytes of `text` in memory of their own. Buffer.from takes a small string's bytes from a shared 8 KB slab,
+ * and a cached answer kept that way would keep its whole slab alive.
+ */
+function ownBytes(text: string | Buffer): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(typeof text === 'string' ? Buffer.byteLength(text) : text.length);
+  if (typeof text === 'string') bytes.write(text);
+  else text.copy(bytes);
+  return bytes;
+}
+
+/**
+ * The serialised answers of a stableData route, per snapshot object (kept while the object lives). An array's items
+ * are cut out of a one-item envelope serialised by the route's own schema, so their bytes are what serialising the
+ * whole array would give (the serializer writes array items one after another, comma-separated).
+ */
+class StableAnswers {
+  private readonly heads = new WeakMap<object, Buffer>();
+  private readonly items = new WeakMap<object, Buffer>();
+  /** `{"code":…,"data":[` and `],"timestamp":`, as the route's serializer writes an empty array's envelope. */
+  private arrayEnds?: { open: Buffer; close: Buffer };
+
+  head(reply: FastifyReply, data: object): Buffer {
+    let head = this.heads.get(data);
+    if (!head) this.heads.set(data, (head = envelopeHead(reply, data)));
+    return head;
+  }
+
+  itemsHead(reply: FastifyReply, data: unknown[]): Buffer {
+    const ends = (this.arrayEnds ??= arrayEnds(envelopeHead(reply, [])));
+    const parts: Buffer[] = [ends.open];
+    for (const [i, item] of data.entries()) {
+      if (i > 0) parts.push(COMMA);
+      parts.push(this.item(reply, ends, item));
+    }
+    parts.push(ends.close);
+    return Buffer.concat(parts);
+  }
+
+  private item(reply: FastifyReply, ends: { open: Buffer; close: Buffer }, item: unknown): Buffer {
+    const cacheable = typeof item === 'object' && item !== null;
+    let bytes = cacheable ? this.items.get(item) : undefined;
+    if (!bytes) {
+      const one = envelopeHead(reply, [item]);
+      bytes = ownBytes(one.subarray(ends.open.length, one.length - ends.close.length));
+      if (cacheable) this.items.set(item, bytes);
+    }
+    return bytes;
+  }
+}
+
+const COMMA = Buffer.from(',');
+
+/** Splits an empty array's envelope head (`…"data":[],"timestamp":`) around its `[]`. */
+function arrayEnds(empty: Buffer): { open: Buffer; close: Buffer } {
+  const at = empty.indexOf('[],"timestamp":');
+  if (at < 0) throw new Error('envelope of an array serialised in an unexpected shape');
+  return { open: empty.subarray(0, at + 1), close: empty.subarray(at + 1) };
 }
 
 /** Errors included: a secret may be echoed in a message. */

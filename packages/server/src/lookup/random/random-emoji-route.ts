@@ -29,6 +29,8 @@ export default async function randomEmojiRoute(app: FastifyInstance) {
   );
 
   lookupRoute(app, {
+    // Picks are entries of the emoji table (never copied): each is serialised once.
+    stableData: true,
     path: '/random-emoji',
     zh: '随机返回表情符号及其中文名称、分类和 Unicode 码位。',
     summary: '随机表情 Random emoji',
