@@ -54,7 +54,7 @@ describe('Chinese traditional colour table', () => {
 
   it('the block search gives the exhaustive answer: one colour of every block, and 3,000 random colours', () => {
     // The shipped block file matches the table (a stale one would be ignored, silently slower).
-    expect(blocksInUse).toBe(true);
+    expect(blocksInUse()).toBe(true);
     const rng = seededRng('chinese-colors');
     const hexOf = (r: number, g: number, b: number) => `#${((r << 16) | (g << 8) | b).toString(16).padStart(6, '0')}`;
     const colours: string[] = [];

@@ -96,10 +96,12 @@ function loadBlocks(): Blocks | undefined {
   return { start, list: Uint8Array.from(lists.flat()) };
 }
 
-const BLOCKS = loadBlocks();
+/** Loaded at the first name asked for (null: no usable file), not at start. */
+let blocks: Blocks | null | undefined;
+const blocksOf = () => (blocks === undefined ? (blocks = loadBlocks() ?? null) : blocks);
 
 /** true when the shipped block file matches the table and is in use (checked by the tests). */
-export const blocksInUse = BLOCKS !== undefined;
+export const blocksInUse = () => blocksOf() !== null;
 
 /**
  * The index of the table colour nearest to `lab` by CIEDE2000 among `candidates` (ascending indices), or -1 when
@@ -144,12 +146,13 @@ export function nearestChineseColor(color: Color | string, threshold = NAME_THRE
   const r = byteOf(rgb.r);
   const g = byteOf(rgb.g);
   const b = byteOf(rgb.b);
-  if (BLOCKS && r >= 0 && g >= 0 && b >= 0) {
+  const grid = r >= 0 && g >= 0 && b >= 0 ? blocksOf() : null;
+  if (grid) {
     const block = ((r >> 3) * PER_SIDE + (g >> 3)) * PER_SIDE + (b >> 3);
-    const from = BLOCKS.start[block];
-    const to = BLOCKS.start[block + 1];
+    const from = grid.start[block];
+    const to = grid.start[block + 1];
     if (from === to) return null;
-    candidates = BLOCKS.list.subarray(from, to);
+    candidates = grid.list.subarray(from, to);
   }
   const lab = toLab(rgb);
   const best = nearestIndex(lab, threshold, candidates);
