@@ -274,23 +274,24 @@ function tidyQuery(
 
 /**
  * `{"code":200,"msg":"请求成功","data":…,"timestamp":` as the route's response serializer writes it (so the schema
- * still decides which fields go out), as UTF-8 bytes ready for sendEnvelope to append the timestamp per response.
+ * still decides which fields go out); envelopeHead gives it as the UTF-8 bytes sendEnvelope appends the timestamp to.
  */
-function envelopeHead(reply: FastifyReply, data: unknown): Buffer {
+function envelopeText(reply: FastifyReply, data: unknown): string {
   const full = String(reply.serialize({ code: 200, msg: SUCCESS_MSG, data, timestamp: 0 }));
   const at = full.lastIndexOf('"timestamp":0}');
   if (at < 0 || at + 14 !== full.length) throw new Error('envelope serialised in an unexpected order');
-  return ownBytes(full.slice(0, at + 12));
+  return full.slice(0, at + 12);
 }
+
+const envelopeHead = (reply: FastifyReply, data: unknown): Buffer => ownBytes(envelopeText(reply, data));
 
 /**
  * The UTF-8 bytes of `text` in memory of their own. Buffer.from takes a small string's bytes from a shared 8 KB slab,
  * and a cached answer kept that way would keep its whole slab alive.
  */
-function ownBytes(text: string | Buffer): Buffer {
-  const bytes = Buffer.allocUnsafeSlow(typeof text === 'string' ? Buffer.byteLength(text) : text.length);
-  if (typeof text === 'string') bytes.write(text);
-  else text.copy(bytes);
+function ownBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
   return bytes;
 }
 
@@ -302,8 +303,8 @@ function ownBytes(text: string | Buffer): Buffer {
 class StableAnswers {
   private readonly heads = new WeakMap<object, Buffer>();
   private readonly items = new WeakMap<object, Buffer>();
-  /** `{"code":…,"data":[` and `],"timestamp":`, as the route's serializer writes an empty array's envelope. */
-  private arrayEnds?: { open: Buffer; close: Buffer };
+  /** An empty array's envelope split around its `[]`: `{"code":…,"data":[` and `],"timestamp":`. */
+  private arrayEnds?: { open: string; close: string; openBytes: Buffer; closeBytes: Buffer };
 
   head(reply: FastifyReply, data: object): Buffer {
     let head = this.heads.get(data);
@@ -312,35 +313,31 @@ class StableAnswers {
   }
 
   itemsHead(reply: FastifyReply, data: unknown[]): Buffer {
-    const ends = (this.arrayEnds ??= arrayEnds(envelopeHead(reply, [])));
-    const parts: Buffer[] = [ends.open];
+    const ends = (this.arrayEnds ??= arrayEnds(envelopeText(reply, [])));
+    const parts: Buffer[] = [ends.openBytes];
     for (const [i, item] of data.entries()) {
       if (i > 0) parts.push(COMMA);
-      parts.push(this.item(reply, ends, item));
+      let bytes = typeof item === 'object' && item !== null ? this.items.get(item) : undefined;
+      if (!bytes) {
+        const one = envelopeText(reply, [item]);
+        bytes = ownBytes(one.slice(ends.open.length, one.length - ends.close.length));
+        if (typeof item === 'object' && item !== null) this.items.set(item, bytes);
+      }
+      parts.push(bytes);
     }
-    parts.push(ends.close);
+    parts.push(ends.closeBytes);
     return Buffer.concat(parts);
-  }
-
-  private item(reply: FastifyReply, ends: { open: Buffer; close: Buffer }, item: unknown): Buffer {
-    const cacheable = typeof item === 'object' && item !== null;
-    let bytes = cacheable ? this.items.get(item) : undefined;
-    if (!bytes) {
-      const one = envelopeHead(reply, [item]);
-      bytes = ownBytes(one.subarray(ends.open.length, one.length - ends.close.length));
-      if (cacheable) this.items.set(item, bytes);
-    }
-    return bytes;
   }
 }
 
 const COMMA = Buffer.from(',');
 
-/** Splits an empty array's envelope head (`…"data":[],"timestamp":`) around its `[]`. */
-function arrayEnds(empty: Buffer): { open: Buffer; close: Buffer } {
-  const at = empty.indexOf('[],"timestamp":');
+function arrayEnds(empty: string) {
+  const at = empty.lastIndexOf('[],"timestamp":');
   if (at < 0) throw new Error('envelope of an array serialised in an unexpected shape');
-  return { open: empty.subarray(0, at + 1), close: empty.subarray(at + 1) };
+  const open = empty.slice(0, at + 1);
+  const close = empty.slice(at + 1);
+  return { open, close, openBytes: ownBytes(open), closeBytes: ownBytes(close) };
 }
 
 /** Errors included: a secret may be echoed in a message. */

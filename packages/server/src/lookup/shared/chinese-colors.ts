@@ -57,12 +57,17 @@ export function chineseColorByName(name: string): ChineseColor | undefined {
 }
 
 /**
- * The sRGB cube in blocks of 8×8×8 colours, 32 along each channel: block (r>>3, g>>3, b>>3) holds a colour.
- * `data/chinese-color-blocks.json` lists for each block every table colour that is the answer for at least one of
- * its 512 colours (built by `scripts/build-chinese-color-blocks.ts` with nearestIndex over all of them).
+ * The sRGB cube in blocks of 8×8×8 colours, 32 along each channel. `data/chinese-color-blocks.json` lists for each
+ * block every table colour that is the answer for at least one of its 512 colours (built by
+ * `scripts/build-chinese-color-blocks.ts` with nearestMatch over all of them).
  */
-export const BLOCK_SIZE = 8;
-const PER_SIDE = 256 / BLOCK_SIZE;
+const BLOCK_BITS = 3;
+export const BLOCK_SIZE = 1 << BLOCK_BITS;
+export const BLOCKS_PER_SIDE = 256 / BLOCK_SIZE;
+
+/** The block of an 8-bit colour: red major, then green, then blue (the block file's order). */
+export const blockOf = (r: number, g: number, b: number): number =>
+  ((r >> BLOCK_BITS) * BLOCKS_PER_SIDE + (g >> BLOCK_BITS)) * BLOCKS_PER_SIDE + (b >> BLOCK_BITS);
 
 /** What the block file must have been built from: the threshold and the table's colours, in order. */
 export function blocksFingerprint(): string {
@@ -88,7 +93,7 @@ function loadBlocks(): Blocks | undefined {
   // No file, or a table edited without rebuilding it: every colour is searched in full (slower, still right).
   if (!file || file.fingerprint !== blocksFingerprint() || file.blockSize !== BLOCK_SIZE) return undefined;
   const lists = file.blocks.flat();
-  if (lists.length !== PER_SIDE ** 3) return undefined;
+  if (lists.length !== BLOCKS_PER_SIDE ** 3) return undefined;
   const start = new Uint32Array(lists.length + 1);
   lists.forEach((l, i) => {
     start[i + 1] = start[i] + l.length;
@@ -104,11 +109,15 @@ const blocksOf = () => (blocks === undefined ? (blocks = loadBlocks() ?? null) :
 export const blocksInUse = () => blocksOf() !== null;
 
 /**
- * The index of the table colour nearest to `lab` by CIEDE2000 among `candidates` (ascending indices), or -1 when
- * none is within `threshold`. Ties go to the lower index. A lower bound of ΔE00 costs a few operations
+ * The table colour nearest to `lab` by CIEDE2000 among `candidates` (ascending indices) and its difference, or
+ * undefined when none is within `threshold`. Ties go to the lower index. A lower bound of ΔE00 costs a few operations
  * (lightnessBound): a candidate that cannot be within the threshold, or cannot beat the best so far, is not measured.
  */
-export function nearestIndex(lab: Lab, threshold: number, candidates: ArrayLike<number> = ALL): number {
+export function nearestMatch(
+  lab: Lab,
+  threshold: number,
+  candidates: ArrayLike<number> = ALL,
+): { index: number; deltaE: number } | undefined {
   let best = -1;
   let bestDelta = Infinity;
   for (let k = 0; k < candidates.length; k++) {
@@ -121,7 +130,7 @@ export function nearestIndex(lab: Lab, threshold: number, candidates: ArrayLike<
       best = i;
     }
   }
-  return bestDelta <= threshold ? best : -1;
+  return bestDelta <= threshold ? { index: best, deltaE: bestDelta } : undefined;
 }
 
 /** The 0–255 value of an sRGB channel that lies on the 8-bit grid (as every `#rrggbb` colour does), else -1. */
@@ -148,17 +157,15 @@ export function nearestChineseColor(color: Color | string, threshold = NAME_THRE
   const b = byteOf(rgb.b);
   const grid = r >= 0 && g >= 0 && b >= 0 ? blocksOf() : null;
   if (grid) {
-    const block = ((r >> 3) * PER_SIDE + (g >> 3)) * PER_SIDE + (b >> 3);
+    const block = blockOf(r, g, b);
     const from = grid.start[block];
     const to = grid.start[block + 1];
     if (from === to) return null;
     candidates = grid.list.subarray(from, to);
   }
-  const lab = toLab(rgb);
-  const best = nearestIndex(lab, threshold, candidates);
-  if (best < 0) return null;
-  const deltaE = ciede2000(lab, LABS[best]);
-  return { ...CHINESE_COLORS[best], deltaE: Math.round(deltaE * 100) / 100 };
+  const best = nearestMatch(toLab(rgb), threshold, candidates);
+  if (!best) return null;
+  return { ...CHINESE_COLORS[best.index], deltaE: Math.round(best.deltaE * 100) / 100 };
 }
 
 /** Exhaustive CIEDE2000 search; the reference the fast search is tested against. */
