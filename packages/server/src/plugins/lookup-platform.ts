@@ -4,6 +4,7 @@ import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import { EnvelopeSchema, SUCCESS_MSG, ok } from './envelope.js';
 import { describeValidation } from './validation-messages.js';
 import { LookupError, invalidParamMessage } from '../errors.js';
+import { matchesEtag } from '../shared/etag.js';
 
 /** The five groups of the public API; each is an OpenAPI tag. */
 export const LOOKUP_GROUPS = {
@@ -344,13 +345,6 @@ function arrayEnds(empty: string) {
 function noStore(_req: FastifyRequest, reply: FastifyReply, done: () => void) {
   reply.header('cache-control', 'no-store');
   done();
-}
-
-/** If-None-Match per RFC 9110 §13.1.2: `*`, or a comma-separated list of tags compared weakly (a `W/` prefix is ignored). */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 /**

@@ -1,0 +1,81 @@
+/**
+ * Scalar's bundle for /docs (plugins/docs-script.ts): one content-addressed path, compressed as the client accepts,
+ * cacheable for a year and revalidated by ETag — the bytes Scalar ships, not a copy that drifts.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerDocsScript, scalarBundlePath } from '../src/plugins/docs-script.js';
+import { getTestInstance, type TestInstance } from './helpers.js';
+
+describe('the API reference bundle', () => {
+  let t: TestInstance;
+  let script: string;
+  const shipped = fs.readFileSync(scalarBundlePath());
+  beforeAll(async () => {
+    t = await getTestInstance('sqlite');
+    const page = await t.app.inject('/docs/');
+    script = /<script[^>]*\bsrc="([^"]+)"/.exec(page.body)?.[1] ?? '';
+  });
+  afterAll(() => t.close());
+
+  it('is loaded by the page from a path named after its content', () => {
+    expect(script).toMatch(/^js\/scalar\.[0-9a-f]{16}\.js$/);
+  });
+
+  it.each([
+    ['br, gzip', 'br', (b: Buffer) => zlib.brotliDecompressSync(b)],
+    ['gzip', 'gzip', (b: Buffer) => zlib.gunzipSync(b)],
+    ['', 'identity', (b: Buffer) => b],
+  ] as const)(
+    'Accept-Encoding "%s" gets %s: Scalar\'s bytes, cacheable for a year',
+    async (accept, encoding, decode) => {
+      const res = await t.app.inject({ url: `/docs/${script}`, headers: accept ? { 'accept-encoding': accept } : {} });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
+      expect(res.headers['content-type']).toBe('application/javascript; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.headers.vary).toBe('accept-encoding');
+      expect(decode(res.rawPayload).equals(shipped)).toBe(true);
+      if (encoding !== 'identity') expect(res.rawPayload.length).toBeLessThan(shipped.length / 3);
+      // The security headers of every answer stay on.
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");
+    },
+  );
+
+  it("answers 304 to its own ETag (weak or in a list), and 200 to another encoding's", async () => {
+    const url = `/docs/${script}`;
+    const first = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    const etag = String(first.headers.etag);
+    for (const inm of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const res = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip', 'if-none-match': inm } });
+      expect(res.statusCode, inm).toBe(304);
+      expect(res.body).toBe('');
+    }
+    const br = await t.app.inject({ url, headers: { 'accept-encoding': 'br', 'if-none-match': etag } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers.etag).not.toBe(etag);
+  });
+
+  it('moves to a new path when the bundle changes (a new Scalar release is never taken from a cache)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-script-'));
+    const names = await Promise.all(
+      ['console.log(1)', 'console.log(2)'].map(async (text, i) => {
+        const file = path.join(dir, `${i}.js`);
+        fs.writeFileSync(file, text);
+        const app = Fastify();
+        const name = registerDocsScript(app, '/docs', file);
+        const res = await app.inject(`/docs/${name}`);
+        expect(res.body).toBe(text);
+        await app.close();
+        return name;
+      }),
+    );
+    expect(names[0]).not.toBe(names[1]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
