@@ -67,11 +67,17 @@ describe('GET /api/qrcode', () => {
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
     expect(first.headers['access-control-allow-origin']).toBe('*');
+    // RFC 9110: a weak tag or one tag of a list matches too (what browsers and proxies send back).
+    for (const inm of [`W/${etag}`, `"other", ${etag}`])
+      expect((await get(url, { 'if-none-match': inm })).statusCode, inm).toBe(304);
 
     const json = await get('/api/qrcode?text=cache-me&size=128');
     const jsonEtag = String(json.headers.etag);
     expect(jsonEtag).not.toBe(etag); // the JSON also depends on the public base URL
     expect((await get('/api/qrcode?text=cache-me&size=128', { 'if-none-match': jsonEtag })).statusCode).toBe(304);
+    expect((await get('/api/qrcode?text=cache-me&size=128', { 'if-none-match': `W/${jsonEtag}` })).statusCode).toBe(
+      304,
+    );
     expect(
       (await get('/api/qrcode?text=cache-me&size=128', { 'if-none-match': jsonEtag, host: 'other.example' }))
         .statusCode,

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { matchesEtag } from '../../shared/etag.js';
 import { heapBytes, RawReply } from '../../plugins/lookup-platform.js';
 
 export interface ImageBody {
@@ -84,7 +85,7 @@ export class ImageCache {
     const entry = this.get(key) ?? (await this.renderOnce(key, render));
     reply.header('cache-control', `public, max-age=${this.maxAge}, immutable`);
     reply.header('etag', entry.etag);
-    if (req.headers['if-none-match'] === entry.etag) {
+    if (matchesEtag(req.headers['if-none-match'], entry.etag)) {
       reply.code(304);
       return new RawReply(entry.contentType, '');
     }

@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { matchesEtag } from '../../shared/etag.js';
 import { Type } from '@sinclair/typebox';
 import { RawReply } from '../../plugins/lookup-platform.js';
 import { publicBaseUrl } from '../../plugins/public-url.js';
@@ -68,7 +69,7 @@ export async function imageJsonReply<T extends ImageBody, D>(
   const etag = `"${createHash('sha1').update(`${image.etag}\u0000${base}`).digest('base64url').slice(0, 22)}"`;
   reply.header('cache-control', `public, max-age=${IMAGE_MAX_AGE}`);
   reply.header('etag', etag);
-  if (req.headers['if-none-match'] === etag) {
+  if (matchesEtag(req.headers['if-none-match'], etag)) {
     reply.code(304);
     return new RawReply('application/json; charset=utf-8', '');
   }
