@@ -212,10 +212,22 @@ function careerFor(rng: Rng, data: PersonData, age: number, gender: Gender): { e
     return age >= 19 ? { education: '高中', occupation: '大学生' } : { education: '初中', occupation: '高中生' };
   const education = educationFor(rng, age);
   if (age >= (gender === 'male' ? 60 : 55)) return { education, occupation: '退休' };
-  const fit = data.jobs.filter((j) =>
-    DEGREE_JOBS.test(j) ? DEGREE.has(education) : COLLEGE_JOBS.test(j) ? COLLEGE.has(education) : true,
-  );
-  return { education, occupation: pickOne(rng, fit) };
+  return { education, occupation: pickOne(rng, jobsFor(data.jobs, education)) };
+}
+
+/** The jobs open to an education level, in list order: worked out once per list and level, not per person. */
+const jobsByEducation = new WeakMap<readonly string[], Map<string, string[]>>();
+function jobsFor(jobs: readonly string[], education: string): string[] {
+  let byEducation = jobsByEducation.get(jobs);
+  if (!byEducation) jobsByEducation.set(jobs, (byEducation = new Map()));
+  let fit = byEducation.get(education);
+  if (!fit) {
+    fit = jobs.filter((j) =>
+      DEGREE_JOBS.test(j) ? DEGREE.has(education) : COLLEGE_JOBS.test(j) ? COLLEGE.has(education) : true,
+    );
+    byEducation.set(education, fit);
+  }
+  return fit;
 }
 
 export interface PersonOptions {
