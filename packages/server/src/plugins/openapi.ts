@@ -1,10 +1,9 @@
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
-import apiReference from '@scalar/fastify-api-reference';
 import type { RouteOptions } from 'fastify';
 import { LOOKUP_GROUPS } from './lookup-platform.js';
 import { allowInlineScriptsByHash } from './csp-hashes.js';
-import { registerDocsScript } from './docs-script.js';
+import { registerApiReference } from './api-reference.js';
 import { readDataJson } from '../data-files.js';
 
 /** Real answers of the public JSON endpoints (scripts/build-openapi-examples.ts), keyed by path. */
@@ -75,17 +74,7 @@ export default fp(
     // Scalar's page starts itself with an inline script: allowed by its hash, in this scope only.
     await app.register(async (docs) => {
       docs.addHook('onSend', allowInlineScriptsByHash());
-      // The page loads Scalar's bundle from our cacheable, compressed copy (docs-script.ts), not Scalar's own route.
-      const script = registerDocsScript(docs, '/docs');
-      await docs.register(apiReference, {
-        routePrefix: '/docs',
-        // withDefaultFonts off: Scalar would fetch 14 font files from its own host, which the CSP blocks and the
-        // rule "the reference page loads nothing from outside" forbids: system fonts instead.
-        configuration: { url: '/openapi.json', title: 'tianji API', withDefaultFonts: false, cdn: script } as Record<
-          string,
-          unknown
-        >,
-      });
+      registerApiReference(docs, { prefix: '/docs', specUrl: '/openapi.json', title: 'tianji API 参考文档' });
     });
   },
   { name: 'openapi' },

@@ -1,6 +1,7 @@
 /**
- * Scalar's bundle for /docs (plugins/docs-script.ts): one content-addressed path, compressed as the client accepts,
- * cacheable for a year and revalidated by ETag — the bytes Scalar ships, not a copy that drifts.
+ * The API reference at /docs (plugins/api-reference.ts): the page, and Scalar's bundle from one content-addressed
+ * path, compressed as the client accepts, cacheable for a year and revalidated by ETag — the bytes Scalar ships.
+ * lookup-docs-page.test.ts renders it in Chromium; hardening-csp.test.ts checks its inline script's hash.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,7 +9,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerDocsScript, scalarBundlePath } from '../src/plugins/docs-script.js';
+import { registerApiReference, scalarBundlePath } from '../src/plugins/api-reference.js';
 import { getTestInstance, type TestInstance } from './helpers.js';
 
 describe('the API reference bundle', () => {
@@ -24,6 +25,34 @@ describe('the API reference bundle', () => {
 
   it('is loaded by the page from a path named after its content', () => {
     expect(script).toMatch(/^js\/scalar\.[0-9a-f]{16}\.js$/);
+  });
+
+  it('is a page of ours: titled, reading /openapi.json, revalidated on every visit; /docs and the old bundle path redirect', async () => {
+    const page = await t.app.inject('/docs/');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.body).toContain('<title>tianji API 参考文档</title>');
+    expect(page.body).toContain('"url": "/openapi.json"');
+    const bare = await t.app.inject('/docs');
+    expect([bare.statusCode, bare.headers.location]).toEqual([301, '/docs/']);
+    const old = await t.app.inject('/docs/js/scalar.js');
+    expect([old.statusCode, old.headers.location]).toEqual([301, `/docs/${script}`]);
+    // Scalar's plugin answered these with a 500 and an empty body: now they are unknown paths, in the 404 envelope.
+    for (const url of ['/docs/openapi.json', '/docs/openapi.yaml']) {
+      const res = await t.app.inject(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json().msg, url).toContain('/docs');
+    }
+  });
+
+  it('renders with the @scalar/core version its bundle was released with', () => {
+    type Manifest = { dependencies: Record<string, string> };
+    const read = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
+    // The package exports no package.json: found beside the bundle (dist/js/standalone.js).
+    const plugin = read(path.join(path.dirname(scalarBundlePath()), '..', '..', 'package.json'));
+    const ours = read(path.join(import.meta.dirname, '..', 'package.json'));
+    expect(ours.dependencies['@scalar/core']).toBe(plugin.dependencies['@scalar/core']);
   });
 
   it.each([
@@ -68,7 +97,7 @@ describe('the API reference bundle', () => {
         const file = path.join(dir, `${i}.js`);
         fs.writeFileSync(file, text);
         const app = Fastify();
-        const name = registerDocsScript(app, '/docs', file);
+        const { script: name } = registerApiReference(app, { prefix: '/docs', specUrl: '/x', title: 'x', file });
         const res = await app.inject(`/docs/${name}`);
         expect(res.body).toBe(text);
         await app.close();
