@@ -45,6 +45,9 @@ describeEachDb('content library', (dialect) => {
     const edited = await api('PUT', `/api/admin/content/jokes/${created.json().data.id}`, { content: '改过的笑话' });
     expect(edited.statusCode).toBe(200);
     expect((await t.app.inject('/api/joke')).json().data.content).toBe('改过的笑话');
+    // The only item on two days, twice each: every answer carries the day asked for (answers are kept per item and day).
+    for (const date of ['2026-01-01', '2026-01-02', '2026-01-01', '2026-01-02'])
+      expect((await t.app.inject(`/api/joke?date=${date}`)).json().data).toMatchObject({ content: '改过的笑话', date });
   });
 
   it('import then export round-trips JSON and CSV, Chinese text and BOM intact', async () => {

@@ -4,7 +4,7 @@ import { LookupError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { libraryByName } from '../../content/libraries.js';
 import { DailyQuery, resolveDate } from '../shared/daily-query.js';
-import { pickForDay, pickRandom } from '../shared/pick.js';
+import { answersPerDay, pickForDay, pickRandom } from '../shared/pick.js';
 
 /** Daily endpoints that hand out one item of a content library; the data shape is the library's own item. */
 const DAILY_TEXTS: Array<{
@@ -59,6 +59,7 @@ export default async function dailyTextRoutes(app: FastifyInstance) {
         examples: [{ id: '3f1c…', date: '2026-11-21', ...t.example }],
       },
     );
+    const answerOf = answersPerDay((item: object, date: string) => ({ ...item, date }));
     lookupRoute(app, {
       path: t.path,
       summary: t.summary,
@@ -66,12 +67,13 @@ export default async function dailyTextRoutes(app: FastifyInstance) {
       description: `The same ${lib.label} for everyone on a given day (Asia/Shanghai); \`date\` asks for another day, \`random=true\` picks at random. Served from the content library (editable in the admin app).`,
       query: Type.Object(DailyQuery),
       data,
+      stableData: true,
       handler: (q) => {
         const date = resolveDate(q.date);
         const items = app.content.items(lib.name);
         const item = q.random ? pickRandom(items) : pickForDay(items, date, lib.name);
         if (!item) throw new LookupError(`${lib.label}库为空：请在管理后台添加内容`);
-        return { ...item, date } as never;
+        return answerOf(item, date) as never;
       },
     });
   }

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { LookupError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { DailyQuery, resolveDate } from '../shared/daily-query.js';
-import { pickForDay, pickRandom } from '../shared/pick.js';
+import { answersPerDay, pickForDay, pickRandom } from '../shared/pick.js';
 import { poemSource } from './poems.js';
 
 const PoemSchema = Type.Object({
@@ -17,6 +17,11 @@ const PoemSchema = Type.Object({
 
 export default async function poemRoute(app: FastifyInstance) {
   const source = poemSource(app);
+  const answerOf = answersPerDay((poem: ReturnType<typeof source.poems>[number], date: string) => ({
+    date,
+    ...poem,
+    featured: poem.featured ?? poem.lines[0],
+  }));
   lookupRoute(app, {
     path: '/poem',
     zh: '今日诗词：当天人人相同的一首古诗词，可指定日期或随机。',
@@ -25,12 +30,13 @@ export default async function poemRoute(app: FastifyInstance) {
       'A classical poem (Tang and Song, simplified characters; extract of the MIT-licensed chinese-poetry collection, editable in the admin app): the same poem for everyone on a given day (Asia/Shanghai). `date` asks for another day, `random=true` picks at random.',
     query: Type.Object(DailyQuery),
     data: Type.Composite([Type.Object({ date: Type.String() }), PoemSchema]),
+    stableData: true,
     handler: (q) => {
       const date = resolveDate(q.date);
       const poems = source.poems();
       const poem = q.random ? pickRandom(poems) : pickForDay(poems, date, 'poems');
       if (!poem) throw new LookupError('诗词库为空：请在管理后台添加诗词');
-      return { date, ...poem, featured: poem.featured ?? poem.lines[0] };
+      return answerOf(poem, date);
     },
   });
 }
