@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { loadPostcodes } from '../shared/postcodes.js';
-import { ChinaCityNames, OfflineIpRegionProvider, resolveIpRegion } from './ip-region.js';
+import { ChinaCityNames, OfflineIpRegionProvider, recentIpRegions } from './ip-region.js';
 import { openIpSources } from './ip-region-sources.js';
 
 const str = (description: string, examples: unknown[]) => Type.String({ description, examples });
@@ -59,6 +59,7 @@ const IpRegionFailSchema = Type.Object(
 export default async function ipRegionRoute(app: FastifyInstance) {
   // Opened once per process, not per request (the packaged databases at the first lookup; see ip-region-sources.ts).
   const provider = new OfflineIpRegionProvider(openIpSources(app.config.maxmind), new ChinaCityNames(loadPostcodes()));
+  const resolve = recentIpRegions(provider);
 
   lookupRoute(app, {
     path: '/ip-region',
@@ -100,6 +101,7 @@ export default async function ipRegionRoute(app: FastifyInstance) {
       ),
     }),
     data: Type.Union([IpRegionSuccessSchema, IpRegionFailSchema]),
-    handler: (q, req) => resolveIpRegion(provider, q.ip?.trim() || req.ip, q.lang === 'en' ? 'en' : 'zh-CN'),
+    stableData: true,
+    handler: (q, req) => resolve(q.ip?.trim() || req.ip, q.lang === 'en' ? 'en' : 'zh-CN'),
   });
 }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { LookupError } from '../../errors.js';
 import { CHINA_REGIONS, findChinaRegion } from './china-regions.js';
-import { ChinaCityNames, OfflineIpRegionProvider, cityPinyin, countryName, resolveIpRegion } from './ip-region.js';
+import {
+  ChinaCityNames,
+  OfflineIpRegionProvider,
+  cityPinyin,
+  countryName,
+  recentIpRegions,
+  resolveIpRegion,
+} from './ip-region.js';
 import { toCityPlace, type ChinesePlace, type CityPlace } from './ip-region-sources.js';
 import type { PostcodeRow } from '../shared/postcodes.js';
 
@@ -351,6 +358,29 @@ describe('resolveIpRegion', () => {
   it('throws a parameter error naming ip for a malformed address', () => {
     expect(() => resolveIpRegion(p, 'not-an-ip', 'zh-CN')).toThrow(LookupError);
     expect(() => resolveIpRegion(p, 'not-an-ip', 'zh-CN')).toThrow(/参数 ip.*not-an-ip/);
+  });
+});
+
+describe('recentIpRegions', () => {
+  it('keeps one frozen answer per language and address as given, and never keeps an error', () => {
+    let lookups = 0;
+    const counting = provider({ '8.8.8.8': cn({ countryCode: 'US', country: '美国' }) }, {});
+    const lookup = counting.lookup.bind(counting);
+    counting.lookup = (...args) => {
+      lookups++;
+      return lookup(...args);
+    };
+    const resolve = recentIpRegions(counting);
+    const first = resolve('8.8.8.8', 'zh-CN');
+    expect(resolve('8.8.8.8', 'zh-CN')).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(lookups).toBe(1);
+    expect(resolve('8.8.8.8', 'en')).not.toBe(first);
+    expect(resolve('::ffff:8.8.8.8', 'zh-CN')).toMatchObject({ countryCode: 'US', query: '::ffff:8.8.8.8' });
+    expect(lookups).toBe(3);
+    expect(resolve('10.0.0.1', 'zh-CN')).toEqual({ status: 'fail', message: 'private range', query: '10.0.0.1' });
+    expect(() => resolve('not-an-ip', 'zh-CN')).toThrow(/参数 ip.*not-an-ip/);
+    expect(() => resolve('not-an-ip', 'zh-CN')).toThrow(LookupError);
   });
 });
 

@@ -161,27 +161,13 @@ function sameRegion(geo: CityPlace | undefined, province: ChinaRegion): boolean 
 type IpFacts = Omit<IpRegionSuccess, 'status' | 'query'>;
 type Place = Pick<IpFacts, 'region' | 'regionName' | 'city' | 'lat' | 'lon' | 'timezone' | 'accuracy' | 'zip'>;
 
-/** Answers kept for repeated addresses (a client polling its own address, a crawler, a benchmark): ~1 KB each. */
-const RECENT_LIMIT = 10_000;
-
 export class OfflineIpRegionProvider implements IpRegionProvider {
-  private readonly recent = new Map<string, IpFacts | undefined>();
-
   constructor(
     private readonly sources: IpSources,
     private readonly cityNames: ChinaCityNames,
   ) {}
 
   lookup(address: string, version: 4 | 6, lang: IpLang): IpFacts | undefined {
-    const key = `${lang}|${address}`;
-    if (this.recent.has(key)) return this.recent.get(key);
-    const facts = this.compute(address, version, lang);
-    if (this.recent.size >= RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value as string);
-    this.recent.set(key, facts);
-    return facts;
-  }
-
-  private compute(address: string, version: 4 | 6, lang: IpLang): IpFacts | undefined {
     const cn = this.sources.chinese?.find(address);
     const geoAny = this.sources.city?.find(address, version);
     const asn = this.sources.asn?.find(address, version);
@@ -333,6 +319,28 @@ function foreignPlace(
  * The answer for one `ip` query value: looked up when public, ip-api's `fail` answer when private or reserved.
  * Throws a parameter error naming `ip` when the value is not an IPv4 or IPv6 address.
  */
+/** Answers kept for repeated addresses (a client polling its own address, a crawler, a benchmark): ~1 KB each. */
+const RECENT_LIMIT = 10_000;
+
+/**
+ * resolveIpRegion with the last RECENT_LIMIT answers kept, by language and address as given: a repeated address is
+ * neither classified nor looked up again, and gets the same frozen answer, which a route with `stableData`
+ * serialises once. Invalid addresses throw every time (nothing kept).
+ */
+export function recentIpRegions(provider: IpRegionProvider) {
+  const recent = new Map<string, Readonly<IpRegionResult>>();
+  return (ip: string, lang: IpLang): Readonly<IpRegionResult> => {
+    const key = `${lang}|${ip}`;
+    let answer = recent.get(key);
+    if (!answer) {
+      answer = Object.freeze(resolveIpRegion(provider, ip, lang));
+      if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value as string);
+      recent.set(key, answer);
+    }
+    return answer;
+  };
+}
+
 export function resolveIpRegion(provider: IpRegionProvider, ip: string, lang: IpLang): IpRegionResult {
   const c = classifyAddress(ip);
   if (c.kind === 'invalid')
