@@ -70,6 +70,15 @@ describe('daily recommendation endpoints', () => {
     expect(r.body.data).toMatchObject({ style: 'flattery', styleName: '彩虹屁' });
     expect(r.body.data.content).toContain('小明');
     expect(r.body.data.content).not.toContain('{name}');
+    // 70 templates, 40 draws: templates repeat, and each answer still carries its own request's name.
+    for (let i = 0; i < 40; i++) {
+      const name = i % 2 ? '小红' : '小明';
+      const named = await get(`/api/mood-quote?style=flattery&name=${encodeURIComponent(name)}`);
+      expect(named.body.data.content, named.body.data.id).toContain(name);
+      expect(named.body.data.content).not.toContain(i % 2 ? '小明' : '小红');
+    }
+    for (let i = 0; i < 20; i++)
+      expect((await get('/api/mood-quote?style=flattery')).body.data.content).not.toMatch(/小明|小红|\{name\}/);
     for (const style of ['diary', 'toxic', 'love', 'caption'])
       expect((await get(`/api/mood-quote?style=${style}`)).body.data.style).toBe(style);
     const bad = await get('/api/mood-quote?style=sad');

@@ -4,9 +4,29 @@ import { LookupError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { literalUnion } from '../../shared/literal-union.js';
 import { pickRandom } from '../shared/pick.js';
-import { candidates, render, MOOD_STYLES, type MoodStyle } from './mood-quotes.js';
+import { candidates, render, MOOD_STYLES, type MoodQuote, type MoodStyle } from './mood-quotes.js';
 
 const styles = Object.keys(MOOD_STYLES) as MoodStyle[];
+
+const answerOf = (pick: MoodQuote, name?: string) => ({
+  id: pick.id,
+  style: pick.style,
+  styleName: MOOD_STYLES[pick.style],
+  content: render(pick, name),
+});
+/** Name-less answers, one per quote of a content snapshot (an edit makes new quotes): serialised once (stableData). */
+const answers = new WeakMap<MoodQuote, Readonly<ReturnType<typeof answerOf>>>();
+
+/** The quotes a request draws from, worked out once per snapshot, style and whether a name is given. */
+const pools = new WeakMap<readonly MoodQuote[], Map<string, MoodQuote[]>>();
+function poolOf(all: readonly MoodQuote[], style?: MoodStyle, name?: string): MoodQuote[] {
+  let byKey = pools.get(all);
+  if (!byKey) pools.set(all, (byKey = new Map()));
+  const key = `${style ?? ''}|${name ? 'named' : ''}`;
+  let pool = byKey.get(key);
+  if (!pool) byKey.set(key, (pool = candidates(all, style, name)));
+  return pool;
+}
 
 export default async function moodQuoteRoute(app: FastifyInstance) {
   lookupRoute(app, {
@@ -36,11 +56,15 @@ export default async function moodQuoteRoute(app: FastifyInstance) {
       },
       { examples: [{ id: '…', style: 'flattery', styleName: '彩虹屁', content: '小明的笑容是我见过最好看的风景' }] },
     ),
+    stableData: true,
     handler: (q) => {
-      const pool = candidates(app.content.items('mood-quotes'), q.style, q.name);
-      const pick = pickRandom(pool);
+      const pick = pickRandom(poolOf(app.content.items('mood-quotes'), q.style, q.name));
       if (!pick) throw new LookupError(`心情语录库中没有${q.style ? `风格 ${q.style} 的` : ''}内容：请在管理后台添加`);
-      return { id: pick.id, style: pick.style, styleName: MOOD_STYLES[pick.style], content: render(pick, q.name) };
+      // A quote addressed to a given name is made afresh; without one, each quote's answer is made once.
+      if (q.name) return answerOf(pick, q.name);
+      let answer = answers.get(pick);
+      if (!answer) answers.set(pick, (answer = Object.freeze(answerOf(pick))));
+      return answer;
     },
   });
 }
