@@ -338,6 +338,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
 }
 
 export async function permissionRoutes(parent: FastifyInstance) {
+  let pointsBody: Buffer | undefined;
   // On the untyped instance, as /me: the answer is sent as the bytes this route's own schema made once.
   parent.get(
     '/',
@@ -356,8 +357,6 @@ export async function permissionRoutes(parent: FastifyInstance) {
     },
   );
 }
-
-let pointsBody: Buffer | undefined;
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -4,7 +4,8 @@ import { LookupError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { libraryByName } from '../../content/libraries.js';
 import { DailyQuery, resolveDate } from '../shared/daily-query.js';
-import { answersPerDay, pickForDay, pickRandom } from '../shared/pick.js';
+import { answersPerItem } from '../shared/memo.js';
+import { pickForDay, pickRandom } from '../shared/pick.js';
 
 /** Daily endpoints that hand out one item of a content library; the data shape is the library's own item. */
 const DAILY_TEXTS: Array<{
@@ -59,7 +60,7 @@ export default async function dailyTextRoutes(app: FastifyInstance) {
         examples: [{ id: '3f1c…', date: '2026-11-21', ...t.example }],
       },
     );
-    const answerOf = answersPerDay((item: object, date: string) => ({ ...item, date }));
+    const answerOf = answersPerItem((item: object, date: string) => ({ ...item, date }));
     lookupRoute(app, {
       path: t.path,
       summary: t.summary,

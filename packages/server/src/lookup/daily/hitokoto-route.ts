@@ -12,6 +12,7 @@ import {
   type SentenceSource,
 } from './hitokoto.js';
 import { encodeBody, resolveHitokotoQuery } from './hitokoto-compat.js';
+import { answersPerItem } from '../shared/memo.js';
 
 const categories = Object.entries(HITOKOTO_CATEGORIES)
   .map(([l, n]) => `${l} ${n}`)
@@ -41,16 +42,8 @@ function sentenceSource(app: FastifyInstance): SentenceSource {
   return fileSentenceSource();
 }
 
-/**
- * The answer for a picked sentence, made once per sentence of a snapshot (frozen: the same object goes to every
- * caller, and the route serialises it once, see stableData).
- */
-const answers = new WeakMap<Hitokoto, Readonly<Hitokoto & { hitokoto: string }>>();
-function answerOf(picked: Hitokoto) {
-  let answer = answers.get(picked);
-  if (!answer) answers.set(picked, (answer = Object.freeze({ ...picked, hitokoto: picked.content })));
-  return answer;
-}
+/** The answer for a picked sentence, made once per sentence of a snapshot and serialised once (see stableData). */
+const answerOf = answersPerItem((picked: Hitokoto) => ({ ...picked, hitokoto: picked.content }));
 
 export default async function hitokotoRoute(app: FastifyInstance) {
   const source = sentenceSource(app);

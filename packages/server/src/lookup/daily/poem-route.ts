@@ -3,7 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { LookupError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { DailyQuery, resolveDate } from '../shared/daily-query.js';
-import { answersPerDay, pickForDay, pickRandom } from '../shared/pick.js';
+import { answersPerItem } from '../shared/memo.js';
+import { pickForDay, pickRandom } from '../shared/pick.js';
 import { poemSource } from './poems.js';
 
 const PoemSchema = Type.Object({
@@ -17,7 +18,7 @@ const PoemSchema = Type.Object({
 
 export default async function poemRoute(app: FastifyInstance) {
   const source = poemSource(app);
-  const answerOf = answersPerDay((poem: ReturnType<typeof source.poems>[number], date: string) => ({
+  const answerOf = answersPerItem((poem: ReturnType<typeof source.poems>[number], date: string) => ({
     date,
     ...poem,
     featured: poem.featured ?? poem.lines[0],

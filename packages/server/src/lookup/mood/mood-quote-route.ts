@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { LookupError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { literalUnion } from '../../shared/literal-union.js';
+import { answersPerItem, perObject } from '../shared/memo.js';
 import { pickRandom } from '../shared/pick.js';
 import { candidates, render, MOOD_STYLES, type MoodQuote, type MoodStyle } from './mood-quotes.js';
 
@@ -15,18 +16,12 @@ const answerOf = (pick: MoodQuote, name?: string) => ({
   content: render(pick, name),
 });
 /** Name-less answers, one per quote of a content snapshot (an edit makes new quotes): serialised once (stableData). */
-const answers = new WeakMap<MoodQuote, Readonly<ReturnType<typeof answerOf>>>();
+const namelessAnswerOf = answersPerItem((pick: MoodQuote) => answerOf(pick));
 
 /** The quotes a request draws from, worked out once per snapshot, style and whether a name is given. */
-const pools = new WeakMap<readonly MoodQuote[], Map<string, MoodQuote[]>>();
-function poolOf(all: readonly MoodQuote[], style?: MoodStyle, name?: string): MoodQuote[] {
-  let byKey = pools.get(all);
-  if (!byKey) pools.set(all, (byKey = new Map()));
-  const key = `${style ?? ''}|${name ? 'named' : ''}`;
-  let pool = byKey.get(key);
-  if (!pool) byKey.set(key, (pool = candidates(all, style, name)));
-  return pool;
-}
+const pools = perObject<readonly MoodQuote[], MoodQuote[]>();
+const poolOf = (all: readonly MoodQuote[], style?: MoodStyle, name?: string) =>
+  pools(all, `${style ?? ''}|${name ? 'named' : ''}`, () => candidates(all, style, name));
 
 export default async function moodQuoteRoute(app: FastifyInstance) {
   lookupRoute(app, {
@@ -61,10 +56,7 @@ export default async function moodQuoteRoute(app: FastifyInstance) {
       const pick = pickRandom(poolOf(app.content.items('mood-quotes'), q.style, q.name));
       if (!pick) throw new LookupError(`心情语录库中没有${q.style ? `风格 ${q.style} 的` : ''}内容：请在管理后台添加`);
       // A quote addressed to a given name is made afresh; without one, each quote's answer is made once.
-      if (q.name) return answerOf(pick, q.name);
-      let answer = answers.get(pick);
-      if (!answer) answers.set(pick, (answer = Object.freeze(answerOf(pick))));
-      return answer;
+      return q.name ? answerOf(pick, q.name) : namelessAnswerOf(pick);
     },
   });
 }

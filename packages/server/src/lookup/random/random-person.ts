@@ -10,6 +10,7 @@ import { composeIdCard, factsOf, idRegions, type BirthFacts } from '../shared/id
 import { loadPostcodes, type PostcodeRow } from '../shared/postcodes.js';
 import { randomBirthday, randomSequence } from './random-id-card.js';
 import type { Gender } from './random-user.js';
+import { perObject } from '../shared/memo.js';
 import { pickOne, pickWeighted, type Rng } from '../shared/rng.js';
 
 type Weighted<T> = (readonly [T, number])[];
@@ -109,46 +110,27 @@ const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v
 
 /** Where a member of `group` lives: a province it is common in, then a county, favouring its own autonomous areas. */
 function placeFor(rng: Rng, data: PersonData, group: { name: string; provinces: Weighted<string> }): PostcodeRow {
-  const { provinces, rowsOf } = placesOf(data, group);
-  return pickWeighted(rng, rowsOf(pickWeighted(rng, provinces)));
+  // Both weighted lists are worked out once per data set, group and province, not on every draw.
+  const provinces = groupProvinces(data, group.name, () => group.provinces.filter(([p]) => data.places.has(p)));
+  const province = pickWeighted(rng, provinces);
+  return pickWeighted(
+    rng,
+    groupRows(data, `${group.name}|${province}`, () => weightedRows(data.places.get(province)!, group.name)),
+  );
 }
 
-interface GroupPlaces {
-  /** The group's provinces that have places. */
-  provinces: Weighted<string>;
-  /** A province's places, weighted for the group. */
-  rowsOf(province: string): Weighted<PostcodeRow>;
-}
+const groupProvinces = perObject<PersonData, Weighted<string>>();
+const groupRows = perObject<PersonData, Weighted<PostcodeRow>>();
 
-/** The weighted lists of placeFor, worked out once per data set, group and province (not on every draw). */
-const groupPlaces = new WeakMap<PersonData, Map<string, GroupPlaces>>();
-
-function placesOf(data: PersonData, group: { name: string; provinces: Weighted<string> }): GroupPlaces {
-  let byGroup = groupPlaces.get(data);
-  if (!byGroup) groupPlaces.set(data, (byGroup = new Map()));
-  let places = byGroup.get(group.name);
-  if (places) return places;
-  const short = group.name.replace(/族$/u, '');
-  const own = new RegExp(`${short}(?:族|自治)`, 'u');
-  const rows = new Map<string, Weighted<PostcodeRow>>();
-  places = {
-    provinces: group.provinces.filter(([p]) => data.places.has(p)),
-    rowsOf(province) {
-      let weighted = rows.get(province);
-      if (!weighted) {
-        weighted = data.places.get(province)!.map((row) => {
-          // Urban districts hold most people; a county counts less (there are more counties than districts).
-          let w = row.district.endsWith('区') ? 3 : row.district.endsWith('市') || !row.district ? 2 : 1;
-          if (group.name !== '汉族' && own.test(row.city + row.district)) w *= 10;
-          return [row, w] as const;
-        });
-        rows.set(province, weighted);
-      }
-      return weighted;
-    },
-  };
-  byGroup.set(group.name, places);
-  return places;
+/** A province's places, weighted for an ethnic group. */
+function weightedRows(rows: readonly PostcodeRow[], groupName: string): Weighted<PostcodeRow> {
+  const own = new RegExp(`${groupName.replace(/族$/u, '')}(?:族|自治)`, 'u');
+  return rows.map((row) => {
+    // Urban districts hold most people; a county counts less (there are more counties than districts).
+    let w = row.district.endsWith('区') ? 3 : row.district.endsWith('市') || !row.district ? 2 : 1;
+    if (groupName !== '汉族' && own.test(row.city + row.district)) w *= 10;
+    return [row, w] as const;
+  });
 }
 
 const BLOOD_TYPES: Weighted<Person['bloodType']> = [
@@ -216,19 +198,13 @@ function careerFor(rng: Rng, data: PersonData, age: number, gender: Gender): { e
 }
 
 /** The jobs open to an education level, in list order: worked out once per list and level, not per person. */
-const jobsByEducation = new WeakMap<readonly string[], Map<string, string[]>>();
-function jobsFor(jobs: readonly string[], education: string): string[] {
-  let byEducation = jobsByEducation.get(jobs);
-  if (!byEducation) jobsByEducation.set(jobs, (byEducation = new Map()));
-  let fit = byEducation.get(education);
-  if (!fit) {
-    fit = jobs.filter((j) =>
+const jobsByEducation = perObject<readonly string[], string[]>();
+const jobsFor = (jobs: readonly string[], education: string) =>
+  jobsByEducation(jobs, education, () =>
+    jobs.filter((j) =>
       DEGREE_JOBS.test(j) ? DEGREE.has(education) : COLLEGE_JOBS.test(j) ? COLLEGE.has(education) : true,
-    );
-    byEducation.set(education, fit);
-  }
-  return fit;
-}
+    ),
+  );
 
 export interface PersonOptions {
   gender?: Gender;

@@ -22,19 +22,3 @@ export function pickForDay<T>(items: readonly T[], date: string, salt: string): 
 export function pickRandom<T>(items: readonly T[]): T | undefined {
   return items.length ? items[randomInt(items.length)] : undefined;
 }
-
-/**
- * `make(item, date)` once per item and date, as a frozen object that every caller that day shares, so a route with
- * `stableData` serialises it once. Items are a content snapshot's (an edit makes a new snapshot, so new items);
- * each item keeps its last date's answer.
- */
-export function answersPerDay<T extends object, A extends object>(make: (item: T, date: string) => A) {
-  const answers = new WeakMap<T, { date: string; answer: Readonly<A> }>();
-  return (item: T, date: string): Readonly<A> => {
-    const last = answers.get(item);
-    if (last?.date === date) return last.answer;
-    const answer = Object.freeze(make(item, date));
-    answers.set(item, { date, answer });
-    return answer;
-  };
-}
