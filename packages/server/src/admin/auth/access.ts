@@ -103,21 +103,27 @@ export async function loadUserAccess(
   const cache = cacheFor(db);
   const user = await cache.user(db, userId, sessionId);
   if (!user) return undefined;
-  const grants = await cache.derive(db, userId, user.revision, grantsFrom);
-  const { tree: _tree, ...flat } = grants;
+  const { row, revision } = user;
+  const grants = await cache.derive(db, userId, revision, grantsFrom);
+  // Every field written out, not spread from the row and the grants: a literal of one shape stays on V8's fast
+  // path, where a spread of a database row and a rest copy of the grants went through its slow one on every request.
   return {
-    id: user.id,
-    username: user.username,
-    nickname: user.nickname,
-    status: user.status,
-    tokenVersion: Number(user.token_version),
-    sessionsEndReason: user.sessions_end_reason,
-    mustChangePassword: Number(user.must_change_password) === 1,
-    totpEnabled: user.totp_enabled_at !== null,
+    id: row.id,
+    username: row.username,
+    nickname: row.nickname,
+    status: row.status,
+    tokenVersion: Number(row.token_version),
+    sessionsEndReason: row.sessions_end_reason,
+    mustChangePassword: Number(row.must_change_password) === 1,
+    totpEnabled: row.totp_enabled_at !== null,
     session:
-      sessionId && user.session_state !== null ? { id: sessionId, endReason: user.session_state || null } : undefined,
-    revision: user.revision,
-    ...flat,
+      sessionId && row.session_state !== null ? { id: sessionId, endReason: row.session_state || null } : undefined,
+    revision,
+    roles: grants.roles,
+    isSuper: grants.isSuper,
+    menuMasks: grants.menuMasks,
+    aggregate: grants.aggregate,
+    requireTotp: grants.requireTotp,
     grants,
   };
 }

@@ -58,7 +58,9 @@ export async function authenticate(req: FastifyRequest): Promise<AuthContext> {
     if (reason && reason !== 'LOGOUT')
       throw signedOut(isSignedOutCode(reason) ? reason : 'SESSION_ENDED', 'session ended');
   }
-  return { ...access, tokenIssuedAt: claims.iat, sessionId: claims.sid };
+  // The token's facts join the object just read (ours alone): a spread copy took V8's slow path on every request.
+  const auth: AuthContext = Object.assign(access, { tokenIssuedAt: claims.iat, sessionId: claims.sid });
+  return auth;
 }
 
 /** The reason recorded with the last token_version increment; a version raised by hand or by an older release says SESSION_ENDED. */
