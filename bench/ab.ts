@@ -8,7 +8,8 @@
  * side by side, identical code gives ratios of 0.95–1.04. Prints each round's ratio (this ÷ base) and the median.
  *
  * The base revision is checked out with `git worktree` into a temporary folder that borrows this checkout's
- * node_modules, and runs this checkout's bench/server.ts (so both are started the same way); both use SQLite.
+ * node_modules, and runs this checkout's bench/server.ts (so both are started the same way); both use SQLite. Both
+ * servers run compiled, as `npm start` runs them (harness.ts buildServer).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,7 +18,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { BenchContext, BenchTarget } from './bench-target.js';
-import { ADMIN, appContext, cpuOf, load, prepare, type Server, startServer, stopServer } from './harness.js';
+import {
+  ADMIN,
+  appContext,
+  buildServer,
+  cpuOf,
+  load,
+  prepare,
+  type Server,
+  startServer,
+  stopServer,
+} from './harness.js';
 import { TARGETS } from './targets.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -84,10 +95,12 @@ async function cpuPerRequest(
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
+  buildServer();
   const tree = worktree(values.base!);
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-ab-data-'));
   const apps: Server[] = [];
   try {
+    buildServer(tree);
     fs.mkdirSync(path.join(data, 'base'));
     fs.mkdirSync(path.join(data, 'this'));
     const base = await startApp(path.join(tree, 'bench/server.ts'), path.join(data, 'base'));

@@ -1,9 +1,10 @@
 /**
- * What `npm run bench` (run.ts) and `npm run bench:ab` (ab.ts) share: the server children (bench/server.ts under
- * tsx: start one and wait for its port, ask it for its CPU time, stop it), the app's seeded administrator and
- * sign-in, a target's request after its setup, and the load itself.
+ * What `npm run bench` (run.ts), `npm run bench:ab` (ab.ts) and `npm run bench:memory` (memory.ts) share: the build of
+ * the server they measure, the server children (bench/server.ts under tsx: start one and wait for its port, ask it for
+ * its CPU time, stop it), the app's seeded administrator and sign-in, a target's request after its setup, and the load
+ * itself.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -19,6 +20,23 @@ export interface Server {
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Builds the server the bench measures: the compiled one (packages/server/dist), which is what `npm start` runs. The
+ * sources run through tsx cost 5–15 % more CPU a request (its esbuild transform keeps function names by wrapping
+ * every named closure in an Object.defineProperty call, made each time the closure is created). This checkout is built
+ * when a build input changed (scripts/build-if-changed.mjs, as `npm start` does); another checkout (bench:ab's base)
+ * gets its server built afresh. The build's output goes to stderr, so that stdout stays the results table.
+ */
+export function buildServer(checkout?: string): void {
+  const result = checkout
+    ? spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], {
+        cwd: path.join(checkout, 'packages/server'),
+        stdio: ['ignore', 2, 2],
+      })
+    : spawnSync(process.execPath, [path.join(here, '../scripts/build-if-changed.mjs')], { stdio: ['ignore', 2, 2] });
+  if (result.status !== 0) throw new Error(`the server build failed${checkout ? ` in ${checkout}` : ''}`);
+}
 
 /** Forks bench/server.ts under tsx and resolves with the port it listens on. */
 export function startServer(

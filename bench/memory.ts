@@ -6,7 +6,7 @@
  * app's OpenAPI document). Prints, per phase, RSS at its end and its peak (VmHWM, reset before each phase through
  * /proc/<pid>/clear_refs), read from /proc: Linux only. See bench/README.md.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +21,7 @@ import {
   requestUrl,
 } from './memory-requests.js';
 import { freePort, sleep, waitFor } from '../packages/server/test/cluster/services.js';
+import { buildServer } from './harness.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -116,8 +117,7 @@ function phaseUrls(ops: Operation[], phase: Phase, offset: number): string[] {
 }
 
 async function main() {
-  const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-if-changed.mjs')], { stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('the build failed');
+  buildServer();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-memory-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;

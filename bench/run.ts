@@ -14,7 +14,17 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import type { BenchTarget } from './bench-target.js';
-import { ADMIN, appContext, cpuOf, load, prepare, type Server, startServer, stopServer } from './harness.js';
+import {
+  ADMIN,
+  appContext,
+  buildServer,
+  cpuOf,
+  load,
+  prepare,
+  type Server,
+  startServer,
+  stopServer,
+} from './harness.js';
 import { TARGETS } from './targets.js';
 
 interface Options {
@@ -197,6 +207,7 @@ async function main() {
     throw new Error(
       `no target matches --only ${opts.only.join(',')}; targets: ${TARGETS.map((t) => t.name).join(', ')}`,
     );
+  buildServer();
   console.error(
     `bench: ${targets.length} target(s), ${opts.duration} s each, ${opts.connections} connections, no pipelining; node ${process.version}, ${os.cpus().length} CPUs`,
   );

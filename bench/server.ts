@@ -1,8 +1,9 @@
 /**
  * Child-process entry of the benchmark: `baseline` serves a bare node:http hello-world, `fastify` a bare Fastify one,
- * `floor` bare Fastify with the required features' libraries (startFloor), `app` the real service
- * (buildApp on a SQLite file in the folder given as the second argument). Each child tells its parent the port
- * over IPC. Running servers in their own process keeps autocannon (in the parent) off their event loop.
+ * `floor` bare Fastify with the required features' libraries (startFloor), `app` the real service as compiled for
+ * `npm start` (buildApp from packages/server/dist, on a SQLite file in the folder given as the second argument). Each
+ * child tells its parent the port over IPC. Running servers in their own process keeps autocannon (in the parent) off
+ * their event loop.
  */
 import http from 'node:http';
 import path from 'node:path';
@@ -79,10 +80,14 @@ async function startFloor(headers: Record<string, string>): Promise<number> {
   return (app.server.address() as AddressInfo).port;
 }
 
+/** The compiled server next to this file (built by harness.ts buildServer): what `npm start` runs. */
+const DIST = '../packages/server/dist';
+
 async function startApp(dir: string, adminUsername: string, adminPassword: string): Promise<number> {
   // Imported here, so that the baselines' processes hold none of the app's modules or data (their RSS is comparable).
-  const { buildApp } = await import('../packages/server/src/app.js');
-  const { loadConfig } = await import('../packages/server/src/config.js');
+  // The compiled modules have no declarations of their own: they are typed as the sources they were built from.
+  const { buildApp } = (await import(`${DIST}/app.js`)) as typeof import('../packages/server/src/app.js');
+  const { loadConfig } = (await import(`${DIST}/config.js`)) as typeof import('../packages/server/src/config.js');
   // An explicit environment: the bench must not pick up the developer's DATABASE_URL, REDIS_URL or limits.
   const config = loadConfig({
     DATA_DIR: dir,
