@@ -85,4 +85,12 @@ describe('Dockerfile', () => {
     const server = JSON.parse(read('packages/server/package.json')) as { main: string };
     expect(dockerfile).toContain(`packages/server/${server.main}`);
   });
+
+  it('starts the server with the command npm start ends with, node flags included', () => {
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    const start = scripts.start.split('&&').at(-1)!.trim().split(/\s+/);
+    const cmd = /^CMD (\[.*\])$/m.exec(dockerfile);
+    expect(cmd, 'a CMD line in exec form').not.toBeNull();
+    expect(JSON.parse(cmd![1])).toEqual(start);
+  });
 });
