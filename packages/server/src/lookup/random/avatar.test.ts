@@ -1,7 +1,6 @@
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
 import { AVATAR_STYLE_KEYS, DEFAULT_AVATAR_STYLE, avatarLicence, randomSeedText, renderAvatarSvg } from './avatar.js';
-import { ImageCache } from '../shared/image-cache.js';
 import { seededRng } from '../shared/rng.js';
 
 describe('avatars', () => {
@@ -29,26 +28,5 @@ describe('avatars', () => {
 
   it('make random seeds of 12 letters and digits', () => {
     expect(randomSeedText(seededRng('x'))).toMatch(/^[a-z0-9]{12}$/);
-  });
-});
-
-describe('ImageCache', () => {
-  it('evicts the least recently used images to stay within its byte budget', () => {
-    const cache = new ImageCache(1000);
-    const img = (n: number) => ({ contentType: 'image/svg+xml', body: 'x'.repeat(n) });
-    cache.set('a', img(250));
-    cache.set('b', img(250));
-    cache.set('c', img(250));
-    cache.get('a'); // a is now the most recent
-    cache.set('d', img(250));
-    cache.set('e', img(250));
-    expect(cache.size).toBeLessThanOrEqual(1000);
-    expect(cache.get('b')).toBeUndefined();
-    expect(cache.get('a')?.body).toHaveLength(250);
-    expect(cache.get('e')?.body).toHaveLength(250);
-    // larger than a quarter of the budget: served, not kept
-    const huge = cache.set('h', img(400));
-    expect(huge.etag).toMatch(/^".+"$/);
-    expect(cache.get('h')).toBeUndefined();
   });
 });

@@ -14,10 +14,15 @@ export interface ImageBody {
   body: string | Buffer;
 }
 
-interface Entry extends ImageBody {
+/** An image as the cache holds it. */
+export interface CachedImage extends ImageBody {
   etag: string;
+  /** Memory it holds: its body and what was derived from it. */
   bytes: number;
+  /** Values made once from this image (answers built around it), by name; counted in `bytes`. */
+  derived?: Map<string, unknown>;
 }
+type Entry = CachedImage;
 
 export class ImageCache {
   private readonly entries = new Map<string, Entry>();
@@ -59,12 +64,34 @@ export class ImageCache {
     this.entries.delete(key);
     this.entries.set(key, entry);
     this.bytes += bytes;
+    this.evict();
+    return entry;
+  }
+
+  /**
+   * A value made once from the image cached under `key` (e.g. the JSON answer built around it for one base URL) and
+   * kept with it: `make` says what it holds in memory, which counts in the cache's bytes until the image is evicted. An
+   * image the cache does not hold (too large to keep) gets a fresh value every time.
+   */
+  derive<V>(key: string, image: CachedImage, name: string, make: () => { value: V; bytes: number }): V {
+    const kept = image.derived?.get(name);
+    if (kept !== undefined) return kept as V;
+    const { value, bytes } = make();
+    if (this.entries.get(key) !== image) return value;
+    (image.derived ??= new Map()).set(name, value);
+    image.bytes += bytes;
+    this.bytes += bytes;
+    this.evict();
+    return value;
+  }
+
+  /** Drops the least recently used images until the cache is within its budget. */
+  private evict(): void {
     for (const [k, e] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(k);
       this.bytes -= e.bytes;
     }
-    return entry;
   }
 
   /**

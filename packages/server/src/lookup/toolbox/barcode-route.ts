@@ -60,6 +60,8 @@ export default async function barcodeRoute(app: FastifyInstance) {
 
   lookupRoute(app, {
     path: '/barcode',
+    // The answer for a query and base URL is one frozen object kept with its image (imageJsonReply): serialised once.
+    stableData: true,
     zh: '生成条形码（Code128、EAN-13、UPC-A 等），校验位自动计算或核对。',
     summary: '条形码生成 Barcode',
     description:

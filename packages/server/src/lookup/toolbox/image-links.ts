@@ -2,10 +2,10 @@
  * What the QR code and barcode endpoints share: links to the raw image, data URLs, and the JSON answer built around
  * a cached image.
  *
- * Why not the platform's `cache` option: its memo counts entries (2,000 per route), and with images of up to a few
- * hundred KB (and their data URLs) a crafted stream of distinct requests could hold hundreds of MB. Images go into a
- * byte-bounded LRU (random/image-cache.ts) instead; the answers still carry Cache-Control and an ETag, and a
- * matching If-None-Match is answered 304.
+ * Why not the platform's `cache` option: its memo's byte budget is shared by every route, and images of up to a few
+ * hundred KB (and their data URLs) would crowd the other routes' answers out of it. Images, and the JSON answers built
+ * around them, go into a byte-bounded LRU of each endpoint's own instead (shared/image-cache.ts); the answers still
+ * carry Cache-Control and an ETag, and a matching If-None-Match is answered 304.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -13,7 +13,7 @@ import { matchesEtag } from '../../shared/etag.js';
 import { Type } from '@sinclair/typebox';
 import { RawReply } from '../../plugins/lookup-platform.js';
 import { publicBaseUrl } from '../../plugins/public-url.js';
-import { ImageCache, type ImageBody } from '../shared/image-cache.js';
+import { ImageCache, type CachedImage, type ImageBody } from '../shared/image-cache.js';
 
 /** How long clients and CDNs may keep a generated image or its JSON: the output depends on the query alone. */
 export const IMAGE_MAX_AGE = 7 * 86400;
@@ -52,10 +52,11 @@ export function dataUrl(contentType: string, body: Buffer | string): string {
 
 /**
  * The JSON answer of an image endpoint: the image from `cache` (rendered on a miss), the envelope data built around it
- * with the request's public base URL, and HTTP caching. The ETag covers the image and the base URL, the two things
- * the answer depends on besides the query.
+ * with the request's public base URL, and HTTP caching. The answer depends on the image and the base URL alone, so it
+ * is built, frozen and given its ETag once per pair and kept with the image (counted in the cache's bytes); with the
+ * route's `stableData` it is serialised once too. The ETag covers the image and the base URL.
  */
-export async function imageJsonReply<T extends ImageBody, D>(
+export async function imageJsonReply<T extends ImageBody, D extends object>(
   cache: ImageCache,
   req: FastifyRequest,
   reply: FastifyReply,
@@ -64,14 +65,19 @@ export async function imageJsonReply<T extends ImageBody, D>(
   build: (image: T, base: string) => D,
 ): Promise<D | RawReply> {
   // The cache keeps every field of what was rendered (it spreads the image into its entry), so the entry is a T.
-  const image = (cache.get(key) ?? cache.set(key, await render())) as unknown as T & { etag: string };
+  const image = (cache.get(key) ?? cache.set(key, await render())) as CachedImage & T;
   const base = publicBaseUrl(req);
-  const etag = `"${createHash('sha1').update(`${image.etag}\u0000${base}`).digest('base64url').slice(0, 22)}"`;
+  const answer = cache.derive(key, image, base, () => {
+    const data = Object.freeze(build(image, base));
+    const etag = `"${createHash('sha1').update(`${image.etag}\u0000${base}`).digest('base64url').slice(0, 22)}"`;
+    // The answer's fields (the data URL is most of them) and its serialised envelope, each about the JSON's size.
+    return { value: { data, etag }, bytes: 2 * Buffer.byteLength(JSON.stringify(data)) };
+  });
   reply.header('cache-control', `public, max-age=${IMAGE_MAX_AGE}`);
-  reply.header('etag', etag);
-  if (matchesEtag(req.headers['if-none-match'], etag)) {
+  reply.header('etag', answer.etag);
+  if (matchesEtag(req.headers['if-none-match'], answer.etag)) {
     reply.code(304);
     return new RawReply('application/json; charset=utf-8', '');
   }
-  return build(image, base);
+  return answer.data;
 }

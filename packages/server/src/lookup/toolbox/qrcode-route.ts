@@ -85,6 +85,8 @@ export default async function qrcodeRoute(app: FastifyInstance) {
 
   lookupRoute(app, {
     path: '/qrcode',
+    // The answer for a query and base URL is one frozen object kept with its image (imageJsonReply): serialised once.
+    stableData: true,
     zh: '生成二维码：返回图片地址和 data URL，可设容错级别、尺寸和颜色。',
     summary: '二维码生成 QR code',
     description:
