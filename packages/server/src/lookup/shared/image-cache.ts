@@ -22,12 +22,11 @@ export interface CachedImage extends ImageBody {
   /** Values made once from this image (answers built around it), by name; counted in `bytes`. */
   derived?: Map<string, unknown>;
 }
-type Entry = CachedImage;
 
 export class ImageCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, CachedImage>();
   /** Renders under way: concurrent requests for the same new image wait for one render instead of queueing many. */
-  private readonly pending = new Map<string, Promise<Entry>>();
+  private readonly pending = new Map<string, Promise<CachedImage>>();
   private bytes = 0;
 
   constructor(
@@ -41,7 +40,7 @@ export class ImageCache {
     return this.bytes;
   }
 
-  get(key: string): Entry | undefined {
+  get(key: string): CachedImage | undefined {
     const hit = this.entries.get(key);
     if (hit) {
       // Map order is insertion order: re-inserting marks the entry as most recently used.
@@ -51,7 +50,7 @@ export class ImageCache {
     return hit;
   }
 
-  set(key: string, image: ImageBody): Entry {
+  set(key: string, image: ImageBody): CachedImage {
     const bytes = heapBytes(image.body);
     const entry = {
       ...image,
@@ -119,7 +118,7 @@ export class ImageCache {
     return new RawReply(entry.contentType, entry.body);
   }
 
-  private renderOnce(key: string, render: () => Promise<ImageBody> | ImageBody): Promise<Entry> {
+  private renderOnce(key: string, render: () => Promise<ImageBody> | ImageBody): Promise<CachedImage> {
     let p = this.pending.get(key);
     if (!p) {
       p = (async () => this.set(key, await render()))().finally(() => this.pending.delete(key));
