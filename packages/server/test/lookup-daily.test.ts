@@ -49,6 +49,24 @@ describe('daily recommendation endpoints', () => {
     }
   });
 
+  it('poem-game draws distinct verses, each named by the poem it comes from, however often it is asked', async () => {
+    const poems = new Map(t.app.content.items('poems').map((p) => [p.id, p]));
+    for (let i = 0; i < 10; i++) {
+      const { items } = (await get(`/api/poem-game?keyword=${encodeURIComponent('月')}&count=20`)).body.data;
+      expect(new Set(items.map((v: { line: string }) => v.line)).size).toBe(items.length);
+      for (const v of items) {
+        const poem = poems.get(v.poemId)!;
+        expect(poem, v.poemId).toBeDefined();
+        expect({ title: v.title, author: v.author, dynasty: v.dynasty }).toEqual({
+          title: poem.title,
+          author: poem.author,
+          dynasty: poem.dynasty,
+        });
+        expect(poem.lines.join('')).toContain(v.line);
+      }
+    }
+  });
+
   it('poem-game plays 接龙: the answer starts with the last character of the given verse', async () => {
     const r = await get(`/api/poem-game?after=${encodeURIComponent('床前明月光')}&count=3`);
     expect(r.status).toBe(200);

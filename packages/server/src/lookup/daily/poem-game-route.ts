@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { LookupError, paramError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
+import { answersPerItem } from '../shared/memo.js';
 import { rngFor } from '../shared/rng.js';
 import { lastHanChar, type Verse } from './poem-index.js';
 import { poemSource } from './poems.js';
@@ -13,6 +14,19 @@ const VerseSchema = Type.Object({
   dynasty: Type.String(),
   poemId: Type.String(),
 });
+
+/**
+ * A verse's answer item, made once per verse: the poems are content items of many shapes, so reading their fields on
+ * every request went through V8's megamorphic lookups (and migrations of their deprecated maps), and the serializer
+ * then read a fresh object per item.
+ */
+const verseAnswer = answersPerItem((v: Verse) => ({
+  line: v.text,
+  title: v.poem.title,
+  author: v.poem.author,
+  dynasty: v.poem.dynasty,
+  poemId: v.poem.id,
+}));
 
 /** Draws up to `count` distinct verses without copying the (possibly thousands of) matches: a partial shuffle of indices. */
 function draw(verses: readonly Verse[], count: number, seed?: string): Verse[] {
@@ -84,13 +98,7 @@ export default async function poemGameRoute(app: FastifyInstance) {
         mode: q.keyword !== undefined ? ('feihua' as const) : ('jielong' as const),
         keyword,
         total: matches.length,
-        items: draw(matches, q.count, q.seed).map((v) => ({
-          line: v.text,
-          title: v.poem.title,
-          author: v.poem.author,
-          dynasty: v.poem.dynasty,
-          poemId: v.poem.id,
-        })),
+        items: draw(matches, q.count, q.seed).map((v) => verseAnswer(v)),
       };
     },
   });
