@@ -5,6 +5,7 @@ import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { DailyQuery, resolveDate } from '../shared/daily-query.js';
 import { answersPerItem } from '../shared/memo.js';
 import { pickForDay, pickRandom } from '../shared/pick.js';
+import type { Poem } from './poem-index.js';
 import { poemSource } from './poems.js';
 
 const PoemSchema = Type.Object({
@@ -18,7 +19,7 @@ const PoemSchema = Type.Object({
 
 export default async function poemRoute(app: FastifyInstance) {
   const source = poemSource(app);
-  const answerOf = answersPerItem((poem: ReturnType<typeof source.poems>[number], date: string) => ({
+  const answerOf = answersPerItem((poem: Poem, date: string) => ({
     date,
     ...poem,
     featured: poem.featured ?? poem.lines[0],

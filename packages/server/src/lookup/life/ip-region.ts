@@ -319,6 +319,17 @@ function foreignPlace(
  * The answer for one `ip` query value: looked up when public, ip-api's `fail` answer when private or reserved.
  * Throws a parameter error naming `ip` when the value is not an IPv4 or IPv6 address.
  */
+export function resolveIpRegion(provider: IpRegionProvider, ip: string, lang: IpLang): IpRegionResult {
+  const c = classifyAddress(ip);
+  if (c.kind === 'invalid')
+    throw paramError('ip', '应为 IPv4 或 IPv6 地址（如 8.8.8.8、2001:4860:4860::8888），留空查询本机出口 IP', ip);
+  if (c.kind !== 'public')
+    return { status: 'fail', message: c.kind === 'private' ? 'private range' : 'reserved range', query: ip };
+  const facts = provider.lookup(c.address, c.version, lang);
+  if (!facts) return { status: 'fail', message: 'no data', query: ip };
+  return { status: 'success', ...facts, query: ip };
+}
+
 /** Answers kept for repeated addresses (a client polling its own address, a crawler, a benchmark): ~1 KB each. */
 const RECENT_LIMIT = 10_000;
 
@@ -339,15 +350,4 @@ export function recentIpRegions(provider: IpRegionProvider) {
     }
     return answer;
   };
-}
-
-export function resolveIpRegion(provider: IpRegionProvider, ip: string, lang: IpLang): IpRegionResult {
-  const c = classifyAddress(ip);
-  if (c.kind === 'invalid')
-    throw paramError('ip', '应为 IPv4 或 IPv6 地址（如 8.8.8.8、2001:4860:4860::8888），留空查询本机出口 IP', ip);
-  if (c.kind !== 'public')
-    return { status: 'fail', message: c.kind === 'private' ? 'private range' : 'reserved range', query: ip };
-  const facts = provider.lookup(c.address, c.version, lang);
-  if (!facts) return { status: 'fail', message: 'no data', query: ip };
-  return { status: 'success', ...facts, query: ip };
 }

@@ -108,7 +108,7 @@ export class ImageCache {
       reply.header('cache-control', 'no-store');
       return new RawReply(image.contentType, image.body);
     }
-    const entry = this.get(key) ?? (await this.renderOnce(key, render));
+    const entry = await this.image(key, render);
     reply.header('cache-control', `public, max-age=${this.maxAge}, immutable`);
     reply.header('etag', entry.etag);
     if (matchesEtag(req.headers['if-none-match'], entry.etag)) {
@@ -116,6 +116,11 @@ export class ImageCache {
       return new RawReply(entry.contentType, '');
     }
     return new RawReply(entry.contentType, entry.body);
+  }
+
+  /** The image cached under `key`, rendered on a miss (one render for concurrent requests: `pending`). */
+  image(key: string, render: () => Promise<ImageBody> | ImageBody): CachedImage | Promise<CachedImage> {
+    return this.get(key) ?? this.renderOnce(key, render);
   }
 
   private renderOnce(key: string, render: () => Promise<ImageBody> | ImageBody): Promise<CachedImage> {

@@ -65,7 +65,7 @@ export async function imageJsonReply<T extends ImageBody, D extends object>(
   build: (image: T, base: string) => D,
 ): Promise<D | RawReply> {
   // The cache keeps every field of what was rendered (it spreads the image into its entry), so the entry is a T.
-  const image = (cache.get(key) ?? cache.set(key, await render())) as CachedImage & T;
+  const image = (await cache.image(key, render)) as CachedImage & T;
   const base = publicBaseUrl(req);
   const answer = cache.derive(key, image, base, () => {
     const data = Object.freeze(build(image, base));
