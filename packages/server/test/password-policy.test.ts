@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer, describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
 import { USER_PASSWORD, insertUser, signIn } from './auth-fixtures.js';
@@ -39,6 +40,12 @@ describeEachDb('password policy for new admin passwords', (dialect) => {
     );
     const ok = await call('POST', '/api/users', { username: 'strong1', password: 'lantern-orbit-harvest-42' });
     expect(ok.statusCode, ok.body).toBe(201);
+    // The event loop scored over the trie compiled in a thread of its own: it never loaded the word lists itself.
+    const loaded = Object.keys(createRequire(import.meta.url).cache);
+    expect(loaded.some((file) => file.includes('@zxcvbn-ts/core'))).toBe(true);
+    expect(loaded.filter((file) => file.includes('@zxcvbn-ts/language-'))).toEqual([
+      expect.stringContaining('adjacencyGraphs'),
+    ]);
   });
 
   it('an operator reset and a change of one’s own password follow the same policy', async () => {

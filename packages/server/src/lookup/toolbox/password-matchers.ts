@@ -22,7 +22,15 @@
  * or a substring that names an Object.prototype member (v3's `in` finds `constructor` and `__proto__` there).
  */
 import { createRequire } from 'node:module';
-import { buildWordIndex, childOf, hasWord, type WordIndex } from './password-word-index.js';
+import {
+  buildWordIndex,
+  childOf,
+  hasWord,
+  rankIn,
+  type SharedWordIndex,
+  shareWordIndex,
+  type WordIndex,
+} from './password-word-index.js';
 
 interface DictionaryMatch {
   pattern: 'dictionary';
@@ -296,6 +304,49 @@ export function installFastMatchers(): void {
   currentIndex(core.zxcvbnOptions);
   MatchDictionary.prototype.defaultMatch = defaultMatch;
   MatchL33t.prototype.match = l33tMatch;
+}
+
+/** The index of the dictionaries zxcvbn has now, copied into shared memory for other threads (installSharedWords). */
+export function shareCurrentWords(): SharedWordIndex {
+  const options = core.zxcvbnOptions;
+  return shareWordIndex(currentIndex(options), options.rankedDictionariesMaxWordSize);
+}
+
+/**
+ * Gives zxcvbn dictionaries compiled in another thread (shareCurrentWords) instead of word lists of its own, and
+ * puts the fast methods in place. zxcvbn then holds no word list: each ranked dictionary is a view of the shared
+ * trie that answers `word in dictionary` and `dictionary[word]` as v3's plain object does (Object.prototype's
+ * members included), for the one place v3's own matcher still runs (a substring that names such a member). A
+ * thread that scores this way holds some 40 MB less than one that loads the lists (password-pool.ts).
+ * Not for user inputs (`zxcvbn(password, userInputs)` would rebuild the index from these views): the service has none.
+ */
+export function installSharedWords(shared: SharedWordIndex): void {
+  const dictionaries: Array<Record<string, number>> = [];
+  const idx: WordIndex = {
+    dictionaries,
+    names: shared.names,
+    firstChild: shared.firstChild,
+    unit: shared.unit,
+    hitStart: shared.hitStart,
+    hitDictionary: shared.hitDictionary,
+    hitRank: shared.hitRank,
+  };
+  for (let d = 0; d < shared.names.length; d++) dictionaries.push(rankedView(idx, d));
+  const options = core.zxcvbnOptions;
+  options.rankedDictionaries = Object.fromEntries(shared.names.map((name, d) => [name, dictionaries[d]]));
+  options.rankedDictionariesMaxWordSize = { ...shared.maxWordSize };
+  index = idx;
+  MatchDictionary.prototype.defaultMatch = defaultMatch;
+  MatchL33t.prototype.match = l33tMatch;
+}
+
+/** Dictionary number `d` of the trie, as v3's `{ word: rank }` object looks to `in` and to reading a key. */
+function rankedView(idx: WordIndex, d: number): Record<string, number> {
+  return new Proxy({} as Record<string, number>, {
+    has: (_target, key) => (typeof key === 'string' && rankIn(idx, d, key) !== undefined) || key in Object.prototype,
+    get: (target, key) =>
+      (typeof key === 'string' ? rankIn(idx, d, key) : undefined) ?? Reflect.get(Object.prototype, key, target),
+  });
 }
 
 /** Puts v3's own methods back (the equivalence test scores its reference with them). */

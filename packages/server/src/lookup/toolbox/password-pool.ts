@@ -22,6 +22,7 @@ import { LookupError } from '../../errors.js';
 import { workerEntry } from '../shared/worker-entry.js';
 import type { PasswordStrength } from './password-strength.js';
 import type { PasswordWorkerData } from './password-worker.js';
+import type { SharedWordIndex } from './password-word-index.js';
 
 /** Longest password (in UTF-16 units, zxcvbn's unit of work) that runs in the ordinary lane. */
 export const SHORT_LANE_MAX = 16;
@@ -47,6 +48,35 @@ interface LaneOptions {
   idleMs: number;
   /** Scheduling niceness of the lane's threads (0 = the process's own, 19 = only what others leave). */
   niceness: number;
+}
+
+/** The dictionaries compiled for every thread of the process that scores passwords, once (sharedPasswordWords). */
+let words: Promise<SharedWordIndex> | undefined;
+
+/**
+ * zxcvbn's word lists compiled into the shared trie, once per process, in a thread of its own that then ends
+ * (password-words-worker.ts): loading and compiling the lists takes ~90 MB for a moment and leaves ~40 MB of heap,
+ * which neither the event loop nor any scoring thread then keeps. Each lane's threads, and the admin password
+ * policy on the event loop, score over the same trie (shared memory, ~5 MB for the process).
+ */
+export function sharedPasswordWords(): Promise<SharedWordIndex> {
+  words ??= (async () => {
+    const thread = new Piscina({
+      ...workerEntry(import.meta.url, 'password-words-worker'),
+      minThreads: 1,
+      maxThreads: 1,
+    });
+    try {
+      return (await thread.run(null, { signal: AbortSignal.timeout(WARM_UP_LIMIT_MS) })) as SharedWordIndex;
+    } finally {
+      await thread.destroy();
+    }
+  })().catch((err: unknown) => {
+    // A failed compile is tried again by the next lane that starts.
+    words = undefined;
+    throw err;
+  });
+  return words;
 }
 
 /**
@@ -102,16 +132,20 @@ class Lane {
     );
   }
 
-  private start(): Promise<Piscina> {
+  private async start(): Promise<Piscina> {
     const { threads, maxQueue, niceness } = this.opts;
+    const compiled = await sharedPasswordWords().catch((err: unknown) => {
+      this.ready = undefined;
+      throw err;
+    });
     const pool = new Piscina({
       ...workerEntry(import.meta.url, 'password-worker'),
       minThreads: threads,
       maxThreads: threads,
       maxQueue,
-      workerData: { niceness } satisfies PasswordWorkerData,
+      workerData: { niceness, words: compiled } satisfies PasswordWorkerData,
       resourceLimits: {
-        // A runaway check must not take the process's memory with it; the dictionaries and their trie need ~25 MB.
+        // A runaway check must not take the process's memory with it (a thread's heap is ~10 MB once loaded).
         maxOldGenerationSizeMb: 256,
         // V8's default young generation (48 MB, two 16 MB semi-spaces once grown) was most of a thread's resident
         // size; a check's garbage is short-lived, so half of it costs no measurable CPU and saves ~25 MB a thread.

@@ -21,6 +21,38 @@ export interface WordIndex {
   hitRank: Int32Array;
 }
 
+/**
+ * A WordIndex as another thread receives it: its arrays over SharedArrayBuffers, which posting to a worker thread
+ * shares instead of copying, with the dictionaries' names (in zxcvbn's order) and their longest word's length.
+ */
+export interface SharedWordIndex {
+  names: string[];
+  maxWordSize: Record<string, number>;
+  firstChild: Int32Array;
+  unit: Uint16Array;
+  hitStart: Int32Array;
+  hitDictionary: Uint8Array;
+  hitRank: Int32Array;
+}
+
+/** A copy of the index's arrays in shared memory, for every thread of the process to read. */
+export function shareWordIndex(idx: WordIndex, maxWordSize: Record<string, number>): SharedWordIndex {
+  const share = <T extends Int32Array | Uint16Array | Uint8Array>(a: T, make: (b: SharedArrayBuffer) => T): T => {
+    const shared = make(new SharedArrayBuffer(a.byteLength));
+    shared.set(a);
+    return shared;
+  };
+  return {
+    names: idx.names,
+    maxWordSize: Object.fromEntries(idx.names.map((n) => [n, maxWordSize[n]])),
+    firstChild: share(idx.firstChild, (b) => new Int32Array(b)),
+    unit: share(idx.unit, (b) => new Uint16Array(b)),
+    hitStart: share(idx.hitStart, (b) => new Int32Array(b)),
+    hitDictionary: share(idx.hitDictionary, (b) => new Uint8Array(b)),
+    hitRank: share(idx.hitRank, (b) => new Int32Array(b)),
+  };
+}
+
 /** The node reached from `node` by the UTF-16 unit `u`, or −1. */
 export function childOf(idx: WordIndex, node: number, u: number): number {
   let lo = idx.firstChild[node];
@@ -48,6 +80,15 @@ export function nodeOf(idx: WordIndex, word: string): number {
 export function hasWord(idx: WordIndex, word: string): boolean {
   const node = nodeOf(idx, word);
   return node >= 0 && idx.hitStart[node] < idx.hitStart[node + 1];
+}
+
+/** The rank of `word` in dictionary number `d`, or undefined when that dictionary does not have it. */
+export function rankIn(idx: WordIndex, d: number, word: string): number | undefined {
+  const node = nodeOf(idx, word);
+  if (node < 0) return undefined;
+  for (let h = idx.hitStart[node]; h < idx.hitStart[node + 1]; h++)
+    if (idx.hitDictionary[h] === d) return idx.hitRank[h];
+  return undefined;
 }
 
 /**
