@@ -26,10 +26,15 @@ RUN npm ci --omit=dev --workspace packages/server --no-audit --no-fund && npm ca
 
 # 3. Runtime.
 FROM node:20-slim
+# MALLOC_MMAP_THRESHOLD_: glibc gives every allocation of 128 KiB or more its own mapping, returned to the system when
+# freed, instead of raising that threshold as large buffers come and go and keeping freed pixels and PNG bytes in its
+# heaps. Measured with `npm run bench:memory`: 25-45 MB less RSS after every route (455-464 against 480-502 MB),
+# 20-40 MB lower peaks, no measurable CPU cost. Not a tianji setting: the allocator reads it at process start.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
-    DATA_DIR=/var/lib/tianji
+    DATA_DIR=/var/lib/tianji \
+    MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=deps /app ./
 COPY --from=build /app/packages/server/dist packages/server/dist
