@@ -28,7 +28,7 @@ RUN npm ci --omit=dev --workspace packages/server --no-audit --no-fund && npm ca
 FROM node:20-slim
 # MALLOC_MMAP_THRESHOLD_: glibc gives every allocation of 128 KiB or more its own mapping, returned to the system when
 # freed, instead of raising that threshold as large buffers come and go and keeping freed pixels and PNG bytes in its
-# heaps. Measured with `npm run bench:memory`: 25-45 MB less RSS after every route (455-464 against 480-502 MB),
+# heaps. Measured with `npm run bench:memory`: 25-45 MB less RSS after every route (455-471 against 476-527 MB),
 # 20-40 MB lower peaks, no measurable CPU cost. Not a tianji setting: the allocator reads it at process start.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
