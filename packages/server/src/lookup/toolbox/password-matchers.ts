@@ -306,7 +306,7 @@ export function installFastMatchers(): void {
   MatchL33t.prototype.match = l33tMatch;
 }
 
-/** The index of the dictionaries zxcvbn has now, copied into shared memory for other threads (installSharedWords). */
+/** The index of the dictionaries zxcvbn has now (in shared memory already), for other threads' installSharedWords. */
 export function shareCurrentWords(): SharedWordIndex {
   const options = core.zxcvbnOptions;
   return shareWordIndex(currentIndex(options), options.rankedDictionariesMaxWordSize);
