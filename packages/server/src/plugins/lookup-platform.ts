@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import { EnvelopeSchema, SUCCESS_MSG, ok } from './envelope.js';
 import { describeValidation } from './validation-messages.js';
 import { LookupError, invalidParamMessage } from '../errors.js';
-import { matchesEtag } from '../shared/etag.js';
+import { etagOf, matchesEtag } from '../shared/etag.js';
 
 /** The five groups of the public API; each is an OpenAPI tag. */
 export const LOOKUP_GROUPS = {
@@ -393,10 +392,6 @@ function rejectNonFinite(numeric: Array<[string, TSchema]>, query: Record<string
  */
 export function heapBytes(body: string | Buffer): number {
   return typeof body === 'string' && /[\u0100-\uffff]/.test(body) ? body.length * 2 : body.length;
-}
-
-function etagOf(body: string | Buffer): string {
-  return `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 }
 
 /** Today's date in Asia/Shanghai as YYYY-MM-DD: "daily" answers and holiday distances turn over at Beijing midnight. */

@@ -4,9 +4,8 @@
  * fit in memory), sent with a long Cache-Control and an ETag, and a matching If-None-Match is answered 304.
  * An unseeded image is new on every request and marked no-store.
  */
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { matchesEtag } from '../../shared/etag.js';
+import { etagOf, matchesEtag } from '../../shared/etag.js';
 import { heapBytes, RawReply } from '../../plugins/lookup-platform.js';
 
 export interface ImageBody {
@@ -55,7 +54,7 @@ export class ImageCache {
     const entry = {
       ...image,
       bytes,
-      etag: `"${createHash('sha1').update(image.body).digest('base64url').slice(0, 22)}"`,
+      etag: etagOf(image.body),
     };
     if (bytes > this.maxBytes / 4) return entry; // one huge image must not flush everything else
     const old = this.entries.get(key);

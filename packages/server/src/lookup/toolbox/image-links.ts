@@ -7,9 +7,8 @@
  * around them, go into a byte-bounded LRU of each endpoint's own instead (shared/image-cache.ts); the answers still
  * carry Cache-Control and an ETag, and a matching If-None-Match is answered 304.
  */
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { matchesEtag } from '../../shared/etag.js';
+import { etagOf, matchesEtag } from '../../shared/etag.js';
 import { Type } from '@sinclair/typebox';
 import { RawReply } from '../../plugins/lookup-platform.js';
 import { publicBaseUrl } from '../../plugins/public-url.js';
@@ -69,7 +68,7 @@ export async function imageJsonReply<T extends ImageBody, D extends object>(
   const base = publicBaseUrl(req);
   const answer = cache.derive(key, image, base, () => {
     const data = Object.freeze(build(image, base));
-    const etag = `"${createHash('sha1').update(`${image.etag}\u0000${base}`).digest('base64url').slice(0, 22)}"`;
+    const etag = etagOf(`${image.etag}\u0000${base}`);
     // The answer's fields (the data URL is most of them) and its serialised envelope, each about the JSON's size.
     return { value: { data, etag }, bytes: 2 * Buffer.byteLength(JSON.stringify(data)) };
   });
