@@ -25,14 +25,8 @@ export interface WordIndex {
  * A WordIndex as another thread receives it: its arrays over SharedArrayBuffers, which posting to a worker thread
  * shares instead of copying, with the dictionaries' names (in zxcvbn's order) and their longest word's length.
  */
-export interface SharedWordIndex {
-  names: string[];
+export interface SharedWordIndex extends Omit<WordIndex, 'dictionaries'> {
   maxWordSize: Record<string, number>;
-  firstChild: Int32Array;
-  unit: Uint16Array;
-  hitStart: Int32Array;
-  hitDictionary: Uint8Array;
-  hitRank: Int32Array;
 }
 
 /** The index as other threads receive it: its arrays are in shared memory already (buildWordIndex), so nothing is copied. */
