@@ -25,6 +25,7 @@ import {
   startServer,
   stopServer,
 } from './harness.js';
+import type { AnswerMessage } from './server.js';
 import { TARGETS } from './targets.js';
 
 interface Options {
@@ -55,6 +56,8 @@ interface Row extends Run {
   fastify: Run;
   /** The paired run of the features floor (bare Fastify + the app's headers, rate limit and metrics libraries). */
   floor: Run;
+  /** The paired run of the answer floor: the features floor sending this target's own answer; none for a non-GET. */
+  answer?: Run;
   budget?: number;
 }
 
@@ -101,6 +104,45 @@ async function fixedHeadersOf(baseUrl: string): Promise<Record<string, string>> 
   const res = await fetch(`${baseUrl}/healthz`);
   if (res.status !== 200) throw new Error(`bench: /healthz answered ${res.status}`);
   return Object.fromEntries([...res.headers].filter(([name]) => !PER_ANSWER.has(name)));
+}
+
+/**
+ * What the app answered to one request of the target (its first path), for the answer floor to send: the bytes, their
+ * type, and the caching headers the app's features add (ETag, Cache-Control). Undefined for a target that is not a
+ * GET or whose answer is not 2xx (the floor would measure something else).
+ */
+async function answerOf(
+  baseUrl: string,
+  t: BenchTarget,
+  request: { path: string; headers: Record<string, string> },
+): Promise<AnswerMessage['answer'] | undefined> {
+  if ((t.method ?? 'GET') !== 'GET') return undefined;
+  const res = await fetch(baseUrl + (t.paths?.[0] ?? request.path), { headers: request.headers });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (res.status < 200 || res.status > 299) return undefined;
+  const headers: Record<string, string> = {};
+  for (const name of ['etag', 'cache-control']) {
+    const value = res.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  return {
+    type: res.headers.get('content-type') ?? 'application/octet-stream',
+    body: body.toString('base64'),
+    headers,
+  };
+}
+
+/** Makes the floor server send `answer` at /answer from now on. */
+function postAnswer(floor: Server, answer: AnswerMessage['answer']): Promise<void> {
+  return new Promise((resolve) => {
+    const onMessage = (m: { answerSet?: boolean }) => {
+      if (!m?.answerSet) return;
+      floor.child.off('message', onMessage);
+      resolve();
+    };
+    floor.child.on('message', onMessage);
+    floor.child.send({ answer } satisfies AnswerMessage);
+  });
 }
 
 /** Starts a target's unmeasured background load (a fresh path per request); returns the function that stops it. */
@@ -157,8 +199,8 @@ async function measureRun(server: Server, url: string, target: Shape, opts: Opti
 function renderTable(rows: Row[]): string {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const lines = [
-    '| target | req/s | p50 ms | p99 ms | server CPU µs/req | × node:http CPU | × Fastify CPU | budget × Fastify | × floor CPU | peak RSS MB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| target | req/s | p50 ms | p99 ms | server CPU µs/req | × node:http CPU | × Fastify CPU | budget × Fastify | × floor CPU | answer floor × Fastify | × answer floor | peak RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const avg = (runs: Run[]): Run => ({
     reqPerSec: mean(runs.map((r) => r.reqPerSec)),
@@ -170,7 +212,15 @@ function renderTable(rows: Row[]): string {
   const node = avg(rows.map((r) => r.node));
   const fastify = avg(rows.map((r) => r.fastify));
   const floor = avg(rows.map((r) => r.floor));
-  const line = (name: string, r: Run, nodeCpu: number, fastifyCpu: number, floorCpu: number, budget?: number) => {
+  const line = (
+    name: string,
+    r: Run,
+    nodeCpu: number,
+    fastifyCpu: number,
+    floorCpu: number,
+    budget?: number,
+    answer?: Run,
+  ) => {
     const x = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
     const overBudget = budget !== undefined && r.cpuPerReq / fastifyCpu > budget;
     const cells = [
@@ -183,6 +233,8 @@ function renderTable(rows: Row[]): string {
       x(r.cpuPerReq, fastifyCpu),
       budget === undefined ? '' : `${budget}× ${overBudget ? '✗' : '✓'}`,
       x(r.cpuPerReq, floorCpu),
+      answer ? x(answer.cpuPerReq, fastifyCpu) : '',
+      answer ? x(r.cpuPerReq, answer.cpuPerReq) : '',
       Math.round(r.maxRssMb),
     ];
     lines.push(`| ${cells.join(' | ')} |`);
@@ -192,7 +244,7 @@ function renderTable(rows: Row[]): string {
   line('bare Fastify 5 (mean of paired runs)', fastify, ...means);
   // The floor's own ratio to bare Fastify is what the required features cost before any code of the app.
   line('features floor: Fastify + headers, rate limit, metrics (mean of paired runs)', floor, ...means);
-  for (const r of rows) line(r.target, r, r.node.cpuPerReq, r.fastify.cpuPerReq, r.floor.cpuPerReq, r.budget);
+  for (const r of rows) line(r.target, r, r.node.cpuPerReq, r.fastify.cpuPerReq, r.floor.cpuPerReq, r.budget, r.answer);
   return lines.join('\n');
 }
 
@@ -228,12 +280,18 @@ async function main() {
     const ctx = appContext(baseUrl);
     for (const t of targets) {
       const request = await prepare(t, ctx);
-      console.error(`bench: ${t.name} (paired with bare node:http, bare Fastify and features floor runs) …`);
+      console.error(
+        `bench: ${t.name} (paired with bare node:http, bare Fastify, features floor and answer floor runs) …`,
+      );
       const node = await measure(base, `http://127.0.0.1:${base.port}/`, {}, opts);
       const fastify = await measure(bare, `http://127.0.0.1:${bare.port}/`, {}, opts);
-      const floor = await measure(floorServer, `http://127.0.0.1:${floorServer.port}/`, {}, opts);
+      const floorUrl = `http://127.0.0.1:${floorServer.port}`;
+      const floor = await measure(floorServer, `${floorUrl}/`, {}, opts);
+      const sent = await answerOf(baseUrl, t, request);
+      if (sent) await postAnswer(floorServer, sent);
+      const answer = sent ? await measure(floorServer, `${floorUrl}/answer`, {}, opts) : undefined;
       const run = await measure(app, baseUrl + request.path, { ...t, headers: request.headers }, opts);
-      rows.push({ target: t.name, ...run, node, fastify, floor, budget: t.budget });
+      rows.push({ target: t.name, ...run, node, fastify, floor, answer, budget: t.budget });
     }
   } finally {
     await Promise.all(servers.map((x) => stopServer(x.child)));

@@ -76,8 +76,29 @@ async function startFloor(headers: Record<string, string>): Promise<number> {
   });
   await app.register(rateLimit, { max: 1_000_000_000, timeWindow: 60_000 });
   app.get('/', async () => ({ hello: 'world' }));
+  // The answer floor: the same features sending a target's own answer (its bytes, type, ETag and Cache-Control), as
+  // the parent last posted it (AnswerMessage), so that body size and caching headers are in the floor too.
+  let answer: Answer = { type: 'application/json', body: Buffer.from('{}'), headers: {} };
+  app.get('/answer', (_req, reply) => reply.headers(answer.headers).type(answer.type).send(answer.body));
+  process.on('message', (m: AnswerMessage) => {
+    if (!m?.answer) return;
+    answer = { type: m.answer.type, body: Buffer.from(m.answer.body, 'base64'), headers: m.answer.headers };
+    process.send!({ answerSet: true });
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return (app.server.address() as AddressInfo).port;
+}
+
+interface Answer {
+  type: string;
+  body: Buffer;
+  /** The caching headers the app sent with it (ETag, Cache-Control), which belong to the features. */
+  headers: Record<string, string>;
+}
+
+/** Sent by the parent to the floor before a target's answer-floor run; acknowledged with `{ answerSet: true }`. */
+export interface AnswerMessage {
+  answer: { type: string; body: string; headers: Record<string, string> };
 }
 
 /** The compiled server next to this file (built by harness.ts buildServer): what `npm start` runs. */
