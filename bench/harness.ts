@@ -1,15 +1,15 @@
 /**
- * What `npm run bench` (run.ts), `npm run bench:ab` (ab.ts) and `npm run bench:memory` (memory.ts) share: the build of
- * the server they measure, the server children (bench/server.ts under tsx: start one and wait for its port, ask it for
- * its CPU time, stop it), the app's seeded administrator and sign-in, a target's request after its setup, and the load
- * itself.
+ * What `npm run bench` (run.ts), `npm run bench:ab` (ab.ts), `npm run bench:floors` (floors.ts) and
+ * `npm run bench:memory` (memory.ts) share: the build of the server they measure, the server children (bench/server.ts
+ * under tsx: start one and wait for its port, ask it for its CPU time, stop it), the app's seeded administrator and
+ * sign-in, a target's request after its setup, the load itself, and what the features floor is given to send.
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { BenchContext, BenchTarget } from './bench-target.js';
-import type { CpuMessage, ReadyMessage, ServerKind } from './server.js';
+import type { AnswerMessage, CpuMessage, ReadyMessage, ServerKind } from './server.js';
 
 /** The super administrator every bench app is seeded with (server.ts app <dir> <username> <password>). */
 export const ADMIN = { username: 'admin', password: 'bench-password-123' };
@@ -122,5 +122,54 @@ export async function load(
     connections,
     pipelining: 1,
     ...(requests ? { requests } : {}),
+  });
+}
+
+/** Headers that describe the connection or the body, not the service: the floor sets its own. */
+const PER_ANSWER = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-type', 'transfer-encoding']);
+
+/** The fixed headers the app sends on every answer (helmet's, CORS), as it sent them on /healthz. */
+export async function fixedHeadersOf(baseUrl: string): Promise<Record<string, string>> {
+  const res = await fetch(`${baseUrl}/healthz`);
+  if (res.status !== 200) throw new Error(`bench: /healthz answered ${res.status}`);
+  return Object.fromEntries([...res.headers].filter(([name]) => !PER_ANSWER.has(name)));
+}
+
+/**
+ * What the app answered to one request of the target (its first path), for the answer floor to send: the bytes, their
+ * type, and the caching headers the app's features add (ETag, Cache-Control). Undefined for a target that is not a
+ * GET or whose answer is not 2xx (the floor would measure something else).
+ */
+export async function answerOf(
+  baseUrl: string,
+  t: BenchTarget,
+  request: { path: string; headers: Record<string, string> },
+): Promise<AnswerMessage['answer'] | undefined> {
+  if ((t.method ?? 'GET') !== 'GET') return undefined;
+  const res = await fetch(baseUrl + (t.paths?.[0] ?? request.path), { headers: request.headers });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (res.status < 200 || res.status > 299) return undefined;
+  const headers: Record<string, string> = {};
+  for (const name of ['etag', 'cache-control']) {
+    const value = res.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  return {
+    type: res.headers.get('content-type') ?? 'application/octet-stream',
+    body: body.toString('base64'),
+    headers,
+  };
+}
+
+/** Makes the floor server send `answer` at /answer from now on. */
+export function postAnswer(floor: Server, answer: AnswerMessage['answer']): Promise<void> {
+  return new Promise((resolve) => {
+    const onMessage = (m: { answerSet?: boolean }) => {
+      if (!m?.answerSet) return;
+      floor.child.off('message', onMessage);
+      resolve();
+    };
+    floor.child.on('message', onMessage);
+    floor.child.send({ answer } satisfies AnswerMessage);
   });
 }

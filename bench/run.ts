@@ -16,16 +16,18 @@ import autocannon from 'autocannon';
 import type { BenchTarget } from './bench-target.js';
 import {
   ADMIN,
+  answerOf,
   appContext,
+  fixedHeadersOf,
   buildServer,
   cpuOf,
   load,
+  postAnswer,
   prepare,
   type Server,
   startServer,
   stopServer,
 } from './harness.js';
-import type { AnswerMessage } from './server.js';
 import { TARGETS } from './targets.js';
 
 interface Options {
@@ -94,55 +96,6 @@ function parseOptions(argv: string[]): Options {
     warmup: num('warmup', values.warmup!, 0),
     cpuProf: values['cpu-prof'] ? path.resolve(values['cpu-prof']) : undefined,
   };
-}
-
-/** Headers that describe the connection or the body, not the service: the floor sets its own. */
-const PER_ANSWER = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-type', 'transfer-encoding']);
-
-/** The fixed headers the app sends on every answer (helmet's, CORS), as it sent them on /healthz. */
-async function fixedHeadersOf(baseUrl: string): Promise<Record<string, string>> {
-  const res = await fetch(`${baseUrl}/healthz`);
-  if (res.status !== 200) throw new Error(`bench: /healthz answered ${res.status}`);
-  return Object.fromEntries([...res.headers].filter(([name]) => !PER_ANSWER.has(name)));
-}
-
-/**
- * What the app answered to one request of the target (its first path), for the answer floor to send: the bytes, their
- * type, and the caching headers the app's features add (ETag, Cache-Control). Undefined for a target that is not a
- * GET or whose answer is not 2xx (the floor would measure something else).
- */
-async function answerOf(
-  baseUrl: string,
-  t: BenchTarget,
-  request: { path: string; headers: Record<string, string> },
-): Promise<AnswerMessage['answer'] | undefined> {
-  if ((t.method ?? 'GET') !== 'GET') return undefined;
-  const res = await fetch(baseUrl + (t.paths?.[0] ?? request.path), { headers: request.headers });
-  const body = Buffer.from(await res.arrayBuffer());
-  if (res.status < 200 || res.status > 299) return undefined;
-  const headers: Record<string, string> = {};
-  for (const name of ['etag', 'cache-control']) {
-    const value = res.headers.get(name);
-    if (value !== null) headers[name] = value;
-  }
-  return {
-    type: res.headers.get('content-type') ?? 'application/octet-stream',
-    body: body.toString('base64'),
-    headers,
-  };
-}
-
-/** Makes the floor server send `answer` at /answer from now on. */
-function postAnswer(floor: Server, answer: AnswerMessage['answer']): Promise<void> {
-  return new Promise((resolve) => {
-    const onMessage = (m: { answerSet?: boolean }) => {
-      if (!m?.answerSet) return;
-      floor.child.off('message', onMessage);
-      resolve();
-    };
-    floor.child.on('message', onMessage);
-    floor.child.send({ answer } satisfies AnswerMessage);
-  });
 }
 
 /** Starts a target's unmeasured background load (a fresh path per request); returns the function that stops it. */

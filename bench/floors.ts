@@ -1,0 +1,126 @@
+/**
+ * `npm run bench:floors [-- --only almanac,hitokoto] [--duration 5] [--rounds 3]`
+ *
+ * Answers, for each target, two questions with pairs of servers loaded **side by side** (as bench:ab does: half the
+ * connections each, the same seconds, so the machine's drift falls on both):
+ *
+ * 1. *answer floor ÷ bare Fastify*: what bare Fastify costs a request once it carries the features every public
+ *    answer must keep (the app's fixed headers, @fastify/rate-limit, a prom-client histogram) and sends this target's
+ *    own answer (its bytes, type, ETag and Cache-Control) — with no code of the app. Where this is above the target's
+ *    budget, no implementation on Fastify that keeps those features and that answer can meet the budget.
+ * 2. *app ÷ answer floor*: what the app costs above that: its own work (routing to the area, query validation, the
+ *    memo, the handler, the envelope, usage counts).
+ *
+ * Prints each round's ratio and the medians. `npm run bench` reports the same floors one run after another, which on
+ * this 2-core machine drift by ±20 % between runs; this is the figure to quote.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { BenchTarget } from './bench-target.js';
+import {
+  ADMIN,
+  answerOf,
+  appContext,
+  buildServer,
+  cpuOf,
+  fixedHeadersOf,
+  load,
+  postAnswer,
+  prepare,
+  type Server,
+  startServer,
+  stopServer,
+} from './harness.js';
+import { TARGETS } from './targets.js';
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string', default: 'healthz,almanac,hitokoto,random-user' },
+    duration: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+  },
+});
+const duration = Number(values.duration);
+const rounds = Number(values.rounds);
+const connections = Number(values.connections);
+if (!(duration >= 1) || !(rounds >= 1) || !(connections >= 2))
+  throw new Error(
+    'usage: npm run bench:floors -- [--only <text>[,<text>]] [--duration <s>=5] [--rounds <n>=3] [--connections <n>=50, split between the two]',
+  );
+const only = values.only.split(',').map((s) => s.trim());
+const targets = TARGETS.filter(
+  (t) => (t.method ?? 'GET') === 'GET' && only.some((o) => t.name.includes(o) || t.path.includes(o)),
+);
+if (!targets.length) throw new Error(`no GET target matches --only ${values.only}`);
+
+type Load = { server: Server; url: string; target: Pick<BenchTarget, 'headers' | 'paths'> };
+
+/** CPU µs per request of a server under half the connections for `seconds`; NaN when an answer was not 2xx. */
+async function cpuPerRequest({ server, url, target }: Load, seconds: number): Promise<number> {
+  const before = (await cpuOf(server)).cpu;
+  const r = await load(url, target, seconds, Math.floor(connections / 2));
+  const after = (await cpuOf(server)).cpu;
+  return r.non2xx || r.errors || !r.requests.total ? Number.NaN : (after - before) / r.requests.total;
+}
+
+/** `b ÷ a` over `rounds` side-by-side runs (after a 2 s warm-up), with the median. */
+async function sideBySide(a: Load, b: Load): Promise<{ ratios: number[]; median: number }> {
+  const both = (seconds: number) => Promise.all([cpuPerRequest(a, seconds), cpuPerRequest(b, seconds)]);
+  await both(2);
+  const ratios: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const [x, y] = await both(duration);
+    ratios.push(y / x);
+  }
+  return { ratios, median: [...ratios].sort((p, q) => p - q)[Math.floor(ratios.length / 2)] };
+}
+
+async function main() {
+  buildServer();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-floors-'));
+  const servers: Server[] = [];
+  try {
+    const bare = await startServer('fastify');
+    servers.push(bare);
+    const app = await startServer('app', [dir, ADMIN.username, ADMIN.password]);
+    servers.push(app);
+    const baseUrl = `http://127.0.0.1:${app.port}`;
+    const floor = await startServer('floor', [JSON.stringify(await fixedHeadersOf(baseUrl))]);
+    servers.push(floor);
+    const ctx = appContext(baseUrl);
+    console.error(`bench:floors: ${targets.length} target(s), ${rounds} × ${duration} s side by side per pair`);
+    console.log(
+      '| target | budget × Fastify | answer floor ÷ bare Fastify, each round | median | app ÷ answer floor, each round | median |',
+    );
+    console.log('|---|---:|---|---:|---|---:|');
+    for (const t of targets) {
+      const request = await prepare(t, ctx);
+      const answer = await answerOf(baseUrl, t, request);
+      if (!answer) {
+        console.error(`bench:floors: ${t.name} did not answer 2xx; skipped`);
+        continue;
+      }
+      await postAnswer(floor, answer);
+      const fastifyLoad: Load = { server: bare, url: `http://127.0.0.1:${bare.port}/`, target: {} };
+      const floorLoad: Load = { server: floor, url: `http://127.0.0.1:${floor.port}/answer`, target: {} };
+      const appLoad: Load = { server: app, url: baseUrl + request.path, target: { ...t, headers: request.headers } };
+      const f = await sideBySide(fastifyLoad, floorLoad);
+      const a = await sideBySide(floorLoad, appLoad);
+      const each = (xs: number[]) => xs.map((r) => r.toFixed(2)).join(' ');
+      console.log(
+        `| ${t.name} | ${t.budget ?? ''} | ${each(f.ratios)} | ${f.median.toFixed(2)}× | ${each(a.ratios)} | ${a.median.toFixed(2)}× |`,
+      );
+    }
+  } finally {
+    await Promise.all(servers.map((s) => stopServer(s.child)));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(`bench:floors failed: ${err instanceof Error ? err.message : err}`);
+  process.exit(1);
+});
