@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
-import { Registry, Histogram, collectDefaultMetrics } from 'prom-client';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { DurationHistogram, type DurationSeries } from './duration-metric.js';
 import { UsageRecorder } from './usage.js';
 
 declare module 'fastify' {
@@ -21,16 +22,16 @@ export default fp(
 
     const registry = new Registry();
     collectDefaultMetrics({ register: registry, prefix: 'tianji_' });
-    const duration = new Histogram({
+    // Counted in arrays of its own and formatted by prom-client's registry (monitor/duration-metric.ts).
+    const duration = new DurationHistogram({
       name: 'tianji_http_request_duration_seconds',
       help: 'HTTP request duration by route and status',
-      labelNames: ['method', 'route', 'status'] as const,
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-      registers: [registry],
     });
+    registry.registerMetric(duration.metric());
 
-    // Children per label set, looked up by one string: cheaper than prom-client hashing a label object per request.
-    const children = new Map<string, ReturnType<typeof duration.labels>>();
+    // One series per label set, looked up by one string.
+    const series = new Map<string, DurationSeries>();
     // Callback style (not async): this runs on every response, and a promise per request is measurable.
     app.addHook('onResponse', (req, reply, done) => {
       // Fastify builds a new routeOptions object on every read: read it once.
@@ -39,9 +40,9 @@ export default fp(
       if (route) {
         const ms = reply.elapsedTime;
         const key = `${req.method} ${reply.statusCode} ${route}`;
-        let child = children.get(key);
-        if (!child) children.set(key, (child = duration.labels(req.method, route, String(reply.statusCode))));
-        child.observe(ms / 1000);
+        let s = series.get(key);
+        if (!s) series.set(key, (s = duration.series({ method: req.method, route, status: String(reply.statusCode) })));
+        s.observe(ms / 1000);
         if (config?.area === 'lookup') usage.record(route, ms, reply.statusCode >= 400);
       }
       done();
