@@ -5,7 +5,7 @@
  * connections each, the same seconds, so the machine's drift falls on both):
  *
  * 1. *answer floor ÷ bare Fastify*: what bare Fastify costs a request once it carries the features every public
- *    answer must keep (the app's fixed headers, @fastify/rate-limit, a prom-client histogram) and sends this target's
+ *    answer must keep (the app's fixed headers, @fastify/rate-limit, the app's duration histogram) and sends this target's
  *    own answer (its bytes, type, ETag and Cache-Control) — with no code of the app. Where this is above the target's
  *    budget, no implementation on Fastify that keeps those features and that answer can meet the budget.
  * 2. *app ÷ answer floor*: what the app costs above that: its own work (routing to the area, query validation, the

@@ -36,6 +36,9 @@ async function startBaseline(): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
+/** The compiled server next to this file (built by harness.ts buildServer): what `npm start` runs. */
+const DIST = '../packages/server/dist';
+
 /** Bare Fastify 5 with defaults and one route: the framework's own floor, which the app's hooks add to. */
 async function startFastify(): Promise<number> {
   const { default: Fastify } = await import('fastify');
@@ -46,26 +49,29 @@ async function startFastify(): Promise<number> {
 }
 
 /**
- * The features floor: bare Fastify plus what issue 13 requires every public answer to keep, each from the library the
- * app uses and with no code of the app: the app's own fixed response headers (helmet's and CORS, passed in as the app
- * sent them on /healthz) set in one onRequest hook, @fastify/rate-limit (in memory, a limit no run reaches) and a
- * prom-client histogram observed per response. No query, validation, ETag, envelope or usage count: what a route of
- * the app costs above this is the app's own work.
+ * The features floor: bare Fastify plus what issue 13 requires every public answer to keep, each as the app keeps it
+ * and with none of the app's request handling: the app's own fixed response headers (helmet's and CORS, passed in as
+ * the app sent them on /healthz) set in one onRequest hook, @fastify/rate-limit (in memory, a limit no run reaches) and
+ * the app's request-duration histogram observed per response. No query, validation, ETag, envelope or usage count:
+ * what a route of the app costs above this is the app's own work.
  */
 async function startFloor(headers: Record<string, string>): Promise<number> {
   const { default: Fastify } = await import('fastify');
   const { default: rateLimit } = await import('@fastify/rate-limit');
-  const { Histogram, Registry } = await import('prom-client');
+  const { Registry } = await import('prom-client');
+  // The app's request-duration metric (counted in its own arrays, formatted by prom-client's registry).
+  const { DurationHistogram } = (await import(
+    `${DIST}/monitor/duration-metric.js`
+  )) as typeof import('../packages/server/src/monitor/duration-metric.js');
   const app = Fastify({ logger: false });
-  const duration = new Histogram({
+  const duration = new DurationHistogram({
     name: 'floor_http_request_duration_seconds',
     help: 'request duration',
-    labelNames: ['method', 'route', 'status'] as const,
     // The app's buckets (monitor/plugin.ts): an observation's cost grows with their number.
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [new Registry()],
   });
-  const child = duration.labels('GET', '/', '200');
+  new Registry().registerMetric(duration.metric());
+  const child = duration.series({ method: 'GET', route: '/', status: '200' });
   app.addHook('onRequest', (_req, reply, done) => {
     reply.headers(headers);
     done();
@@ -100,9 +106,6 @@ interface Answer {
 export interface AnswerMessage {
   answer: { type: string; body: string; headers: Record<string, string> };
 }
-
-/** The compiled server next to this file (built by harness.ts buildServer): what `npm start` runs. */
-const DIST = '../packages/server/dist';
 
 async function startApp(dir: string, adminUsername: string, adminPassword: string): Promise<number> {
   // Imported here, so that the baselines' processes hold none of the app's modules or data (their RSS is comparable).
