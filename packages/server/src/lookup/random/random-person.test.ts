@@ -112,6 +112,35 @@ describe('random person', () => {
     }
   });
 
+  it('reads the surname as a surname and the given name as ordinary words in namePinyin', () => {
+    const many = people(4000, 'names');
+    const seen = { zeng: 0, hua: 0, yan: 0 };
+    for (const p of many) {
+      const syllables = p.namePinyin.split(' ');
+      expect(syllables).toHaveLength([...p.name].length);
+      // 曾 as a surname is zēng (céng elsewhere).
+      if (p.name.startsWith('曾')) {
+        seen.zeng++;
+        expect(syllables[0]).toBe('zēng');
+      }
+      // 华 and 燕 in a given name are huá and yàn; read as surnames they would be huà and yān.
+      [...p.name].forEach((ch, i) => {
+        if (i === 0) return;
+        if (ch === '华') {
+          seen.hua++;
+          expect(syllables[i]).toBe('huá');
+        }
+        if (ch === '燕') {
+          seen.yan++;
+          expect(syllables[i]).toBe('yàn');
+        }
+      });
+    }
+    expect(seen.zeng).toBeGreaterThan(0);
+    expect(seen.hua).toBeGreaterThan(0);
+    expect(seen.yan).toBeGreaterThan(0);
+  });
+
   it('is the same person for the same seed', () => {
     expect(people(5, 'again')).toEqual(people(5, 'again'));
   });

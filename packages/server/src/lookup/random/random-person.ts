@@ -15,9 +15,15 @@ import { pickOne, pickWeighted, type Rng } from '../shared/rng.js';
 
 type Weighted<T> = (readonly [T, number])[];
 
+/** A name part with its pinyin (with tone marks), worked out once when the lists are loaded. */
+interface NamePart {
+  zh: string;
+  py: string;
+}
+
 export interface PersonData {
-  surnames: Weighted<string>;
-  given: Record<Gender, string[]>;
+  surnames: Weighted<NamePart>;
+  given: Record<Gender, NamePart[]>;
   /** [operator, three-digit segment] */
   phones: [string, string][];
   roads: string[];
@@ -63,9 +69,12 @@ export function loadPersonData(): PersonData {
     [{ name: '汉族', provinces: han }, han.reduce((sum, [, w]) => sum + w, 0)],
     ...ethnic.groups.map(([name, pop, provinces]) => [{ name, provinces: Object.entries(provinces) }, pop] as const),
   ];
+  // A surname is read as one (单 shàn, 曾 zēng); a given name as ordinary words (华 huá, 燕 yàn, 乐 lè): reading the
+  // whole name in pinyin-pro's surname mode read every character that can be a surname as one (王建华 → huà).
+  const given = (list: string[]) => list.map((zh) => ({ zh, py: pinyin(zh, { toneType: 'symbol' }) }));
   return {
-    surnames: names.surnames,
-    given: { male: names.male, female: names.female },
+    surnames: names.surnames.map(([zh, w]) => [{ zh, py: pinyin(zh, { toneType: 'symbol', surname: 'all' }) }, w]),
+    given: { male: given(names.male), female: given(names.female) },
     phones: Object.entries(profile.phonePrefixes).flatMap(([operator, prefixes]) =>
       prefixes.map((p) => [operator, p] as [string, string]),
     ),
@@ -217,7 +226,7 @@ export interface PersonOptions {
 export function randomPerson(rng: Rng, data: PersonData, opts: PersonOptions): Person {
   const gender = opts.gender ?? (rng.int(2) === 0 ? 'male' : 'female');
   const surname = pickWeighted(rng, data.surnames);
-  const name = surname + pickOne(rng, data.given[gender]);
+  const given = pickOne(rng, data.given[gender]);
   const group = pickWeighted(rng, data.ethnicGroups);
   const place = placeFor(rng, data, group);
   const birthday = randomBirthday(rng, opts.today, undefined, opts.anchor);
@@ -247,8 +256,8 @@ export function randomPerson(rng: Rng, data: PersonData, opts: PersonOptions): P
   const weight = Math.round(clamp((male ? 24 : 23) + normal(rng) * 3.2, 16.5, 38) * (height / 100) ** 2 * 10) / 10;
 
   return {
-    name,
-    namePinyin: pinyin(name, { toneType: 'symbol', surname: 'all' }),
+    name: surname.zh + given.zh,
+    namePinyin: `${surname.py} ${given.py}`,
     gender: genderZh,
     ...facts,
     ethnicity: group.name,
