@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import lunarJs from 'lunar-javascript';
 import { lunarDateOf } from './lunar-date.js';
+import { perObject } from './memo.js';
 
 const { Solar } = lunarJs;
 
@@ -120,9 +121,14 @@ export function idRegions(): Map<string, IdRegion> {
 export function regionInfo(code: string, table = idRegions()): RegionInfo | undefined {
   const r = table.get(code) ?? RESIDENCE_PERMITS[code]?.region;
   if (!r) return undefined;
-  const parts = [r.province, r.city, r.district].filter((p, i, all) => p && p !== all[i - 1]);
-  return { code, ...r, name: parts.join('') };
+  return regionInfos(table, code, () => {
+    const parts = [r.province, r.city, r.district].filter((p, i, all) => p && p !== all[i - 1]);
+    return Object.freeze({ code, ...r, name: parts.join('') });
+  });
 }
+
+/** Each known code's region, made once per table: at most one per code the table and the permits hold. */
+const regionInfos = perObject<Map<string, IdRegion>, RegionInfo>();
 
 /** `YYYYMMDD` → `YYYY-MM-DD` if that day exists on the Gregorian calendar. */
 function realDate(ymd: string): string | undefined {
@@ -141,16 +147,27 @@ export function ageOn(birthday: string, today: string): number {
 }
 
 export function birthFacts(birthday: string, today: string): BirthFacts {
-  const [y, m, d] = birthday.split('-').map(Number);
   const lunar = lunarDateOf(birthday);
   return {
     birthday,
     age: ageOn(birthday, today),
     zodiac: lunar.zodiac,
-    constellation: `${Solar.fromYmd(y, m, d).getXingZuo()}座`,
+    constellation: constellationOf(birthday),
     lunarBirthday: lunar.text,
   };
 }
+
+/** The star sign of a birthday, from lunar-javascript, kept per month and day (it depends on nothing else). */
+function constellationOf(birthday: string): string {
+  const monthDay = birthday.slice(5);
+  let sign = constellations.get(monthDay);
+  if (sign === undefined) {
+    const [y, m, d] = birthday.split('-').map(Number);
+    constellations.set(monthDay, (sign = `${Solar.fromYmd(y, m, d).getXingZuo()}座`));
+  }
+  return sign;
+}
+const constellations = new Map<string, string>();
 
 const invalid = (
   input: string,
@@ -208,9 +225,15 @@ export function inspectIdCard(raw: string, today: string, table = idRegions()): 
 }
 
 function idFacts(id18: string, birthday: string, region: RegionInfo, today: string): IdFacts {
+  // One literal (no spread of birthFacts): the generators make thousands of these, and V8 copies spreads slowly.
+  const lunar = lunarDateOf(birthday);
   return {
     gender: Number(id18[16]) % 2 === 1 ? '男' : '女',
-    ...birthFacts(birthday, today),
+    birthday,
+    age: ageOn(birthday, today),
+    zodiac: lunar.zodiac,
+    constellation: constellationOf(birthday),
+    lunarBirthday: lunar.text,
     region,
     document: documentOf(id18.slice(0, 6)),
   };

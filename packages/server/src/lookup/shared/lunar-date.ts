@@ -39,6 +39,15 @@ function monthsOf(lunarYear: number): MonthStart[] {
   return months;
 }
 
+/** `一九八九` for 1989, kept per year (at most one entry per year asked about, like the month tables). */
+function yearTextOf(year: number): string {
+  let text = yearTexts.get(year);
+  if (text === undefined)
+    yearTexts.set(year, (text = [...String(year)].map((d) => LunarUtil.NUMBER[Number(d)]).join('')));
+  return text;
+}
+const yearTexts = new Map<number, string>();
+
 const DAY_MS = 86400_000;
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
 
@@ -52,7 +61,7 @@ export function lunarDateOf(ymd: string): LunarDate {
   const { start, month: signed } = months[i];
   const day = daysBetween(start, ymd) + 1;
   const month = Math.abs(signed);
-  const yearText = [...String(year)].map((d) => LunarUtil.NUMBER[Number(d)]).join('');
+  const yearText = yearTextOf(year);
   return {
     year,
     month,
