@@ -17,14 +17,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { BenchContext, BenchTarget } from './bench-target.js';
+import type { BenchContext } from './bench-target.js';
 import {
   ADMIN,
   appContext,
   buildServer,
-  cpuOf,
-  load,
+  median,
   prepare,
+  SIDE_BY_SIDE_OPTIONS,
+  sideBySide,
+  sideBySideOf,
   type Server,
   startServer,
   stopServer,
@@ -34,21 +36,12 @@ import { TARGETS } from './targets.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const { values } = parseArgs({
-  options: {
-    base: { type: 'string' },
-    only: { type: 'string', default: 'healthz' },
-    duration: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '50' },
-  },
+  options: { base: { type: 'string' }, only: { type: 'string', default: 'healthz' }, ...SIDE_BY_SIDE_OPTIONS },
 });
-const duration = Number(values.duration);
-const rounds = Number(values.rounds);
-const connections = Number(values.connections);
-if (!values.base || !(duration >= 1) || !(rounds >= 1) || !(connections >= 2))
-  throw new Error(
-    'usage: npm run bench:ab -- --base <git revision> [--only <text>[,<text>]=healthz] [--duration <s>=5] [--rounds <n>=3] [--connections <n>=50, split between the two]',
-  );
+const USAGE =
+  'usage: npm run bench:ab -- --base <git revision> [--only <text>[,<text>]=healthz] [--duration <s>=5] [--rounds <n>=3] [--connections <n>=50, split between the two]';
+const opts = sideBySideOf(values, USAGE);
+if (!values.base) throw new Error(USAGE);
 const only = values.only.split(',').map((s) => s.trim());
 const targets = TARGETS.filter((t) => only.some((o) => t.name.includes(o) || t.path.includes(o)));
 if (!targets.length) throw new Error(`no target matches --only ${values.only}`);
@@ -71,29 +64,6 @@ async function startApp(entry: string | undefined, dataDir: string): Promise<App
   return { ...server, ctx: appContext(`http://127.0.0.1:${server.port}`) };
 }
 
-/**
- * Loads one app with a prepared target for `seconds` (half the connections: the other app gets the other half) and
- * returns its CPU µs per request, NaN when an answer was not 2xx.
- */
-async function cpuPerRequest(
-  app: App,
-  t: BenchTarget,
-  request: { path: string; headers: Record<string, string> },
-  seconds: number,
-): Promise<number> {
-  const before = (await cpuOf(app)).cpu;
-  const r = await load(
-    app.ctx.baseUrl + request.path,
-    { ...t, headers: request.headers },
-    seconds,
-    Math.floor(connections / 2),
-  );
-  const after = (await cpuOf(app)).cpu;
-  return r.non2xx || r.errors || !r.requests.total ? Number.NaN : (after - before) / r.requests.total;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 async function main() {
   buildServer();
   const tree = worktree(values.base!);
@@ -107,18 +77,19 @@ async function main() {
     apps.push(base);
     const self = await startApp(undefined, path.join(data, 'this'));
     apps.push(self);
-    console.error(`bench:ab: base ${values.base} against this checkout, ${rounds} × ${duration} s side by side`);
+    console.error(
+      `bench:ab: base ${values.base} against this checkout, ${opts.rounds} × ${opts.duration} s side by side`,
+    );
     console.log('| target | base µs/req | this µs/req | this ÷ base, each round | median |');
     console.log('|---|---:|---:|---|---:|');
     for (const t of targets) {
       // Each app's setup runs once per target (a sign-in), not once per round.
       const [baseRequest, selfRequest] = await Promise.all([prepare(t, base.ctx), prepare(t, self.ctx)]);
-      const both = (seconds: number) =>
-        Promise.all([cpuPerRequest(base, t, baseRequest, seconds), cpuPerRequest(self, t, selfRequest, seconds)]);
-      await both(2); // warm-up, not measured
-      const pairs: [number, number][] = [];
-      for (let i = 0; i < rounds; i++) pairs.push(await both(duration));
-      const ratios = pairs.map(([b, s]) => s / b);
+      const { pairs, ratios } = await sideBySide(
+        { server: base, url: base.ctx.baseUrl + baseRequest.path, target: { ...t, headers: baseRequest.headers } },
+        { server: self, url: self.ctx.baseUrl + selfRequest.path, target: { ...t, headers: selfRequest.headers } },
+        opts,
+      );
       const cell = (xs: number[]) => median(xs).toFixed(1);
       console.log(
         `| ${t.name} | ${cell(pairs.map((p) => p[0]))} | ${cell(pairs.map((p) => p[1]))} | ${ratios.map((r) => r.toFixed(3)).join(' ')} | ${median(ratios).toFixed(3)} |`,

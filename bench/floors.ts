@@ -19,17 +19,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BenchTarget } from './bench-target.js';
 import {
   ADMIN,
   answerOf,
   appContext,
   buildServer,
-  cpuOf,
   fixedHeadersOf,
-  load,
+  type Load,
   postAnswer,
   prepare,
+  SIDE_BY_SIDE_OPTIONS,
+  sideBySide,
+  sideBySideOf,
   type Server,
   startServer,
   stopServer,
@@ -37,47 +38,17 @@ import {
 import { TARGETS } from './targets.js';
 
 const { values } = parseArgs({
-  options: {
-    only: { type: 'string', default: 'healthz,almanac,hitokoto,random-user' },
-    duration: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '50' },
-  },
+  options: { only: { type: 'string', default: 'healthz,almanac,hitokoto,random-user' }, ...SIDE_BY_SIDE_OPTIONS },
 });
-const duration = Number(values.duration);
-const rounds = Number(values.rounds);
-const connections = Number(values.connections);
-if (!(duration >= 1) || !(rounds >= 1) || !(connections >= 2))
-  throw new Error(
-    'usage: npm run bench:floors -- [--only <text>[,<text>]] [--duration <s>=5] [--rounds <n>=3] [--connections <n>=50, split between the two]',
-  );
+const opts = sideBySideOf(
+  values,
+  'usage: npm run bench:floors -- [--only <text>[,<text>]] [--duration <s>=5] [--rounds <n>=3] [--connections <n>=50, split between the two]',
+);
 const only = values.only.split(',').map((s) => s.trim());
 const targets = TARGETS.filter(
   (t) => (t.method ?? 'GET') === 'GET' && only.some((o) => t.name.includes(o) || t.path.includes(o)),
 );
 if (!targets.length) throw new Error(`no GET target matches --only ${values.only}`);
-
-type Load = { server: Server; url: string; target: Pick<BenchTarget, 'headers' | 'paths'> };
-
-/** CPU µs per request of a server under half the connections for `seconds`; NaN when an answer was not 2xx. */
-async function cpuPerRequest({ server, url, target }: Load, seconds: number): Promise<number> {
-  const before = (await cpuOf(server)).cpu;
-  const r = await load(url, target, seconds, Math.floor(connections / 2));
-  const after = (await cpuOf(server)).cpu;
-  return r.non2xx || r.errors || !r.requests.total ? Number.NaN : (after - before) / r.requests.total;
-}
-
-/** `b ÷ a` over `rounds` side-by-side runs (after a 2 s warm-up), with the median. */
-async function sideBySide(a: Load, b: Load): Promise<{ ratios: number[]; median: number }> {
-  const both = (seconds: number) => Promise.all([cpuPerRequest(a, seconds), cpuPerRequest(b, seconds)]);
-  await both(2);
-  const ratios: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const [x, y] = await both(duration);
-    ratios.push(y / x);
-  }
-  return { ratios, median: [...ratios].sort((p, q) => p - q)[Math.floor(ratios.length / 2)] };
-}
 
 async function main() {
   buildServer();
@@ -92,7 +63,9 @@ async function main() {
     const floor = await startServer('floor', [JSON.stringify(await fixedHeadersOf(baseUrl))]);
     servers.push(floor);
     const ctx = appContext(baseUrl);
-    console.error(`bench:floors: ${targets.length} target(s), ${rounds} × ${duration} s side by side per pair`);
+    console.error(
+      `bench:floors: ${targets.length} target(s), ${opts.rounds} × ${opts.duration} s side by side per pair`,
+    );
     console.log(
       '| target | answer floor ÷ bare Fastify, each round | median | app ÷ answer floor, each round | median | app ÷ bare Fastify, each round | median | budget |',
     );
@@ -108,9 +81,9 @@ async function main() {
       const fastifyLoad: Load = { server: bare, url: `http://127.0.0.1:${bare.port}/`, target: {} };
       const floorLoad: Load = { server: floor, url: `http://127.0.0.1:${floor.port}/answer`, target: {} };
       const appLoad: Load = { server: app, url: baseUrl + request.path, target: { ...t, headers: request.headers } };
-      const f = await sideBySide(fastifyLoad, floorLoad);
-      const a = await sideBySide(floorLoad, appLoad);
-      const b = await sideBySide(fastifyLoad, appLoad);
+      const f = await sideBySide(fastifyLoad, floorLoad, opts);
+      const a = await sideBySide(floorLoad, appLoad, opts);
+      const b = await sideBySide(fastifyLoad, appLoad, opts);
       const each = (xs: number[]) => xs.map((r) => r.toFixed(2)).join(' ');
       const budget = t.budget === undefined ? '' : `${t.budget}× ${b.median > t.budget ? '✗' : '✓'}`;
       console.log(

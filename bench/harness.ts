@@ -173,3 +173,60 @@ export function postAnswer(floor: Server, answer: AnswerMessage['answer']): Prom
     floor.child.send({ answer } satisfies AnswerMessage);
   });
 }
+
+/** The options bench:ab and bench:floors share (each adds its own `only` default; bench:ab also `base`). */
+export const SIDE_BY_SIDE_OPTIONS = {
+  duration: { type: 'string', default: '5' },
+  rounds: { type: 'string', default: '3' },
+  connections: { type: 'string', default: '50' },
+} as const;
+
+export interface SideBySide {
+  /** Seconds of each measured round. */
+  duration: number;
+  rounds: number;
+  /** Split between the two servers of a pair. */
+  connections: number;
+}
+
+/** The shared options as numbers; throws `usage` when one is out of range. */
+export function sideBySideOf(values: { duration: string; rounds: string; connections: string }, usage: string) {
+  const opts: SideBySide = {
+    duration: Number(values.duration),
+    rounds: Number(values.rounds),
+    connections: Number(values.connections),
+  };
+  if (!(opts.duration >= 1) || !(opts.rounds >= 1) || !(opts.connections >= 2)) throw new Error(usage);
+  return opts;
+}
+
+/** One server under a target's requests: the server, the full URL, and the request's shape. */
+export interface Load {
+  server: Server;
+  url: string;
+  target: Pick<BenchTarget, 'method' | 'headers' | 'body' | 'paths'>;
+}
+
+/** CPU µs per request of a server under half the connections for `seconds`; NaN when an answer was not 2xx. */
+async function cpuPerRequest({ server, url, target }: Load, seconds: number, connections: number): Promise<number> {
+  const before = (await cpuOf(server)).cpu;
+  const r = await load(url, target, seconds, Math.floor(connections / 2));
+  const after = (await cpuOf(server)).cpu;
+  return r.non2xx || r.errors || !r.requests.total ? Number.NaN : (after - before) / r.requests.total;
+}
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Loads `a` and `b` at the same time, half the connections each, for a 2 s warm-up and then `rounds` rounds, so that
+ * whatever else the machine does in those seconds falls on both: each round's CPU µs per request of both, and `b ÷ a`.
+ */
+export async function sideBySide(a: Load, b: Load, opts: SideBySide) {
+  const both = (seconds: number) =>
+    Promise.all([cpuPerRequest(a, seconds, opts.connections), cpuPerRequest(b, seconds, opts.connections)]);
+  await both(2);
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < opts.rounds; i++) pairs.push(await both(opts.duration));
+  const ratios = pairs.map(([x, y]) => y / x);
+  return { pairs, ratios, median: median(ratios) };
+}
