@@ -26,27 +26,27 @@ interface MonthStart {
   month: number;
 }
 
-const years = new Map<number, MonthStart[]>();
+/** A lunar year's months, and its number as the date text writes it (`一九八九`). */
+interface LunarYearTable {
+  months: MonthStart[];
+  text: string;
+}
 
-function monthsOf(lunarYear: number): MonthStart[] {
-  let months = years.get(lunarYear);
-  if (!months) {
-    months = LunarYear.fromYear(lunarYear)
-      .getMonthsInYear()
-      .map((m) => ({ start: Solar.fromJulianDay(m.getFirstJulianDay()).toYmd(), month: m.getMonth() }));
-    years.set(lunarYear, months); // at most one entry per year asked about: a few hundred in all
+const years = new Map<number, LunarYearTable>();
+
+function yearOf(lunarYear: number): LunarYearTable {
+  let table = years.get(lunarYear);
+  if (!table) {
+    table = {
+      months: LunarYear.fromYear(lunarYear)
+        .getMonthsInYear()
+        .map((m) => ({ start: Solar.fromJulianDay(m.getFirstJulianDay()).toYmd(), month: m.getMonth() })),
+      text: [...String(lunarYear)].map((d) => LunarUtil.NUMBER[Number(d)]).join(''),
+    };
+    years.set(lunarYear, table); // at most one entry per year asked about: a few hundred in all
   }
-  return months;
+  return table;
 }
-
-/** `一九八九` for 1989, kept per year (at most one entry per year asked about, like the month tables). */
-function yearTextOf(year: number): string {
-  let text = yearTexts.get(year);
-  if (text === undefined)
-    yearTexts.set(year, (text = [...String(year)].map((d) => LunarUtil.NUMBER[Number(d)]).join('')));
-  return text;
-}
-const yearTexts = new Map<number, string>();
 
 const DAY_MS = 86400_000;
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
@@ -54,14 +54,13 @@ const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - D
 /** The Chinese calendar date of `ymd` (YYYY-MM-DD, years 1…9999 as lunar-javascript supports). */
 export function lunarDateOf(ymd: string): LunarDate {
   const y = Number(ymd.slice(0, 4));
-  const year = ymd >= monthsOf(y)[0].start ? y : y - 1;
-  const months = monthsOf(year);
+  const year = ymd >= yearOf(y).months[0].start ? y : y - 1;
+  const { months, text: yearText } = yearOf(year);
   let i = months.length - 1;
   while (months[i].start > ymd) i--;
   const { start, month: signed } = months[i];
   const day = daysBetween(start, ymd) + 1;
   const month = Math.abs(signed);
-  const yearText = yearTextOf(year);
   return {
     year,
     month,
