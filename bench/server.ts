@@ -60,15 +60,15 @@ async function startFloor(headers: Record<string, string>): Promise<number> {
   const { default: rateLimit } = await import('@fastify/rate-limit');
   const { Registry } = await import('prom-client');
   // The app's request-duration metric (counted in its own arrays, formatted by prom-client's registry).
-  const { DurationHistogram } = (await import(
+  const { DurationHistogram, REQUEST_DURATION_BUCKETS } = (await import(
     `${DIST}/monitor/duration-metric.js`
   )) as typeof import('../packages/server/src/monitor/duration-metric.js');
   const app = Fastify({ logger: false });
   const duration = new DurationHistogram({
     name: 'floor_http_request_duration_seconds',
     help: 'request duration',
-    // The app's buckets (monitor/plugin.ts): an observation's cost grows with their number.
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    // The app's buckets: an observation's cost grows with their number.
+    buckets: REQUEST_DURATION_BUCKETS,
   });
   new Registry().registerMetric(duration.metric());
   const child = duration.series({ method: 'GET', route: '/', status: '200' });

@@ -1,5 +1,8 @@
 import type { Metric } from 'prom-client';
 
+/** The request-duration buckets in seconds, for the app's metric and the bench's features floor alike. */
+export const REQUEST_DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5] as const;
+
 /** One line of the exposition, as prom-client's metrics hand them to the registry (its typings do not export it). */
 interface ExportedValue {
   labels: Record<string, string | number>;

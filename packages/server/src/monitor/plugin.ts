@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { DurationHistogram, type DurationSeries } from './duration-metric.js';
+import { DurationHistogram, REQUEST_DURATION_BUCKETS, type DurationSeries } from './duration-metric.js';
 import { UsageRecorder } from './usage.js';
 
 declare module 'fastify' {
@@ -26,7 +26,7 @@ export default fp(
     const duration = new DurationHistogram({
       name: 'tianji_http_request_duration_seconds',
       help: 'HTTP request duration by route and status',
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      buckets: REQUEST_DURATION_BUCKETS,
     });
     registry.registerMetric(duration.metric());
 
