@@ -1,3 +1,4 @@
+import { transact } from '../db/transaction.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
@@ -62,7 +63,9 @@ async function resetPassword(db: Kysely<Database>, io: CliIo, username: string, 
   if (!user) throw new CommandError(`no user named "${username}" (list-super-admins shows the super administrators)`);
   const password = given ?? generatePassword();
   const hash = await hashPassword(password);
-  await db.transaction().execute(async (trx) => {
+  await transact(db, async (trx) => {
+    // Sessions before the user's row: the lock order of every session end (auth/service.ts endSessions).
+    await sessions(db).invalidateSessions(user.id, trx, 'PASSWORD_CHANGED', null);
     await trx
       .updateTable('users')
       // A generated password was printed to a terminal: its user replaces it at the next sign-in. One given with
@@ -70,7 +73,6 @@ async function resetPassword(db: Kysely<Database>, io: CliIo, username: string, 
       .set({ password_hash: hash, must_change_password: given ? 0 : 1, updated_at: nowIso() })
       .where('id', '=', user.id)
       .execute();
-    await sessions(trx).invalidateSessions(user.id, trx, 'PASSWORD_CHANGED', null);
     await recordAudit(trx, {
       ...CLI_ACTOR,
       action: 'cli.reset-password',
@@ -107,7 +109,7 @@ async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: strin
     );
   const password = given ?? (existing ? undefined : generatePassword());
   const hash = password === undefined ? undefined : await hashPassword(password);
-  const lines = await db.transaction().execute(async (trx) => {
+  const lines = await transact(db, async (trx) => {
     const roleId = await superRoleId(trx);
     const now = nowIso();
     const out: string[] = [];
@@ -131,6 +133,7 @@ async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: strin
         .execute();
       out.push(`Created super administrator "${username}".`);
     } else {
+      if (hash) await sessions(db).invalidateSessions(userId, trx, 'PASSWORD_CHANGED', null);
       await trx
         .updateTable('users')
         .set({
@@ -140,7 +143,6 @@ async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: strin
         })
         .where('id', '=', userId)
         .execute();
-      if (hash) await sessions(trx).invalidateSessions(userId, trx, 'PASSWORD_CHANGED', null);
       out.push(
         `"${username}" is ${existing!.status === 'enabled' ? 'enabled' : 'now enabled again'} and holds the super administrator role.`,
       );

@@ -1,3 +1,4 @@
+import { transact } from '../../db/transaction.js';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -61,7 +62,7 @@ export class MfaService {
     const step = totpStep(row.totp_secret, code.trim(), this.now());
     if (step === null) throw validation('参数 code 无效：应为认证器当前显示的 6 位数字');
     const codes = newRecoveryCodes();
-    await this.db.transaction().execute(async (trx) => {
+    await transact(this.db, async (trx) => {
       await trx
         .updateTable('users')
         .set({ totp_enabled_at: new Date(this.now()).toISOString(), totp_last_step: step })
@@ -121,7 +122,7 @@ export class MfaService {
 
 /** Removes TOTP from an account (disable, operator `reset-mfa`). */
 export async function clearTotp(db: Kysely<Database>, userId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await transact(db, async (trx) => {
     await trx
       .updateTable('users')
       .set({ totp_secret: null, totp_enabled_at: null, totp_last_step: null })

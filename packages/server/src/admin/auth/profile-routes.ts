@@ -1,3 +1,4 @@
+import { transact } from '../../db/transaction.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
@@ -75,7 +76,7 @@ export default async function profileRoutes(parent: FastifyInstance) {
     async (req) => {
       const id = req.auth!.id;
       return {
-        data: await db.transaction().execute(async (trx) => {
+        data: await transact(db, async (trx) => {
           const before = await trx
             .selectFrom('users')
             .select(['id', 'username', 'nickname', 'email', 'phone'])

@@ -9,6 +9,8 @@ import { normalizeMask } from '../permissions/mask.js';
 import { loadUserAccess, type UserAccess } from './access.js';
 import { sha256, type TokenService } from './tokens.js';
 import { usernameKey } from '../shared/username-key.js';
+import { lockForWrite } from '../shared/query.js';
+import { dialectOf, transact } from '../../db/transaction.js';
 
 /** OWASP's minimum for argon2id: 19 MiB, 2 iterations, 1 lane. Runs on libuv's thread pool, off the event loop. */
 // algorithm 2 = Argon2id (the package's const enum cannot be imported under isolatedModules).
@@ -90,6 +92,17 @@ export interface AuthServiceOptions {
   now?: () => number;
   /** A replay of a refresh token this soon after its own rotation is a lost race, not theft (ms; default 10 s). */
   refreshGraceMs?: number;
+}
+
+/**
+ * The sessions' rows, locked until the transaction ends: the first lock of everything that changes a session, its
+ * tokens or its user's token_version (CONVENTIONS, Concurrency). In id order, so that two transactions ending
+ * overlapping sets queue one behind the other instead of deadlocking.
+ */
+function lockSessions(db: Kysely<Database>, ids?: string[]) {
+  let q = db.selectFrom('sessions').select(['id', 'user_id', 'ended_at']).orderBy('id');
+  if (ids) q = q.where('id', 'in', ids);
+  return lockForWrite(q, dialectOf(db));
 }
 
 export class AuthService {
@@ -201,68 +214,82 @@ export class AuthService {
   }
 
   /**
-   * Rotates a refresh token. The conditional UPDATE makes rotation atomic: of N concurrent refreshes with one
-   * token exactly one wins. A token presented again within the grace window of its own rotation lost that race
-   * (401 REFRESH_SUPERSEDED, the session untouched); later, it is a replay: the whole session ends (REFRESH_REUSED).
+   * Rotates a refresh token. Everything happens under the lock of the token's session row (the lock order of
+   * CONVENTIONS: session, then tokens, then user), so a rotation and the end of its session are one after the other,
+   * never interleaved: a session that has ended issues nothing more, and an end revokes every token a rotation
+   * committed before it. Of N concurrent refreshes with one token exactly one wins. A token presented again within
+   * the grace window of its own rotation lost that race (401 REFRESH_SUPERSEDED, the session untouched); later, it
+   * is a replay: the whole session ends (REFRESH_REUSED).
    */
   async refresh(token: string, client: ClientInfo): Promise<TokenPair> {
     const claims = await this.tokens.verifyRefresh(token);
-    const row = await this.db
-      .selectFrom('refresh_tokens')
-      .selectAll()
-      .where('token_hash', '=', sha256(token))
-      .executeTakeFirst();
-    if (!row || row.id !== claims.jti || row.user_id !== claims.sub) throw unauthorized('refresh token not recognised');
-    if (row.revoked_at) throw signedOut(await this.endReasonOf(row.family_id), 'refresh token revoked');
-    if (row.rotated_at) {
-      if (this.now() - Date.parse(row.rotated_at) <= this.graceMs)
-        throw signedOut('REFRESH_SUPERSEDED', 'refresh token already used by a concurrent request');
-      await this.endSessions({ ids: [row.family_id] }, 'REFRESH_REUSED', null);
-      throw signedOut('REFRESH_REUSED', 'refresh token reuse detected: this session has been revoked, sign in again');
-    }
-    const user = await this.db
-      .selectFrom('users')
-      .select(['status', 'token_version', 'sessions_end_reason'])
-      .where('id', '=', row.user_id)
-      .executeTakeFirst();
-    if (!user) throw signedOut('SESSION_ENDED', 'user no longer exists');
-    if (user.status !== 'enabled') throw signedOut('ACCOUNT_DISABLED', 'user is disabled');
-    if (Number(user.token_version) !== claims.ver) {
-      const reason = versionReason(user.sessions_end_reason);
-      await this.endSessions({ ids: [row.family_id] }, reason, null);
-      throw signedOut(reason, 'token revoked: version mismatch, sign in again');
-    }
-    return this.db.transaction().execute(async (trx) => {
-      const now = this.iso();
-      const res = await trx
-        .updateTable('refresh_tokens')
-        .set({ rotated_at: now })
-        .where('id', '=', row.id)
-        .where('rotated_at', 'is', null)
-        .where('revoked_at', 'is', null)
+    const tokenHash = sha256(token);
+    const outcome = await transact(this.db, async (trx) => {
+      const row = await trx
+        .selectFrom('refresh_tokens')
+        .select(['id', 'user_id', 'family_id'])
+        .where('token_hash', '=', tokenHash)
         .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1)
-        throw signedOut('REFRESH_SUPERSEDED', 'refresh token already used by a concurrent request');
+      if (!row || row.id !== claims.jti || row.user_id !== claims.sub)
+        throw unauthorized('refresh token not recognised');
+      const session = await lockSessions(trx, [row.family_id]).select('end_reason').executeTakeFirst();
+      if (!session || session.ended_at !== null)
+        throw signedOut(
+          isSignedOutCode(session?.end_reason) ? session.end_reason : 'SESSION_ENDED',
+          'refresh token revoked: its session has ended',
+        );
+      // Read again under the lock: the state a concurrent rotation or end committed before we got it.
+      const tok = await trx
+        .selectFrom('refresh_tokens')
+        .select(['revoked_at', 'rotated_at'])
+        .where('id', '=', row.id)
+        .executeTakeFirstOrThrow();
+      if (tok.revoked_at) throw signedOut('SESSION_ENDED', 'refresh token revoked');
+      if (tok.rotated_at) {
+        if (this.now() - Date.parse(tok.rotated_at) <= this.graceMs)
+          throw signedOut('REFRESH_SUPERSEDED', 'refresh token already used by a concurrent request');
+        return this.endUnder(trx, row.family_id, 'REFRESH_REUSED');
+      }
+      const user = await trx
+        .selectFrom('users')
+        .select(['status', 'token_version', 'sessions_end_reason'])
+        .where('id', '=', row.user_id)
+        .executeTakeFirst();
+      if (!user) throw signedOut('SESSION_ENDED', 'user no longer exists');
+      if (user.status !== 'enabled') throw signedOut('ACCOUNT_DISABLED', 'user is disabled');
+      if (Number(user.token_version) !== claims.ver)
+        return this.endUnder(trx, row.family_id, versionReason(user.sessions_end_reason));
+      const now = this.iso();
+      await trx.updateTable('refresh_tokens').set({ rotated_at: now }).where('id', '=', row.id).execute();
       const { pair, expiresAt } = await this.issuePair(row.user_id, claims.ver, row.family_id, trx, client);
       await trx
         .updateTable('sessions')
         .set({ last_used_at: now, expires_at: expiresAt })
         .where('id', '=', row.family_id)
         .execute();
-      return pair;
+      return { pair };
     });
+    if ('pair' in outcome) return outcome.pair;
+    await this.announce(outcome.ended);
+    throw outcome.refusal;
   }
 
-  /** Why a session's tokens no longer work (SESSION_ENDED when it was never recorded). */
-  private async endReasonOf(sessionId: string): Promise<SignedOutCode> {
-    const s = await this.db.selectFrom('sessions').select('end_reason').where('id', '=', sessionId).executeTakeFirst();
-    return isSignedOutCode(s?.end_reason) ? s.end_reason : 'SESSION_ENDED';
+  /** Ends a session whose token a refresh refuses, inside the refresh's transaction (committed, then announced). */
+  private async endUnder(trx: Kysely<Database>, sessionId: string, reason: SignedOutCode) {
+    const ended = await this.endSessions({ ids: [sessionId] }, reason, null, trx);
+    const message =
+      reason === 'REFRESH_REUSED'
+        ? 'refresh token reuse detected: this session has been revoked, sign in again'
+        : 'token revoked: version mismatch, sign in again';
+    return { ended, refusal: signedOut(reason, message) };
   }
 
   /**
-   * Ends the live sessions in `scope`: their refresh tokens are revoked and (except after LOGOUT) their access
-   * tokens refused from the next request. Returns the sessions ended; listeners hear of them once `db` commits
-   * (right away when `db` is not a transaction).
+   * Ends the live sessions in `scope`: their rows are locked first (so a concurrent rotation either committed
+   * before, and its new token is revoked here, or waits and finds the session ended), then every refresh token of
+   * their families is revoked and (except after LOGOUT) their access tokens are refused from the next request.
+   * Returns the sessions ended; listeners hear of them once `db` commits (right away when `db` is not a transaction,
+   * in which case this runs in a transaction of its own, retried when PostgreSQL aborts it for a race).
    */
   async endSessions(
     scope: SessionScope,
@@ -271,8 +298,12 @@ export class AuthService {
     db: Kysely<Database> = this.db,
   ): Promise<EndedSession[]> {
     if ('ids' in scope && scope.ids.length === 0) return [];
-    let q = db.selectFrom('sessions').select(['id', 'user_id']).where('ended_at', 'is', null);
-    if ('ids' in scope) q = q.where('id', 'in', scope.ids);
+    if (db === this.db) {
+      const ended = await transact(this.db, (trx) => this.endSessions(scope, reason, by, trx));
+      await this.announce(ended);
+      return ended;
+    }
+    let q = lockSessions(db, 'ids' in scope ? scope.ids : undefined).where('ended_at', 'is', null);
     if (scope.userId !== undefined) q = q.where('user_id', '=', scope.userId);
     if (scope.exceptId !== undefined) q = q.where('id', '!=', scope.exceptId);
     const rows = await q.execute();
@@ -283,7 +314,6 @@ export class AuthService {
         .updateTable('sessions')
         .set({ ended_at: now, end_reason: reason, ended_by: by })
         .where('id', 'in', ids)
-        .where('ended_at', 'is', null)
         .execute();
       await db
         .updateTable('refresh_tokens')
@@ -292,9 +322,7 @@ export class AuthService {
         .where('revoked_at', 'is', null)
         .execute();
     }
-    const ended = rows.map((r) => ({ id: r.id, userId: r.user_id, reason, by }));
-    if (db === this.db) await this.announce(ended);
-    return ended;
+    return rows.map((r) => ({ id: r.id, userId: r.user_id, reason, by }));
   }
 
   /** Tells the listeners about sessions ended inside a transaction that has now committed. */
@@ -329,7 +357,14 @@ export class AuthService {
     db: Kysely<Database> = this.db,
     reason: SignedOutCode = 'PASSWORD_CHANGED',
     by: string | null = null,
-  ) {
+  ): Promise<{ tokenVersion: number; ended: EndedSession[] }> {
+    if (db === this.db) {
+      const done = await transact(this.db, (trx) => this.invalidateSessions(userId, trx, reason, by));
+      await this.announce(done.ended);
+      return done;
+    }
+    // Sessions (and their tokens) before the user's row: the one lock order (see endSessions).
+    const ended = await this.endSessions({ userId }, reason, by, db);
     const row = await db
       .updateTable('users')
       .set((eb) => ({
@@ -340,7 +375,6 @@ export class AuthService {
       .where('id', '=', userId)
       .returning('token_version')
       .executeTakeFirst();
-    const ended = await this.endSessions({ userId }, reason, by, db);
     return { tokenVersion: Number(row?.token_version ?? 0), ended };
   }
 
@@ -361,13 +395,13 @@ export class AuthService {
     if (!(await verifyPassword(row.password_hash, oldPassword)))
       throw new CredentialError('VALIDATION_ERROR', 'oldPassword is incorrect');
     const passwordHash = await hashPassword(newPassword);
-    const { pair, ended } = await this.db.transaction().execute(async (trx) => {
+    const { pair, ended } = await transact(this.db, async (trx) => {
+      const { tokenVersion, ended } = await this.invalidateSessions(userId, trx, 'PASSWORD_CHANGED', userId);
       await trx
         .updateTable('users')
         .set({ password_hash: passwordHash, must_change_password: 0 })
         .where('id', '=', userId)
         .execute();
-      const { tokenVersion, ended } = await this.invalidateSessions(userId, trx, 'PASSWORD_CHANGED', userId);
       const current = currentSessionId
         ? await trx.selectFrom('sessions').select('client_kind').where('id', '=', currentSessionId).executeTakeFirst()
         : undefined;

@@ -1,3 +1,4 @@
+import { transact } from '../../db/transaction.js';
 import { assembleTree } from '../shared/tree.js';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/index.js';
@@ -77,7 +78,7 @@ export class MenusService {
     const target = input.target ?? '';
     this.checkTarget(kind, target);
     try {
-      return await this.k.transaction().execute(async (trx) => {
+      return await transact(this.k, async (trx) => {
         if (parentId && !(await repo.findForUpdate(trx, parentId, this.db.dialect))) throw notFound('parent menu');
         if (await repo.codeTaken(trx, input.code)) throw taken(input.code);
         const now = nowIso();
@@ -115,7 +116,7 @@ export class MenusService {
 
   async update(actor: Actor, id: string, patch: UpdateMenuInput): Promise<MenuTreeNode> {
     try {
-      return await this.k.transaction().execute(async (trx) => {
+      return await transact(this.k, async (trx) => {
         const moving = patch.parentId !== undefined;
         const rows = moving ? await repo.allForUpdate(trx, this.db.dialect) : [];
         const before = moving ? rows.find((r) => r.id === id) : await repo.findForUpdate(trx, id, this.db.dialect);
@@ -157,7 +158,7 @@ export class MenusService {
 
   /** Deletes a menu (and, with `cascade`, its descendants) together with every grant on them. */
   async delete(actor: Actor, id: string, cascade: boolean): Promise<void> {
-    await this.k.transaction().execute(async (trx) => {
+    await transact(this.k, async (trx) => {
       const rows = await repo.allForUpdate(trx, this.db.dialect);
       const target = rows.find((r) => r.id === id);
       if (!target) throw notFound('menu');

@@ -1,3 +1,4 @@
+import { transact } from '../../db/transaction.js';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/index.js';
 import { conflict, notFound } from '../../errors.js';
@@ -88,7 +89,7 @@ export class RolesService {
 
   async create(actor: Actor, input: CreateRoleInput): Promise<RoleDto> {
     try {
-      return await this.k.transaction().execute(async (trx) => {
+      return await transact(this.k, async (trx) => {
         if (await repo.codeTaken(trx, input.code)) throw taken(input.code);
         if (input.requireTotp && !actor.isSuper) throw privilegeEscalation(TOTP_RULE);
         const now = nowIso();
@@ -114,7 +115,7 @@ export class RolesService {
 
   async update(actor: Actor, id: string, patch: UpdateRoleInput): Promise<RoleDto> {
     try {
-      return await this.k.transaction().execute(async (trx) => {
+      return await transact(this.k, async (trx) => {
         const [before] = await repo.lockMany(trx, [id], this.db.dialect);
         if (!before) throw notFound('role');
         if (before.code === SUPER_ADMIN_ROLE) {
@@ -154,7 +155,7 @@ export class RolesService {
 
   /** Deletes roles with their user assignments and grants. A batch holding the super administrator role is refused whole. */
   async delete(actor: Actor, ids: string[], action: 'role.delete' | 'role.batch-delete'): Promise<number> {
-    return this.k.transaction().execute(async (trx) => {
+    return transact(this.k, async (trx) => {
       const found = await repo.lockMany(trx, unique(ids), this.db.dialect);
       if (action === 'role.delete' && found.length === 0) throw notFound('role');
       if (found.some((r) => r.code === SUPER_ADMIN_ROLE)) throw superAdminProtected(RULES.roleDelete);
@@ -176,7 +177,7 @@ export class RolesService {
    */
   async setGrants(actor: Actor, id: string, input: GrantInput[]) {
     const requested = parseGrants(input);
-    return this.k.transaction().execute(async (trx) => {
+    return transact(this.k, async (trx) => {
       const role = await repo.find(trx, id);
       if (!role) throw notFound('role');
       if (role.code === SUPER_ADMIN_ROLE) throw superAdminProtected(RULES.roleGrants);

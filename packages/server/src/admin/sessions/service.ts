@@ -1,3 +1,4 @@
+import { transact } from '../../db/transaction.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
@@ -61,7 +62,7 @@ export class SessionsService {
   /** An operator ends sessions by id: all or nothing when a rule refuses one of their owners. Unknown ids are ignored. */
   async end(actor: Actor, ids: string[], action: 'session.delete' | 'session.batch-delete'): Promise<number> {
     const wanted = unique(ids);
-    const ended = await this.db.transaction().execute(async (trx) => {
+    const ended = await transact(this.db, async (trx) => {
       const owners = await repo.owners(trx, this.auth.iso(), wanted);
       if (action === 'session.delete' && owners.length === 0) throw notFound('session');
       await assertMayActOnUsers(
@@ -83,7 +84,7 @@ export class SessionsService {
 
   /** Every device of the user, now: token_version + 1 and every session ended with FORCED_LOGOUT. */
   async forceLogout(actor: Actor, userId: string): Promise<number> {
-    const ended: EndedSession[] = await this.db.transaction().execute(async (trx) => {
+    const ended: EndedSession[] = await transact(this.db, async (trx) => {
       const user = await trx.selectFrom('users').select(['id', 'username']).where('id', '=', userId).executeTakeFirst();
       if (!user) throw notFound('user');
       await assertMayActOnUsers(trx, actor, [userId], '强制该用户下线');

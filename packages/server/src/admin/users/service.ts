@@ -1,3 +1,4 @@
+import { transact } from '../../db/transaction.js';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/index.js';
@@ -92,7 +93,7 @@ export class UsersService {
     if (await repo.usernameTaken(this.k, input.username)) throw taken(input.username);
     const passwordHash = await hashPassword(input.password);
     try {
-      return await this.k.transaction().execute(async (trx) => {
+      return await transact(this.k, async (trx) => {
         const escalation = await EscalationGuard.of(trx, actor);
         if (roleIds.length) escalation.requirePoints(USERS_MENU, ['GRANT'], '不能在创建用户时分配角色');
         await this.checkRoles(trx, actor, escalation, roleIds);
@@ -129,7 +130,7 @@ export class UsersService {
   async update(actor: Actor, id: string, patch: UpdateUserInput): Promise<UserDto> {
     let ended: EndedSession[] = [];
     try {
-      const after = await this.k.transaction().execute(async (trx) => {
+      const after = await transact(this.k, async (trx) => {
         // Lock first: disabling may remove an active super administrator.
         const guard = patch.status === 'disabled' ? await SuperAdminGuard.lock(trx, this.db.dialect) : undefined;
         const before = await repo.find(trx, id);
@@ -151,6 +152,8 @@ export class UsersService {
         }
         const changes = changesOf(before, patch);
         if (Object.keys(changes).length === 0) return before;
+        // Sessions before the user's row (the lock order, auth/service.ts endSessions).
+        if (disabling) ({ ended } = await this.sessions.invalidateSessions(id, trx, 'ACCOUNT_DISABLED', actor.id));
         await trx
           .updateTable('users')
           .set({
@@ -160,7 +163,6 @@ export class UsersService {
           })
           .where('id', '=', id)
           .execute();
-        if (disabling) ({ ended } = await this.sessions.invalidateSessions(id, trx, 'ACCOUNT_DISABLED', actor.id));
         await actor.audit('user.update', 'user', id, { username: before.username, changes }, trx);
         return (await repo.find(trx, id))!;
       });
@@ -174,7 +176,7 @@ export class UsersService {
   /** Deletes users (one or a batch). Refuses the whole batch if any rule fails. */
   async delete(actor: Actor, ids: string[], action: 'user.delete' | 'user.batch-delete'): Promise<number> {
     const wanted = unique(ids);
-    return this.k.transaction().execute(async (trx) => {
+    return transact(this.k, async (trx) => {
       const guard = await SuperAdminGuard.lock(trx, this.db.dialect);
       const found = await repo.findMany(trx, wanted);
       if (action === 'user.delete' && found.length === 0) throw notFound('user');
@@ -198,17 +200,17 @@ export class UsersService {
   /** Sets a new password and ends every session of the user (token_version + 1). The password is never logged. */
   async resetPassword(actor: Actor, id: string, password: string): Promise<void> {
     const passwordHash = await hashPassword(password);
-    const ended = await this.k.transaction().execute(async (trx) => {
+    const ended = await transact(this.k, async (trx) => {
       const user = await repo.find(trx, id);
       if (!user) throw notFound('user');
       if (!actor.isSuper && (await isSuperAdmin(trx, id))) throw forbidden();
       if (id !== actor.id) await (await EscalationGuard.of(trx, actor)).assertMayActOn([id], '重置该用户的密码');
+      const { ended } = await this.sessions.invalidateSessions(id, trx, 'PASSWORD_CHANGED', actor.id);
       await trx
         .updateTable('users')
         .set({ password_hash: passwordHash, must_change_password: id === actor.id ? 0 : 1, updated_at: nowIso() })
         .where('id', '=', id)
         .execute();
-      const { ended } = await this.sessions.invalidateSessions(id, trx, 'PASSWORD_CHANGED', actor.id);
       await actor.audit('user.reset-password', 'user', id, { username: user.username }, trx);
       return ended;
     });
@@ -218,7 +220,7 @@ export class UsersService {
   /** Replaces the user's roles. Takes effect on the user's next request (masks are read per request). */
   async setRoles(actor: Actor, id: string, roleIds: string[]): Promise<UserDto> {
     const wanted = unique(roleIds);
-    return this.k.transaction().execute(async (trx) => {
+    return transact(this.k, async (trx) => {
       const guard = await SuperAdminGuard.lock(trx, this.db.dialect);
       const before = await repo.find(trx, id);
       if (!before) throw notFound('user');
