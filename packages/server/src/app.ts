@@ -1,3 +1,4 @@
+import proxyWarnings from './plugins/proxy-warnings.js';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { handleClientError } from './plugins/client-errors.js';
 import { Redis } from 'ioredis';
@@ -120,6 +121,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addSchema(MenuNodeSchema);
 
   await app.register(errorHandler);
+  await app.register(proxyWarnings, { trustProxy: config.trustProxy });
   // Every answer's security headers, from helmet; set with CORS's headers in one hook (plugins/cors.ts).
   const securityHeaders = helmetHeaders({
     crossOriginResourcePolicy: { policy: 'cross-origin' },
