@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { bearer, describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
 import { USER_PASSWORD, insertUser } from './auth-fixtures.js';
 import { totpCode } from '../src/admin/auth/totp.js';
+import { SECOND_STEP_MAX_FAILURES } from '../src/admin/auth/throttle.js';
 import { runAdminCli } from '../src/cli/admin-commands.js';
 
 describeEachDb('TOTP two-step sign-in', (dialect) => {
@@ -127,6 +128,86 @@ describeEachDb('TOTP two-step sign-in', (dialect) => {
     for (let i = 0; i < 3; i++) expect((await loginTotp(mfaToken, '000000')).statusCode).toBe(401);
     const throttled = await loginTotp(mfaToken, totpCode(u.secret, clock + 30_000));
     expect(throttled.statusCode).toBe(429);
+  });
+
+  it('wrong codes from many addresses lock the account’s second step, and a right password does not reset the count', async () => {
+    const u = await enrolled();
+    // 40 addresses, each within its own (account, address) allowance, each after a right password.
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const from = `198.51.100.${i + 1}`;
+      const step1 = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: u.username, password: USER_PASSWORD },
+        remoteAddress: from,
+      });
+      expect(step1.statusCode).toBe(200);
+      const wrong = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login/totp',
+        payload: { mfaToken: step1.json().data.mfaToken, code: '000000' },
+        remoteAddress: from,
+      });
+      statuses.push(wrong.statusCode);
+    }
+    expect(statuses.filter((s) => s === 401)).toHaveLength(SECOND_STEP_MAX_FAILURES);
+    expect(statuses.slice(SECOND_STEP_MAX_FAILURES).every((s) => s === 429)).toBe(true);
+    // Locked even for the right code, from a fresh address…
+    const fresh = { remoteAddress: '203.0.113.77' };
+    const mfaToken = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: u.username, password: USER_PASSWORD },
+        ...fresh,
+      })
+    ).json().data.mfaToken;
+    const locked = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login/totp',
+      payload: { mfaToken, code: totpCode(u.secret, clock) },
+      ...fresh,
+    });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().message).toMatch(/^两步验证码错误次数过多/);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(14 * 60);
+    const logged = await t.db.kysely
+      .selectFrom('login_logs')
+      .select('reason')
+      .where('user_id', '=', u.id)
+      .where('reason', '=', 'TOTP_LOCKED')
+      .execute();
+    expect(logged.length).toBeGreaterThan(0);
+    // …until 15 minutes after the last wrong code; then the owner signs in and is told.
+    clock += 15 * 60_000 + 1000;
+    const owner = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login/totp',
+      payload: { mfaToken: (await signIn(u.username)).json().data.mfaToken, code: totpCode(u.secret, clock) },
+      ...fresh,
+    });
+    expect(owner.statusCode, owner.body).toBe(200);
+    expect(owner.json().data.securityNotice).toMatch(
+      /^自上次登录以来，你的账号有 \d+ 次两步验证码输入错误，两步验证曾被暂时锁定/,
+    );
+    // Told once: the next sign-in carries no notice.
+    nextStep();
+    const again = await loginTotp((await signIn(u.username)).json().data.mfaToken, totpCode(u.secret, clock));
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data.securityNotice).toBeUndefined();
+  });
+
+  it('an mfaToken completes one sign-in only', async () => {
+    const u = await enrolled();
+    const mfaToken = (await signIn(u.username)).json().data.mfaToken;
+    expect((await loginTotp(mfaToken, u.recoveryCodes[0])).statusCode).toBe(200);
+    const second = await loginTotp(mfaToken, u.recoveryCodes[1]);
+    expect(second.statusCode).toBe(401);
+    expect(second.json().message).toMatch(/mfaToken/);
+    // The recovery code the refused attempt presented is spent only if a session came of it: here none did…
+    const next = await loginTotp((await signIn(u.username)).json().data.mfaToken, u.recoveryCodes[2]);
+    expect(next.statusCode).toBe(200);
   });
 
   it('disable needs the password or a code; reset-mfa turns it off for a locked-out user', async () => {

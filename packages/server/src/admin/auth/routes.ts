@@ -6,7 +6,7 @@ import { PERMISSION_POINTS } from '../permissions/points.js';
 import { loadUserAccess, visibleMenuTree, type Grants, type MenuNode } from './access.js';
 import { MfaService, wrongCode } from './mfa.js';
 import { publicUser, type AuthService, CredentialError, getDummyHash, type ClientInfo } from './service.js';
-import { FailureStore, LoginThrottle } from './throttle.js';
+import { FailureStore, LoginThrottle, SecondStepLocked, SECOND_STEP_MAX_FAILURES } from './throttle.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { clientKindOf, deviceLabel } from '../sessions/device.js';
 import { ANY_PENDING, AppError, unauthorized } from '../../errors.js';
@@ -35,6 +35,10 @@ const TAG = '认证 Auth';
 /** `/auth/me` answers as sent, per grants object (see the route); bounded for grants many users share. */
 const meBodies = new WeakMap<Grants, Map<string, Buffer>>();
 const ME_BODIES_PER_GRANTS = 1000;
+
+/** What the owner reads at the sign-in after wrong codes: someone else may hold the password. */
+const secondStepNotice = (n: number) =>
+  `自上次登录以来，你的账号有 ${n} 次两步验证码输入错误${n >= SECOND_STEP_MAX_FAILURES ? '，两步验证曾被暂时锁定' : ''}。如果不是你本人输错，说明你的密码可能已泄露，请立即修改密码。`;
 
 export const clientInfo = (req: FastifyRequest): ClientInfo => ({
   ip: req.ip,
@@ -145,24 +149,30 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
         userId: access.id,
       };
       try {
-        const { sessionId, ...result } = await throttle.guard(
+        const { sessionId, ...result } = await throttle.guardSecondStep(
           access.username,
           req.ip,
           async () => {
             if (!(await mfa.verify(access.id, code))) throw wrongCode(access.id);
+            // One sign-in per password step: a right code cannot open a second session with the same mfaToken.
+            if (!(await throttle.store.claimOnce(`mfa:${claims.jti}`, Date.now())))
+              throw unauthorized('sign-in already completed with this mfaToken, sign in again');
             return auth.signIn(access, client);
           },
           isCredentialFailure,
         );
+        const missed = await app.loginLog.secondStepFailuresSinceLastSignIn(access.id);
         await app.loginLog.record([{ ...attempt, result: 'success', reason: '', sessionId }]);
-        return { data: result };
+        return { data: missed > 0 ? { ...result, securityNotice: secondStepNotice(missed) } : result };
       } catch (e) {
         const reason =
           e instanceof CredentialError
             ? e.failure
-            : e instanceof AppError && e.code === 'TOO_MANY_REQUESTS'
-              ? 'THROTTLED'
-              : 'ERROR';
+            : e instanceof SecondStepLocked
+              ? 'TOTP_LOCKED'
+              : e instanceof AppError && e.code === 'TOO_MANY_REQUESTS'
+                ? 'THROTTLED'
+                : 'ERROR';
         await app.loginLog.record([{ ...attempt, result: 'failure', reason, sessionId: null }]);
         throw e;
       }

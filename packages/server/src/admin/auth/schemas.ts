@@ -39,6 +39,12 @@ export const LoginResultSchema = Type.Object({
   refreshToken: Type.String(),
   user: UserSummarySchema,
   mustChangePassword: MustChangePassword,
+  securityNotice: Type.Optional(
+    Type.String({
+      description:
+        'Present after wrong second-step codes since the last sign-in (someone may hold the password): show it to the user',
+    }),
+  ),
 });
 
 /** The login answer for an account with TOTP: send the code with the token to POST /api/auth/login/totp. */

@@ -42,6 +42,13 @@ const pairPrefix = (username: string) => {
 };
 const pairKey = (username: string, ip: string) => pairPrefix(username) + ip;
 const ipKey = (ip: string) => `ip:${ip}`;
+/** Wrong second-step codes of an account, from every address. */
+const secondStepKey = (username: string) => `t:${usernameKey(username)}`;
+
+/** Wrong codes (TOTP or recovery), from any address, after which an account's second step is locked. */
+export const SECOND_STEP_MAX_FAILURES = 10;
+/** How long that lock lasts after the last wrong code. */
+export const SECOND_STEP_LOCK_MS = 15 * MINUTE;
 
 interface Counted {
   /** Attempts counted, this one included. */
@@ -70,6 +77,20 @@ export class FailureStore {
       .returning(['count', 'last_failure_at'])
       .executeTakeFirstOrThrow();
     return { count: Number(row.count), lastFailureAt: row.last_failure_at };
+  }
+
+  /**
+   * True the first time `key` is claimed, false ever after (until pruned, an hour on): marks a single-use token
+   * (an mfaToken's jti) as spent, atomically, in the same table and with the same pruning as the counters.
+   */
+  async claimOnce(key: string, now: number): Promise<boolean> {
+    const at = new Date(now).toISOString();
+    const res = await this.db
+      .insertInto('login_failures')
+      .values({ key, count: 0, last_failure_at: null, updated_at: at })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .executeTakeFirst();
+    return Number(res.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
   // One row per statement: a statement locking several rows could deadlock on PostgreSQL with another locking
@@ -109,7 +130,10 @@ export class FailureStore {
     const res = await this.db
       .deleteFrom('login_failures')
       .where((eb) =>
-        eb.or([eb('key', '=', accountKey(username)), eb(sql`substr(key, 1, ${prefix.length})`, '=', prefix)]),
+        eb.or([
+          eb('key', 'in', [accountKey(username), secondStepKey(username)]),
+          eb(sql`substr(key, 1, ${prefix.length})`, '=', prefix),
+        ]),
       )
       .executeTakeFirst();
     return Number(res.numDeletedRows);
@@ -137,15 +161,29 @@ export function throttled(waitMs: number): AppError {
   );
 }
 
+/** The second step of an account is locked: whoever typed the codes already holds its password. */
+export class SecondStepLocked extends AppError {
+  constructor(waitMs: number) {
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    super(
+      'TOO_MANY_REQUESTS',
+      `两步验证码错误次数过多，该账号的两步验证已暂时锁定，请在 ${Math.ceil(seconds / 60)} 分钟后重试 (too many wrong codes for this account; try again in ${seconds} s)`,
+      { 'retry-after': String(seconds) },
+    );
+  }
+}
+
 export class LoginThrottle {
+  readonly store: FailureStore;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(
-    private readonly store: FailureStore,
+    store: FailureStore,
     private readonly limits: ThrottleLimits,
     opts: { now?: () => number; sleep?: (ms: number) => Promise<void> } = {},
   ) {
+    this.store = store;
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
@@ -197,6 +235,46 @@ export class LoginThrottle {
     }
     await this.store.clear([keys[0]]);
     await this.store.undo(keys.slice(1));
+    return result;
+  }
+
+  /**
+   * The second step (TOTP or recovery code) of a sign-in, capped per account as well: whoever reaches it holds the
+   * password, so the account may be locked here without handing a stranger a way to lock its owner out.
+   * SECOND_STEP_MAX_FAILURES wrong codes from any addresses lock the step for SECOND_STEP_LOCK_MS after the last
+   * one (429, SecondStepLocked); the usual (account, IP) and IP limits of `guard` apply inside. Only a right code
+   * clears the count: a right password does not (interleaving passwords and codes raised the budget sixfold).
+   */
+  async guardSecondStep<T>(
+    username: string,
+    ip: string,
+    check: () => Promise<T>,
+    isFailure: (e: unknown) => boolean,
+  ): Promise<T> {
+    const key = secondStepKey(username);
+    const now = this.now();
+    const counted = await this.store.hit(key, now);
+    if (counted.count - 1 >= SECOND_STEP_MAX_FAILURES) {
+      // Attempts still in flight count as failing now.
+      const last = counted.lastFailureAt ? Date.parse(counted.lastFailureAt) : now;
+      const wait = last + SECOND_STEP_LOCK_MS - now;
+      if (wait > 0) {
+        await this.store.undo([key]);
+        throw new SecondStepLocked(wait);
+      }
+      // The lock has run out: a fresh allowance, this attempt its first.
+      await this.store.clear([key]);
+      await this.store.hit(key, now);
+    }
+    let result: T;
+    try {
+      result = await this.guard(username, ip, check, isFailure);
+    } catch (e) {
+      if (isFailure(e)) await this.store.failed([key], this.now());
+      else await this.store.undo([key]);
+      throw e;
+    }
+    await this.store.clear([key]);
     return result;
   }
 }

@@ -128,12 +128,15 @@ export class TokenService {
     return claims;
   }
 
+  /** Each carries its own jti, so that the second step can accept it once (routes.ts /login/totp). */
   signMfa(userId: string, ver: number): Promise<string> {
-    return this.sign('mfa', { ver }, userId, MFA_TOKEN_TTL);
+    return this.sign('mfa', { ver }, userId, MFA_TOKEN_TTL, randomUUID());
   }
 
-  verifyMfa(token: string): Promise<AccessClaims> {
-    return this.verify('mfa', token);
+  async verifyMfa(token: string): Promise<AccessClaims & { jti: string }> {
+    const c = (await this.verify('mfa', token)) as AccessClaims & { jti?: unknown };
+    if (typeof c.jti !== 'string') throw unauthorized('invalid mfa token: missing jti');
+    return c as AccessClaims & { jti: string };
   }
 
   async verifyRefresh(token: string): Promise<RefreshClaims> {

@@ -43,6 +43,27 @@ export class LoginLog {
     }
   }
 
+  /** Wrong or locked second-step attempts on the account since its last successful sign-in. */
+  async secondStepFailuresSinceLastSignIn(userId: string): Promise<number> {
+    const last = await this.db
+      .selectFrom('login_logs')
+      .select((eb) => eb.fn.max('created_at').as('at'))
+      .where('user_id', '=', userId)
+      .where('event', '=', 'login')
+      .where('result', '=', 'success')
+      .executeTakeFirst();
+    const row = await this.db
+      .selectFrom('login_logs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('event', '=', 'login')
+      .where('reason', 'in', ['WRONG_TOTP', 'TOTP_LOCKED'])
+      // >=: rows of one millisecond (or a frozen test clock) are not told apart; the success itself has no reason.
+      .where('created_at', '>=', last?.at ?? '')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** One row per ended session, describing the device that was signed out and who did it. */
   async recordEnded(ended: EndedSession[]): Promise<void> {
     try {
