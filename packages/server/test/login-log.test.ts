@@ -85,12 +85,12 @@ describeEachDb('login log', (dialect) => {
     ]);
   });
 
-  it('a throttled attempt is logged as THROTTLED', async () => {
+  it('a throttled key is logged as THROTTLED once, however many attempts it refuses', async () => {
     const username = fresh();
     await createUser(admin, username);
     const ip = address();
     for (let i = 0; i < 3; i++) expect((await signIn(username, 'wrong-password', ip)).statusCode).toBe(401);
-    expect((await signIn(username, PASSWORD, ip)).statusCode).toBe(429);
+    for (let i = 0; i < 200; i++) expect((await signIn(username, PASSWORD, ip)).statusCode).toBe(429);
     expect((await rowsOf(username)).map((r) => r.reason)).toEqual([
       'WRONG_PASSWORD',
       'WRONG_PASSWORD',

@@ -6,7 +6,7 @@ import { PERMISSION_POINTS } from '../permissions/points.js';
 import { loadUserAccess, visibleMenuTree, type Grants, type MenuNode } from './access.js';
 import { MfaService, wrongCode } from './mfa.js';
 import { publicUser, type AuthService, CredentialError, getDummyHash, type ClientInfo } from './service.js';
-import { FailureStore, LoginThrottle, SecondStepLocked, SECOND_STEP_MAX_FAILURES } from './throttle.js';
+import { FailureStore, LoginThrottle, SecondStepLocked, SECOND_STEP_MAX_FAILURES, Throttled } from './throttle.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { clientKindOf, deviceLabel } from '../sessions/device.js';
 import { ANY_PENDING, AppError, unauthorized } from '../../errors.js';
@@ -36,6 +36,16 @@ const TAG = '认证 Auth';
 const meBodies = new WeakMap<Grants, Map<string, Buffer>>();
 const ME_BODIES_PER_GRANTS = 1000;
 
+/** Why a sign-in step failed, as the login log files it. */
+const failureReason = (e: unknown) =>
+  e instanceof CredentialError
+    ? e.failure
+    : e instanceof SecondStepLocked
+      ? 'TOTP_LOCKED'
+      : e instanceof Throttled
+        ? 'THROTTLED'
+        : 'ERROR';
+
 /** What the owner reads at the sign-in after wrong codes: someone else may hold the password. */
 const secondStepNotice = (n: number) =>
   `自上次登录以来，你的账号有 ${n} 次两步验证码输入错误${n >= SECOND_STEP_MAX_FAILURES ? '，两步验证曾被暂时锁定' : ''}。如果不是你本人输错，说明你的密码可能已泄露，请立即修改密码。`;
@@ -55,6 +65,8 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
   const auth = app.authService;
   const throttle = new LoginThrottle(new FailureStore(app.db.kysely), app.config.loginThrottle, { now: opts.now });
   const isCredentialFailure = (e: unknown) => e instanceof CredentialError;
+  /** A refused attempt is logged once per throttled key; every other failure each time. */
+  const worthLogging = async (e: unknown) => !(e instanceof Throttled) || (await throttle.firstRefusal(e));
   const mfa = new MfaService(app.db.kysely, opts.now);
   await getDummyHash();
 
@@ -102,14 +114,11 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
         ]);
         return { data: result };
       } catch (e) {
-        const reason =
-          e instanceof CredentialError
-            ? e.failure
-            : e instanceof AppError && e.code === 'TOO_MANY_REQUESTS'
-              ? 'THROTTLED'
-              : 'ERROR';
         const userId = e instanceof CredentialError ? e.userId : null;
-        await app.loginLog.record([{ ...attempt, ...logged, result: 'failure', reason, userId, sessionId: null }]);
+        if (await worthLogging(e))
+          await app.loginLog.record([
+            { ...attempt, ...logged, result: 'failure', reason: failureReason(e), userId, sessionId: null },
+          ]);
         throw e;
       }
     },
@@ -165,15 +174,8 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
         await app.loginLog.record([{ ...attempt, result: 'success', reason: '', sessionId }]);
         return { data: missed > 0 ? { ...result, securityNotice: secondStepNotice(missed) } : result };
       } catch (e) {
-        const reason =
-          e instanceof CredentialError
-            ? e.failure
-            : e instanceof SecondStepLocked
-              ? 'TOTP_LOCKED'
-              : e instanceof AppError && e.code === 'TOO_MANY_REQUESTS'
-                ? 'THROTTLED'
-                : 'ERROR';
-        await app.loginLog.record([{ ...attempt, result: 'failure', reason, sessionId: null }]);
+        if (await worthLogging(e))
+          await app.loginLog.record([{ ...attempt, result: 'failure', reason: failureReason(e), sessionId: null }]);
         throw e;
       }
     },

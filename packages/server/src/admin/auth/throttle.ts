@@ -148,28 +148,29 @@ export class FailureStore {
   }
 }
 
-/** `请在 N 分钟后重试` with the seconds for programs; N rounded up. */
-export function throttled(waitMs: number): AppError {
-  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  const minutes = Math.ceil(seconds / 60);
-  return new AppError(
-    'TOO_MANY_REQUESTS',
-    `登录失败次数过多，请在 ${minutes} 分钟后重试 (too many failed sign-in attempts; try again in ${seconds} s)`,
-    {
-      'retry-after': String(seconds),
-    },
-  );
-}
-
-/** The second step of an account is locked: whoever typed the codes already holds its password. */
-export class SecondStepLocked extends AppError {
-  constructor(waitMs: number) {
+/** A refused attempt (429): `请在 N 分钟后重试` with the seconds for programs, N rounded up; `key` is the counter that refused. */
+export class Throttled extends AppError {
+  constructor(
+    waitMs: number,
+    readonly key: string,
+    what = '登录失败次数过多',
+    english = 'too many failed sign-in attempts',
+  ) {
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
     super(
       'TOO_MANY_REQUESTS',
-      `两步验证码错误次数过多，该账号的两步验证已暂时锁定，请在 ${Math.ceil(seconds / 60)} 分钟后重试 (too many wrong codes for this account; try again in ${seconds} s)`,
-      { 'retry-after': String(seconds) },
+      `${what}，请在 ${Math.ceil(seconds / 60)} 分钟后重试 (${english}; try again in ${seconds} s)`,
+      {
+        'retry-after': String(seconds),
+      },
     );
+  }
+}
+
+/** The second step of an account is locked: whoever typed the codes already holds its password. */
+export class SecondStepLocked extends Throttled {
+  constructor(waitMs: number, key: string) {
+    super(waitMs, key, '两步验证码错误次数过多，该账号的两步验证已暂时锁定', 'too many wrong codes for this account');
   }
 }
 
@@ -215,13 +216,13 @@ export class LoginThrottle {
     const pairWait = this.waitFor(pair, this.limits.perAccountIp, now);
     if (pairWait > 0) {
       await this.store.undo([keys[0]]);
-      throw throttled(pairWait);
+      throw new Throttled(pairWait, keys[0]);
     }
     const [address, account] = await Promise.all(keys.slice(1).map((k) => this.store.hit(k, now)));
     const wait = this.waitFor(address, this.limits.perIp, now);
     if (wait > 0) {
       await this.store.undo(keys);
-      throw throttled(wait);
+      throw new Throttled(wait, keys[1]);
     }
     if (account.count - 1 >= this.limits.accountSlowdownAfter)
       await this.sleep(this.limits.slowdownMs ?? DEFAULT_SLOWDOWN_MS);
@@ -260,7 +261,7 @@ export class LoginThrottle {
       const wait = last + SECOND_STEP_LOCK_MS - now;
       if (wait > 0) {
         await this.store.undo([key]);
-        throw new SecondStepLocked(wait);
+        throw new SecondStepLocked(wait, key);
       }
       // The lock has run out: a fresh allowance, this attempt its first.
       await this.store.clear([key]);
@@ -276,5 +277,13 @@ export class LoginThrottle {
     }
     await this.store.clear([key]);
     return result;
+  }
+
+  /**
+   * Whether a refusal is the first of its key (within the hour its mark is kept): the login log keeps one row per
+   * throttled key instead of one per refused request (200 refused requests wrote 200 rows).
+   */
+  firstRefusal(e: Throttled): Promise<boolean> {
+    return this.store.claimOnce(`r:${e.key}`, Date.now());
   }
 }
