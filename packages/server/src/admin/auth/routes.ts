@@ -9,7 +9,7 @@ import { publicUser, type AuthService, CredentialError, getDummyHash, type Clien
 import { FailureStore, LoginThrottle, SecondStepLocked, SECOND_STEP_MAX_FAILURES, Throttled } from './throttle.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { clientKindOf, deviceLabel } from '../sessions/device.js';
-import { ANY_PENDING, AppError, unauthorized } from '../../errors.js';
+import { ANY_PENDING, unauthorized } from '../../errors.js';
 import {
   ChangePasswordBody,
   AccountStateSchema,
