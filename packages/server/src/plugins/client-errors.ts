@@ -41,7 +41,8 @@ function parseHead(raw: Buffer | undefined): Head | undefined {
   const end = raw.indexOf('\r\n\r\n');
   const text = raw.subarray(0, end < 0 ? Math.min(raw.length, 8192) : end).toString('latin1');
   const [line, ...rest] = text.split('\r\n');
-  const m = /^([A-Z]{1,16}) (\S+) HTTP\/1\.[01]$/.exec(line ?? '');
+  // Not \S for the target: in JavaScript \xA0 is white space, and it is a byte of many UTF-8 characters (张 is E5 BC A0).
+  const m = /^([A-Z]{1,16}) ([^ \t]+) HTTP\/1\.[01]$/.exec(line ?? '');
   if (!m) return undefined;
   const headers: Record<string, string> = {};
   for (const h of rest) {
@@ -94,7 +95,8 @@ function sendAndClose(
 
 /**
  * Fastify's `clientErrorHandler`. A GET or HEAD refused only for raw UTF-8 in its URL
- * (`curl 'host/api/license-plate?keyword=京A'`, as people type it) is answered normally, with the URL percent-encoded.
+ * (`curl 'host/api/license-plate?keyword=京A'`, as people type it) is answered normally, with the URL percent-encoded,
+ * as coming from the socket's address (X-Forwarded-For counts only as TRUST_PROXY says, as for any request).
  */
 export function handleClientError(app: FastifyInstance, err: ConnectionError, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
@@ -119,6 +121,7 @@ export function handleClientError(app: FastifyInstance, err: ConnectionError, so
         method: head.method,
         url: percentEncodeHigh(head.target),
         headers: { ...headers, host: head.headers.host ?? 'localhost' },
+        remoteAddress: socket.remoteAddress,
       })
       .then((res) => sendAndClose(socket, res.statusCode, res.headers, head.method === 'HEAD' ? '' : res.rawPayload))
       .catch(() => socket.destroy());

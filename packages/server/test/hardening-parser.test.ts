@@ -1,0 +1,94 @@
+/**
+ * What reaches the server past Node's HTTP parser, over real sockets: a raw-UTF-8 URL (re-run by
+ * plugins/client-errors.ts) keeps its caller's address.
+ */
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import type { Db } from '../src/db/index.js';
+import { freshDb, testConfig } from './helpers.js';
+import { exchange, responses, type RawResponse } from './raw-http.js';
+
+/** A fresh app listening on 127.0.0.1 for the enclosing describe block (`setup` adds to it first); `port()` in tests. */
+function useListeningApp(env: Record<string, string> = {}, setup?: (app: FastifyInstance) => void) {
+  let app: FastifyInstance | undefined;
+  let db: Db | undefined;
+  let port = 0;
+  beforeAll(async () => {
+    db = await freshDb('sqlite');
+    app = await buildApp({ config: testConfig(env), db, logger: false });
+    setup?.(app);
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    port = (app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+  });
+  return { port: () => port };
+}
+
+const get = (target: Buffer | string, headers = 'Host: t\r\n') =>
+  Buffer.concat([Buffer.from('GET '), Buffer.from(target), Buffer.from(` HTTP/1.1\r\n${headers}\r\n`)]);
+/** `/api/license-plate?keyword=京A` with the bytes as people type them into curl, and percent-encoded. */
+const rawPlate = get(Buffer.concat([Buffer.from('/api/license-plate?keyword='), Buffer.from('京A')]));
+const encodedPlate = get('/api/license-plate?keyword=%E4%BA%ACA', 'Host: t\r\nConnection: close\r\n');
+
+/** One request on its own connection from `from`; its one answer. */
+async function ask(port: number, raw: Buffer, from: string): Promise<RawResponse> {
+  const all = responses(await exchange(port, raw, { localAddress: from }));
+  expect(all).toHaveLength(1);
+  return all[0];
+}
+
+describe('a raw-UTF-8 URL is answered as coming from its caller', () => {
+  // 127.0.0.7 is a proxy; the rate-limit callers are not, so they are counted by their own address.
+  const { port } = useListeningApp({ RATE_LIMIT_MAX: '5', TRUST_PROXY: '127.0.0.7' });
+  // `ip=` an ideographic space (as a Chinese keyboard types it): trimmed to empty, so the caller's own address.
+  const ownRegion = get(
+    Buffer.concat([Buffer.from('/api/ip-region?ip='), Buffer.from('\u3000')]),
+    'Host: t\r\nX-Forwarded-For: 8.8.8.8\r\n',
+  );
+
+  it('counts against the caller’s own limit, one bucket with its percent-encoded requests', async () => {
+    const statuses: number[] = [];
+    const remaining: string[] = [];
+    for (const req of [rawPlate, encodedPlate, rawPlate, encodedPlate, rawPlate, encodedPlate, rawPlate]) {
+      const res = await ask(port(), req, '127.0.0.2');
+      statuses.push(res.status);
+      remaining.push(res.headers['x-ratelimit-remaining']);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    expect(remaining.slice(0, 5)).toEqual(['4', '3', '2', '1', '0']);
+  });
+
+  it('one caller past its limit leaves another’s first raw-UTF-8 request alone', async () => {
+    for (let i = 0; i < 6; i++) await ask(port(), rawPlate, '127.0.0.4');
+    expect((await ask(port(), rawPlate, '127.0.0.4')).status).toBe(429);
+    const other = await ask(port(), rawPlate, '127.0.0.5');
+    expect(other.status).toBe(200);
+    expect(other.headers['x-ratelimit-remaining']).toBe('4');
+    expect(JSON.parse(other.body).data).toEqual([expect.objectContaining({ prefix: '京A', city: '北京市' })]);
+  });
+
+  it('/api/ip-region without an ip reports the caller’s address, whatever X-Forwarded-For says', async () => {
+    const res = await ask(port(), ownRegion, '127.0.0.6');
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body).data).toEqual({ status: 'fail', message: 'reserved range', query: '127.0.0.6' });
+  });
+
+  it('X-Forwarded-For counts as TRUST_PROXY says: from the trusted proxy only', async () => {
+    const proxied = await ask(port(), ownRegion, '127.0.0.7');
+    expect(JSON.parse(proxied.body).data).toMatchObject({ status: 'success', query: '8.8.8.8' });
+    const direct = await ask(port(), ownRegion, '127.0.0.8');
+    expect(JSON.parse(direct.body).data).toMatchObject({ query: '127.0.0.8' });
+  });
+
+  it('a raw-UTF-8 name whose bytes include A0 (张 is E5 BC A0) is answered like any other', async () => {
+    const name = get(Buffer.concat([Buffer.from('/api/mood-quote?style=flattery&name='), Buffer.from('张三')]));
+    const res = await ask(port(), name, '127.0.0.10');
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body).data.content).toContain('张三');
+  });
+});
