@@ -1,8 +1,9 @@
 /**
  * What reaches the server past Node's HTTP parser, over real sockets: a raw-UTF-8 URL (re-run by
- * plugins/client-errors.ts) keeps its caller's address.
+ * plugins/client-errors.ts) keeps its caller's address, and requests pipelined before a refused one are all answered.
  */
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
@@ -40,6 +41,14 @@ async function ask(port: number, raw: Buffer, from: string): Promise<RawResponse
   const all = responses(await exchange(port, raw, { localAddress: from }));
   expect(all).toHaveLength(1);
   return all[0];
+}
+
+function expectEnvelope(res: RawResponse, status: number, msg: RegExp) {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  const body = JSON.parse(res.body);
+  expect(Object.keys(body).sort()).toEqual(['code', 'data', 'msg', 'timestamp']);
+  expect(body).toMatchObject({ code: status, data: null, msg });
 }
 
 describe('a raw-UTF-8 URL is answered as coming from its caller', () => {
@@ -90,5 +99,62 @@ describe('a raw-UTF-8 URL is answered as coming from its caller', () => {
     const res = await ask(port(), name, '127.0.0.10');
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body).data.content).toContain('张三');
+  });
+});
+
+describe('over keep-alive connections', () => {
+  // An answer that takes a while, so that the client can send more while it is on its way.
+  const { port } = useListeningApp({}, (app) =>
+    app.get('/slow-for-test', async () => {
+      await sleep(300);
+      return 'slow';
+    }),
+  );
+  const bmi = '/api/bmi?height=170&weight=60';
+
+  describe('requests pipelined before one the parser refuses', () => {
+    const valid = [
+      get('/api/bmi?height=170&weight=60'),
+      get('/api/license-plate?keyword=%E4%BA%ACA'),
+      get('/api/ip-region?ip=8.8.8.8'),
+      get('/api/bmi?height=180&weight=90'),
+    ];
+
+    it.each([
+      ['a malformed request line', Buffer.from('GARBAGE\r\n\r\n'), 400, /请求格式错误/],
+      [
+        'a header block over 16 KB',
+        get('/api/bmi?height=1&weight=1', `Host: t\r\nX-Big: ${'b'.repeat(20_000)}\r\n`),
+        431,
+        /16 KB/,
+      ],
+    ])(
+      'are all answered, in order, before %s gets its envelope and the connection closes',
+      async (_name, bad, status, msg) => {
+        for (let round = 0; round < 5; round++) {
+          const all = responses(await exchange(port(), Buffer.concat([...valid, bad])));
+          expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200, status]);
+          expect(JSON.parse(all[0].body).data).toMatchObject({ category: '正常' });
+          expect(JSON.parse(all[1].body).data).toEqual([expect.objectContaining({ prefix: '京A' })]);
+          expect(JSON.parse(all[2].body).data).toMatchObject({ query: '8.8.8.8' });
+          expect(JSON.parse(all[3].body).data).toMatchObject({ category: '超重' });
+          expectEnvelope(all[4], status, msg);
+          expect(all[4].headers.connection).toBe('close');
+        }
+      },
+    );
+
+    it('are all answered before a raw-UTF-8 request re-run after them', async () => {
+      const all = responses(await exchange(port(), Buffer.concat([...valid, rawPlate])));
+      expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(JSON.parse(all[4].body).data).toEqual([expect.objectContaining({ prefix: '京A', city: '北京市' })]);
+    });
+
+    it('a raw-UTF-8 request keeps its answer when the client sends more behind it before it is ready', async () => {
+      // The parser, stuck on the raw bytes, refuses each later packet too: that must not answer (and close) first.
+      const slow = get(Buffer.concat([Buffer.from('/slow-for-test?name='), Buffer.from('张三')]));
+      const all = responses(await exchange(port(), [slow, get(bmi), get(bmi)]));
+      expect(all.map((r) => [r.status, r.body])).toEqual([[200, 'slow']]);
+    });
   });
 });

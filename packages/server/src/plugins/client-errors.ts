@@ -1,16 +1,14 @@
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (a URL or header block too large, a malformed request
  * line, raw UTF-8 in the URL): answered in the area's body shape like every
- * other error, never with Node's or Fastify's bare bodies, and without cutting short a response still on its way to
- * an earlier request on the same keep-alive connection.
+ * other error, never with Node's or Fastify's bare bodies, and only after the answers to every request pipelined
+ * before them on the same keep-alive connection.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyInstance } from 'fastify';
 import { areaOfUrl } from './areas.js';
 import { fail } from './envelope.js';
-
-type OutgoingLike = { writableFinished?: boolean; once(event: 'finish' | 'close', cb: () => void): void };
 
 const MESSAGES: Record<number, [zh: string, en: string]> = {
   400: ['请求格式错误，无法解析', 'malformed request'],
@@ -56,14 +54,39 @@ function parseHead(raw: Buffer | undefined): Head | undefined {
 const percentEncodeHigh = (latin1: string) =>
   latin1.replace(/[\x80-\xff]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 
-/** Writes a whole response and closes the connection, after any response already on its way on this socket. */
+type Outgoing = { once(event: 'finish' | 'close', cb: () => void): void };
+
+/**
+ * Runs `fn` once every answer Node owes on `socket` is written: the one on its way (`_httpMessage`), then, one after
+ * another, those of the requests pipelined behind it. Node's own 'finish' listener, registered before ours, detaches
+ * each answer from the socket and assigns the next: an answer still attached has not emitted 'finish' yet, even when
+ * its bytes are all written (`writableFinished` is then already true, and a queued answer would be cut off).
+ */
+function afterAnswers(socket: Socket, fn: () => void): void {
+  const current = (socket as Socket & { _httpMessage?: Outgoing | null })._httpMessage;
+  if (!current || socket.destroyed) {
+    fn();
+    return;
+  }
+  let done = false;
+  const next = () => {
+    if (!done) {
+      done = true;
+      afterAnswers(socket, fn);
+    }
+  };
+  current.once('finish', next);
+  current.once('close', next);
+}
+
+/** Writes a whole response and closes the connection, after every answer still owed on this socket. */
 function sendAndClose(
   socket: Socket,
   status: number,
   headers: Record<string, string | string[] | number | undefined>,
   body: Buffer | string,
 ) {
-  const write = () => {
+  afterAnswers(socket, () => {
     if (!socket.writable) return void socket.destroy();
     const payload = typeof body === 'string' ? Buffer.from(body) : body;
     const lines = Object.entries(headers)
@@ -78,20 +101,11 @@ function sendAndClose(
       '',
     ].join('\r\n');
     socket.end(Buffer.concat([Buffer.from(head, 'latin1'), payload]));
-  };
-  const inFlight = (socket as Socket & { _httpMessage?: OutgoingLike | null })._httpMessage;
-  if (inFlight && !inFlight.writableFinished) {
-    let done = false;
-    const once = () => {
-      if (!done) {
-        done = true;
-        write();
-      }
-    };
-    inFlight.once('finish', once);
-    inFlight.once('close', once);
-  } else write();
+  });
 }
+
+/** Sockets whose refusal is already on its way: the parser, stuck on the refused bytes, reports any later data too. */
+const refusing = new WeakSet<Socket>();
 
 /**
  * Fastify's `clientErrorHandler`. A GET or HEAD refused only for raw UTF-8 in its URL
@@ -99,7 +113,8 @@ function sendAndClose(
  * as coming from the socket's address (X-Forwarded-For counts only as TRUST_PROXY says, as for any request).
  */
 export function handleClientError(app: FastifyInstance, err: ConnectionError, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (err.code === 'ECONNRESET' || socket.destroyed || refusing.has(socket)) return;
+  refusing.add(socket);
   // Node hands over a Buffer; Fastify's types describe its JSON form.
   const packet = err.rawPacket as unknown;
   const raw = Buffer.isBuffer(packet) ? packet : undefined;
