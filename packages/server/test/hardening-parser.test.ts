@@ -1,6 +1,7 @@
 /**
  * What reaches the server past Node's HTTP parser, over real sockets: a raw-UTF-8 URL (re-run by
- * plugins/client-errors.ts) keeps its caller's address, and requests pipelined before a refused one are all answered.
+ * plugins/client-errors.ts) keeps its caller's address, requests pipelined before a refused one are all answered, and
+ * the answers Node used to give bare (no Host, an unknown Expect, CONNECT) come in the envelope.
  */
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -100,6 +101,15 @@ describe('a raw-UTF-8 URL is answered as coming from its caller', () => {
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body).data.content).toContain('张三');
   });
+
+  it('without Host, HTTP/1.1 is refused as any request would be', async () => {
+    const res = await ask(
+      port(),
+      get(Buffer.concat([Buffer.from('/api/license-plate?keyword='), Buffer.from('京A')]), ''),
+      '127.0.0.9',
+    );
+    expectEnvelope(res, 400, /缺少 Host 请求头/);
+  });
 });
 
 describe('over keep-alive connections', () => {
@@ -155,6 +165,46 @@ describe('over keep-alive connections', () => {
       const slow = get(Buffer.concat([Buffer.from('/slow-for-test?name='), Buffer.from('张三')]));
       const all = responses(await exchange(port(), [slow, get(bmi), get(bmi)]));
       expect(all.map((r) => [r.status, r.body])).toEqual([[200, 'slow']]);
+    });
+  });
+
+  describe('what Node used to answer bare', () => {
+    it('an HTTP/1.1 request without Host gets a 400 envelope naming Host, and the connection closes', async () => {
+      const all = responses(await exchange(port(), Buffer.concat([get(bmi), get(bmi, '')])));
+      expect(all.map((r) => r.status)).toEqual([200, 400]);
+      expectEnvelope(all[1], 400, /缺少 Host 请求头/);
+      expect(all[1].headers.connection).toBe('close');
+    });
+
+    it('the same on the admin API, in its error shape', async () => {
+      const [res] = responses(await exchange(port(), get('/api/auth/me', '')));
+      expect(res.status).toBe(400);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(JSON.parse(res.body)).toEqual({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/Host/) });
+    });
+
+    it('an HTTP/1.0 request needs no Host', async () => {
+      const [res] = responses(await exchange(port(), `GET ${bmi} HTTP/1.0\r\n\r\n`));
+      expect(res.status).toBe(200);
+    });
+
+    it('an Expect other than 100-continue gets a 417 envelope naming Expect', async () => {
+      const all = responses(
+        await exchange(
+          port(),
+          Buffer.concat([get(bmi, 'Host: t\r\nExpect: 999-x\r\n'), get(bmi, 'Host: t\r\nConnection: close\r\n')]),
+        ),
+      );
+      expect(all.map((r) => r.status)).toEqual([417, 200]);
+      expectEnvelope(all[0], 417, /Expect.*100-continue/);
+    });
+
+    it('CONNECT gets a 405 envelope after the answer before it, and the connection closes', async () => {
+      const connect = Buffer.from('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+      const all = responses(await exchange(port(), Buffer.concat([get(bmi), connect])));
+      expect(all.map((r) => r.status)).toEqual([200, 405]);
+      expectEnvelope(all[1], 405, /CONNECT/);
+      expect(all[1].headers.connection).toBe('close');
     });
   });
 });

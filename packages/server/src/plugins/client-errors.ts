@@ -1,14 +1,15 @@
 /**
- * Requests Node's HTTP parser refuses before Fastify sees them (a URL or header block too large, a malformed request
- * line, raw UTF-8 in the URL): answered in the area's body shape like every
+ * Requests Node's HTTP layer refuses before Fastify sees them (a URL or header block too large, a malformed request
+ * line, raw UTF-8 in the URL, no Host, an unknown Expect, CONNECT): answered in the area's body shape like every
  * other error, never with Node's or Fastify's bare bodies, and only after the answers to every request pipelined
  * before them on the same keep-alive connection.
  */
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyInstance } from 'fastify';
 import { areaOfUrl } from './areas.js';
 import { fail } from './envelope.js';
+import { NO_STORE } from './no-store.js';
 
 const MESSAGES: Record<number, [zh: string, en: string]> = {
   400: ['请求格式错误，无法解析', 'malformed request'],
@@ -21,6 +22,32 @@ const MESSAGES: Record<number, [zh: string, en: string]> = {
   ],
 };
 
+type Message = readonly [zh: string, en: string];
+const NO_HOST: Message = [
+  '缺少 Host 请求头：HTTP/1.1 请求必须带 Host（如 Host: api.example.com）',
+  'the Host header is required in HTTP/1.1 requests',
+];
+const CONNECT: Message = [
+  '不支持 CONNECT 方法：本服务不是代理，请求方法只能是 GET、HEAD、OPTIONS（管理接口另有 POST、PUT、PATCH、DELETE）',
+  'CONNECT is not supported: this service is not a proxy',
+];
+const badExpect = (value: string): Message => [
+  `不支持的 Expect 请求头：只接受 100-continue，收到 ${JSON.stringify(value.slice(0, 40))}`,
+  'unsupported Expect header: only 100-continue is accepted',
+];
+
+/** A refusal in the area of `target`: the admin API's shape and code, never cached, or the public envelope with CORS `*`. */
+function refusal(target: string, status: number, [zh, en]: Message, code = 'VALIDATION_ERROR') {
+  const admin = areaOfUrl(target) === 'admin';
+  return {
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      ...(admin ? { 'cache-control': NO_STORE } : { 'access-control-allow-origin': '*' }),
+    },
+    body: JSON.stringify(admin ? { code, message: `${zh} · ${en}` } : fail(status, zh)),
+  };
+}
+
 function statusOf(err: ConnectionError): number {
   if (err.code === 'HPE_HEADER_OVERFLOW') return 431;
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
@@ -30,7 +57,10 @@ function statusOf(err: ConnectionError): number {
 interface Head {
   method: string;
   target: string;
+  version: string;
   headers: Record<string, string>;
+  /** The header block ends in the packet (the request could be re-run). */
+  complete: boolean;
 }
 
 /** The request line and headers of a complete header block in `raw`, if it has one. */
@@ -40,14 +70,14 @@ function parseHead(raw: Buffer | undefined): Head | undefined {
   const text = raw.subarray(0, end < 0 ? Math.min(raw.length, 8192) : end).toString('latin1');
   const [line, ...rest] = text.split('\r\n');
   // Not \S for the target: in JavaScript \xA0 is white space, and it is a byte of many UTF-8 characters (张 is E5 BC A0).
-  const m = /^([A-Z]{1,16}) ([^ \t]+) HTTP\/1\.[01]$/.exec(line ?? '');
+  const m = /^([A-Z]{1,16}) ([^ \t]+) HTTP\/(1\.[01])$/.exec(line ?? '');
   if (!m) return undefined;
   const headers: Record<string, string> = {};
   for (const h of rest) {
     const i = h.indexOf(':');
     if (i > 0) headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
   }
-  return end < 0 ? { method: m[1], target: m[2], headers: {} } : { method: m[1], target: m[2], headers };
+  return { method: m[1], target: m[2], version: m[3], headers, complete: end >= 0 };
 }
 
 /** `/api/x?k=京A` as the bytes arrived (UTF-8 read as latin1) → `/api/x?k=%E4%BA%ACA`. */
@@ -128,14 +158,19 @@ export function handleClientError(app: FastifyInstance, err: ConnectionError, so
     err.code?.startsWith('HPE_INVALID_') &&
     /[\x80-\xff]/.test(head.target) &&
     (head.method === 'GET' || head.method === 'HEAD') &&
-    Object.keys(head.headers).length > 0
+    head.complete
   ) {
-    const { host: _host, ...headers } = head.headers;
+    const { host, ...headers } = head.headers;
+    if (host === undefined && head.version === '1.1') {
+      const { headers: h, body } = refusal(head.target, 400, NO_HOST);
+      sendAndClose(socket, 400, h, body);
+      return;
+    }
     app
       .inject({
         method: head.method,
         url: percentEncodeHigh(head.target),
-        headers: { ...headers, host: head.headers.host ?? 'localhost' },
+        headers: { ...headers, host: host ?? 'localhost' },
         remoteAddress: socket.remoteAddress,
       })
       .then((res) => sendAndClose(socket, res.statusCode, res.headers, head.method === 'HEAD' ? '' : res.rawPayload))
@@ -143,14 +178,41 @@ export function handleClientError(app: FastifyInstance, err: ConnectionError, so
     return;
   }
   const status = statusOf(err);
-  const [zh, en] = MESSAGES[status] ?? MESSAGES[400];
-  const admin = areaOfUrl(head?.target ?? '') === 'admin';
-  // The admin API's own shape and codes, never cached (like every admin answer); the public envelope with CORS `*`.
   const code = status === 431 ? 'HEADERS_TOO_LARGE' : status === 408 ? 'REQUEST_TIMEOUT' : 'VALIDATION_ERROR';
-  const body = admin ? { code, message: `${zh} · ${en}` } : fail(status, zh);
-  const headers = {
-    'content-type': 'application/json; charset=utf-8',
-    ...(admin ? { 'cache-control': 'no-store' } : { 'access-control-allow-origin': '*' }),
-  };
-  sendAndClose(socket, status, headers, JSON.stringify(body));
+  const { headers, body } = refusal(head?.target ?? '', status, MESSAGES[status] ?? MESSAGES[400], code);
+  sendAndClose(socket, status, headers, body);
+}
+
+/** Answers `res` (an ordinary response, queued behind earlier ones by Node) with a refusal. */
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: Message, close: boolean) {
+  const { headers, body } = refusal(req.url ?? '', status, message);
+  const length = { 'content-length': Buffer.byteLength(body) };
+  res.writeHead(status, { ...headers, ...length, ...(close ? { connection: 'close' } : {}) }).end(body);
+}
+
+/**
+ * The requests Node itself would answer bare, answered like the parser's refusals: an HTTP/1.1 request without Host
+ * (400, and the connection closes, as Node does; needs `http: { requireHostHeader: false }` so that it reaches us),
+ * an Expect other than 100-continue (417), CONNECT (405 and the connection closes: this service is no proxy).
+ */
+export function refuseBareRequests(app: FastifyInstance): void {
+  const server = app.server;
+  // Node has no event for a missing Host: the check sits in front of Fastify's request listener (one property read).
+  const [fastifyHandler] = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  server.removeListener('request', fastifyHandler);
+  server.on('request', (req, res) => {
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1)
+      return refuse(req, res, 400, NO_HOST, true);
+    fastifyHandler(req, res);
+  });
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+    refuse(req, res, 417, badExpect(String(req.headers.expect)), false),
+  );
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    // Node has let go of this socket: read and drop what the client sends, and end it if the client never does.
+    socket.resume();
+    socket.setTimeout(10_000, () => socket.destroy());
+    const { headers, body } = refusal('', 405, CONNECT);
+    sendAndClose(socket, 405, { ...headers, allow: 'GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE' }, body);
+  });
 }
