@@ -11,7 +11,9 @@ import { areaOfUrl } from './areas.js';
 import { fail } from './envelope.js';
 import { NO_STORE } from './no-store.js';
 
-const MESSAGES: Record<number, [zh: string, en: string]> = {
+type Message = readonly [zh: string, en: string];
+
+const MESSAGES: Record<number, Message> = {
   400: ['请求格式错误，无法解析', 'malformed request'],
   408: ['请求超时', 'request timeout'],
   413: ['请求体过大', 'request body too large'],
@@ -22,7 +24,6 @@ const MESSAGES: Record<number, [zh: string, en: string]> = {
   ],
 };
 
-type Message = readonly [zh: string, en: string];
 const NO_HOST: Message = [
   '缺少 Host 请求头：HTTP/1.1 请求必须带 Host（如 Host: api.example.com）',
   'the Host header is required in HTTP/1.1 requests',
