@@ -1,6 +1,6 @@
 import proxyWarnings from './plugins/proxy-warnings.js';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
-import { handleClientError } from './plugins/client-errors.js';
+import { handleClientError, refuseBareRequests } from './plugins/client-errors.js';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/index.js';
@@ -54,10 +54,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     frameworkErrors: renderFrameworkError,
     // What Node's parser refuses (431, malformed request line, raw UTF-8 in the URL) gets the area's body too.
     clientErrorHandler: (err, socket) => handleClientError(app, err, socket),
+    // A request without Host, too, answered by refuseBareRequests below rather than by Node with an empty 400.
+    http: { requireHostHeader: false },
     // Route schemas are compiled on a route's first request, not at start-up (plugins/lazy-schemas.ts).
     schemaController: { compilersFactory: lazySchemaCompilers() as never },
   });
 
+  refuseBareRequests(app);
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   const db = opts.db ?? openDatabase(config.databaseUrl);
   app.decorate('config', config);
