@@ -90,7 +90,7 @@ function samePoemKeepers(list) {
   const root = (i) => (group[i] === i ? i : (group[i] = root(group[i])));
   for (const [a, b] of findSamePoems(list)) group[root(b)] = root(a);
   const members = new Map();
-  list.forEach((_, i) => members.set(root(i), [...(members.get(root(i)) ?? []), i]));
+  for (const i of list.keys()) members.set(root(i), [...(members.get(root(i)) ?? []), i]);
   const drop = new Set();
   for (const ids of members.values()) {
     if (ids.length < 2) continue;
