@@ -207,3 +207,54 @@ describeEachDb('migration 0013 cleans the poems nobody edited', (dialect) => {
     expect(meta?.revision).toBe(4);
   });
 });
+
+describeEachDb('migration 0013 gives the holiday blocks their notice’s days, where nobody edited them', (dialect) => {
+  let db: Db;
+  const block = (name: string, start: string, end: string, work: string[] = []) => ({ name, start, end, work });
+  const shipped2015 = [
+    block('元旦', '2015-01-01', '2015-01-03', ['2015-01-04']),
+    block('清明节', '2015-04-04', '2015-04-06'),
+    block('中秋节', '2015-09-26', '2015-09-27'),
+  ];
+  // An operator already moved this block's end: an edit, left as it is.
+  const edited2016 = [block('劳动节', '2016-04-30', '2016-05-03')];
+  beforeAll(async () => {
+    db = await freshDb(dialect);
+    await migrateToLatest(db, '0011-account-security');
+    const at = '2026-01-01T00:00:00.000Z';
+    const row = (year: number, holidays: object[]) => ({
+      id: randomUUID(),
+      library: 'holidays',
+      data: JSON.stringify({ year, holidays }),
+      search_text: String(year),
+      created_at: at,
+      updated_at: at,
+    });
+    await db.kysely
+      .insertInto('content_items')
+      .values([row(2015, shipped2015), row(2016, edited2016)])
+      .execute();
+    await migrateToLatest(db);
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  const year = async (y: number) => {
+    const rows = await db.kysely.selectFrom('content_items').select('data').where('library', '=', 'holidays').execute();
+    return rows.map((r) => JSON.parse(r.data) as { year: number; holidays: object[] }).find((r) => r.year === y)
+      ?.holidays;
+  };
+
+  it('2015 中秋节 becomes 9月27日 only and 清明节 starts on 4月5日 (国办发明电〔2014〕28号)', async () => {
+    expect(await year(2015)).toEqual([
+      block('元旦', '2015-01-01', '2015-01-03', ['2015-01-04']),
+      block('清明节', '2015-04-05', '2015-04-06'),
+      block('中秋节', '2015-09-27', '2015-09-27'),
+    ]);
+  });
+
+  it('leaves a block an operator edited as it is', async () => {
+    expect(await year(2016)).toEqual(edited2016);
+  });
+});
