@@ -104,9 +104,9 @@ const SHIPPED: Record<string, Poem> = {
   },
 };
 /** The same cut-author ci after an operator changed its featured line: an edit, so the migration leaves it. */
-const EDITED = { ...SHIPPED.cutAuthor, featured: '人在潇湘雁回处。' };
+const EDITED: Poem = { ...SHIPPED.cutAuthor, featured: '人在潇湘雁回处。' };
 /** A poem an operator added, with the defects the migration corrects in shipped rows: not the migration's to touch. */
-const ADDED = {
+const ADDED: Poem = {
   title: '自作',
   author: '向',
   dynasty: '宋',
