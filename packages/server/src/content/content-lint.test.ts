@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIBRARIES, libraryByName } from './libraries.js';
-import { lintItem, lintItems } from './content-lint.js';
+import { lintItem, lintItems, lintSeedIds } from './content-lint.js';
 import { readDataJson } from '../data-files.js';
 
 const poems = libraryByName.get('poems')!;
@@ -21,6 +21,14 @@ describe('every shipped content library passes the data lint', () => {
     const problems = lintItems(lib, items).map((p) => `row ${p.row} ${p.field}: ${p.message}`);
     expect(problems.slice(0, 20)).toEqual([]);
   });
+
+  it.each(LIBRARIES.filter((lib) => !lib.fromSeedFile).map((lib) => [lib.name, lib] as const))(
+    '%s: every shipped row has a fixed id, so every installation serves it under the same id',
+    (_name, lib) => {
+      const items = (readDataJson(lib.seedFile) ?? []) as Array<Record<string, unknown>>;
+      expect(lintSeedIds(items).slice(0, 5)).toEqual([]);
+    },
+  );
 });
 
 describe('the data lint', () => {
@@ -50,6 +58,99 @@ describe('the data lint', () => {
       expect.stringMatching(/^dynasty: 朝代应为/),
     ]);
     expect(messages(poem({ author: '王炎2' }))).toEqual([expect.stringMatching(/^author: 作者应是人名/)]);
+  });
+
+  it('finds an author cut to one character (向滈 shipped as 向)', () => {
+    expect(messages(poem({ author: '向', dynasty: '宋' }))).toEqual([
+      expect.stringMatching(/^author: 作者只有一个字“向”/),
+    ]);
+  });
+
+  it('finds a lost line typed as 囗囗囗囗囗囗囗', () => {
+    expect(messages(poem({ lines: ['才大不应成滞客，时危且喜是闲人。', '囗囗囗囗囗囗囗，岂能偏遣老风尘。'] }))).toEqual(
+      [expect.stringMatching(/^lines\/1: 含校勘或缺字标记/)],
+    );
+  });
+
+  it('finds quotation marks the wrong way round or left open, in a line or a title', () => {
+    expect(messages(poem({ lines: ['问他何处最情浓。', '却道”小梅摇落、不禁风。“'] }))).toEqual([
+      expect.stringMatching(/^lines\/1: 引号次序颠倒/),
+    ]);
+    expect(messages(poem({ title: '凉州词二首” 二' }))).toEqual([expect.stringMatching(/^title: 引号次序颠倒/)]);
+    expect(messages(poem({ lines: ['却道“小梅摇落、不禁风。'] }))).toEqual([
+      expect.stringMatching(/^lines\/0: 引号未闭合/),
+    ]);
+    expect(messages(poem({ lines: ['却道“小梅摇落、不禁风。”'] }))).toEqual([]);
+  });
+
+  // Two editions of one poem: the exact check misses them because a few characters differ.
+  const liangzhou = {
+    author: '王之涣',
+    lines: ['黄河远上白云间，一片孤城万仞山。', '羌笛何须怨杨柳，春光不度玉门关。'],
+  };
+  const chusai = { author: '王之涣', lines: ['黄砂直上白云间，一片孤城万仞山。', '羌笛何须怨杨柳，春风不度玉门关。'] };
+
+  it('finds one poem twice under one author, once with a 乐府 category before its title', () => {
+    const problems = lintItems(poems, [
+      poem({ ...liangzhou, title: '凉州词二首 一' }),
+      poem({ ...chusai, title: '横吹曲辞 出塞' }),
+    ]);
+    expect(problems).toEqual([
+      {
+        row: 2,
+        field: 'lines',
+        message: expect.stringMatching(
+          /^与第 1 行是同一首诗的两个版本（王之涣《凉州词二首 一》 \/ 王之涣《横吹曲辞 出塞》）/,
+        ),
+      },
+    ]);
+  });
+
+  it('finds one poem under two authors (《赤壁》 under 杜牧 and 李商隐)', () => {
+    const problems = lintItems(poems, [
+      poem({
+        title: '赤壁',
+        author: '李商隐',
+        lines: ['折戟沉沙铁未销，自将磨洗认前朝。', '东风不与周郎便，铜雀春深锁二乔。'],
+      }),
+      poem({
+        title: '赤壁',
+        author: '杜牧',
+        lines: ['折戟沉沙铁未销，自将磨洗认前朝。', '东风不与周郎便，铜雀春深鏁二乔。'],
+      }),
+    ]);
+    expect(problems).toEqual([
+      {
+        row: 2,
+        field: 'author',
+        message: expect.stringMatching(/^与第 1 行是同一首诗，却署了两位作者（李商隐《赤壁》 \/ 杜牧《赤壁》）/),
+      },
+    ]);
+  });
+
+  it('does not take two poems that share a phrase for one poem', () => {
+    const problems = lintItems(poems, [
+      poem({
+        title: '出塞',
+        author: '王昌龄',
+        lines: ['秦时明月汉时关，万里长征人未还。', '但使龙城飞将在，不教胡马度阴山。'],
+      }),
+      poem({
+        title: '送别',
+        author: '某人',
+        lines: ['一片孤城万仞山，长亭古道夕阳间。', '劝君更尽杯中酒，莫向天涯问客还。'],
+      }),
+      poem(liangzhou),
+    ]);
+    expect(problems).toEqual([]);
+  });
+
+  it('finds shipped rows without a fixed id, or with one another row has', () => {
+    const id = '67089b75-d4fc-5a3a-a02c-8c8111c4b124';
+    expect(lintSeedIds([{ id, ...poem() }, poem(), { id, ...poem() }])).toEqual([
+      { row: 2, field: 'id', message: expect.stringMatching(/^缺少固定的 id/) },
+      { row: 3, field: 'id', message: 'id 与第 1 行重复' },
+    ]);
   });
 
   it('finds duplicates that differ only in punctuation or spacing', () => {

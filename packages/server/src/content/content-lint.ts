@@ -73,13 +73,33 @@ export const AUTHOR_DYNASTY: Record<string, string> = {
   姜夔: '宋',
 };
 
-/** Editorial marks from a collation left in the text: `[妆]`, `［一］`, `{隽乃=冏}`, `□` (lost character), U+FFFD. */
-const EDITORIAL = /[[\]［］□■\uFFFD]|\{[^}]*=[^}]*\}/u;
+/**
+ * Editorial marks from a collation left in the text: `[妆]`, `［一］`, `{隽乃=冏}`, `□` or its look-alike `囗` (U+56D7,
+ * typed for a lost character: 卢纶《无题》 had a line `囗囗囗囗囗囗囗`), U+FFFD.
+ */
+const EDITORIAL = /[[\]［］□■囗\uFFFD]|\{[^}]*=[^}]*\}/u;
 /** Collation notes inside a verse line: （一作「美」）, （见《类说》…）, 〖1〗. */
 const COLLATION = /[（）()「」『』〖〗]/u;
 const HAS_WORD = /[\p{L}\p{N}]/u;
 /** An author is a name: Han characters (or letters) and the middle dot, no digits, spaces or marks. */
 const AUTHOR = /^[\p{Script=Han}\p{L}·]{1,16}$/u;
+
+/** What is wrong with a text's quotation marks (a closing mark before its opening one, one left open), if anything. */
+export function quoteProblem(s: string): string | undefined {
+  for (const [open, close] of QUOTE_PAIRS) {
+    let depth = 0;
+    for (const ch of s) {
+      if (ch === open) depth++;
+      else if (ch === close && --depth < 0) return `引号次序颠倒或缺少前引号（${close} 出现在 ${open} 之前）`;
+    }
+    if (depth > 0) return `引号未闭合（缺少 ${close}）`;
+  }
+  return undefined;
+}
+const QUOTE_PAIRS = [
+  ['“', '”'],
+  ['‘', '’'],
+] as const;
 
 /** Text with punctuation, spaces and case removed: two entries that differ only there are duplicates. */
 export const normaliseText = (s: string) =>
@@ -120,7 +140,9 @@ export function lintItem(lib: LibraryDef, item: Item): LintProblem[] {
     if (mustHaveWords && !HAS_WORD.test(value))
       add(field, value.trim() === '' ? '内容为空' : `只有标点，没有文字：“${value.slice(0, 20)}”`);
     else if (value !== value.trim()) add(field, '首尾有空白');
-    if (EDITORIAL.test(value)) add(field, `含校勘或缺字标记（[ ]、{甲=乙}、□ 等）：“${value.slice(0, 40)}”`);
+    if (EDITORIAL.test(value)) add(field, `含校勘或缺字标记（[ ]、{甲=乙}、□、囗 等）：“${value.slice(0, 40)}”`);
+    const quotes = quoteProblem(value);
+    if (quotes) add(field, `${quotes}：“${value.slice(0, 40)}”`);
   };
   for (const [field, value] of Object.entries(item)) {
     if (lib.name === 'wallpapers' && field === 'url') continue; // a URL may hold [ ] legitimately
@@ -145,6 +167,8 @@ function lintPoem(item: Item, add: (field: string, message: string) => void) {
   if (typeof author === 'string') {
     if (!AUTHOR.test(author))
       add('author', `作者应是人名（汉字或字母，可含 ·，不含数字、空格、标记），实际为“${author}”`);
+    if ([...author].length === 1)
+      add('author', `作者只有一个字“${author}”：像是在生僻字处被截断的姓名（向滈 成了 向），应写全名`);
     const known = AUTHOR_DYNASTY[author];
     if (known && typeof dynasty === 'string' && dynasty !== known)
       add('dynasty', `${author} 是${known}人，不是${dynasty}`);
@@ -165,9 +189,80 @@ function lintPoem(item: Item, add: (field: string, message: string) => void) {
   }
 }
 
+/** The 乐府诗集 category 全唐诗 puts before a title (`横吹曲辞 出塞`): the same poem then appears under two titles. */
+export const YUEFU_PREFIX = /^(?:郊庙|燕射|鼓吹|横吹|相和|清商|舞曲|琴曲|杂曲|近代曲|杂歌谣|新乐府)[曲歌]?辞\s*/u;
+
+interface PoemLike {
+  title?: unknown;
+  author?: unknown;
+  lines?: unknown;
+}
+
+/**
+ * Pairs of poems that are one poem in two editions: their texts differ only in variant characters or a few words
+ * (`黄河远上` / `黄砂直上`), so the exact duplicate check misses them. Candidates share a phrase of five or more
+ * characters; a pair counts when at least 60 % of the shorter text's character pairs (bigrams) occur in the other.
+ * Exact duplicates (same text once punctuation is removed) are left to the exact check. `[earlier, later]`, 0-based.
+ */
+export function findSamePoems(items: readonly PoemLike[]): Array<[number, number]> {
+  const texts = items.map((p) => (Array.isArray(p.lines) ? p.lines.filter((l) => typeof l === 'string') : []));
+  const bigrams = texts.map((lines) => {
+    const t = normaliseText(lines.join(''));
+    const set = new Set<string>();
+    for (let i = 0; i + 1 < t.length; i++) set.add(t.slice(i, i + 2));
+    return { text: t, set };
+  });
+  const byPhrase = new Map<string, number[]>();
+  const pairs: Array<[number, number]> = [];
+  texts.forEach((lines, i) => {
+    const candidates = new Set<number>();
+    const phrases = new Set(
+      lines
+        .flatMap((l) => l.split(/[\p{P}\p{S}\s]+/u))
+        .map(normaliseText)
+        .filter((ph) => [...ph].length >= 5),
+    );
+    for (const ph of phrases) {
+      const seen = byPhrase.get(ph);
+      if (seen) for (const j of seen) candidates.add(j);
+      else byPhrase.set(ph, []);
+      byPhrase.get(ph)!.push(i);
+    }
+    const a = bigrams[i];
+    for (const j of [...candidates].sort((x, y) => x - y)) {
+      const b = bigrams[j];
+      if (a.text === b.text) continue;
+      const [small, large] = a.set.size <= b.set.size ? [a.set, b.set] : [b.set, a.set];
+      if (small.size === 0 || large.size > small.size * 2) continue;
+      let shared = 0;
+      for (const g of small) if (large.has(g)) shared++;
+      if (shared / small.size >= 0.6) pairs.push([j, i]);
+    }
+  });
+  return pairs;
+}
+
 /** Problems of a list of items (rows 1-based), duplicates within the list included. */
 export function lintItems(lib: LibraryDef, items: Item[]): LintProblem[] {
   const problems: LintProblem[] = [];
+  if (lib.name === 'poems')
+    for (const [j, i] of findSamePoems(items)) {
+      const [a, b] = [items[j], items[i]] as PoemLike[];
+      const name = (p: PoemLike) => `${String(p.author)}《${String(p.title)}》`;
+      problems.push(
+        a.author === b.author
+          ? {
+              row: i + 1,
+              field: 'lines',
+              message: `与第 ${j + 1} 行是同一首诗的两个版本（${name(a)} / ${name(b)}）：同一首诗只收一次`,
+            }
+          : {
+              row: i + 1,
+              field: 'author',
+              message: `与第 ${j + 1} 行是同一首诗，却署了两位作者（${name(a)} / ${name(b)}）：只保留可靠的署名`,
+            },
+      );
+    }
   const seen = new Map<string, number>();
   items.forEach((item, i) => {
     for (const p of lintItem(lib, item)) problems.push({ ...p, row: i + 1 });
@@ -181,6 +276,25 @@ export function lintItems(lib: LibraryDef, items: Item[]): LintProblem[] {
         message: `与第 ${first} 行重复`,
       });
     else seen.set(key, i + 1);
+  });
+  return problems.sort((x, y) => x.row - y.row);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/u;
+
+/**
+ * Problems of a shipped seed file's ids: every row needs a fixed, unique UUID, or each installation seeds it under a
+ * random one and the same poem has a different `poemId` on every server.
+ */
+export function lintSeedIds(items: Item[]): LintProblem[] {
+  const problems: LintProblem[] = [];
+  const seen = new Map<string, number>();
+  items.forEach((item, i) => {
+    const id = item.id;
+    if (typeof id !== 'string' || !UUID.test(id))
+      problems.push({ row: i + 1, field: 'id', message: '缺少固定的 id（应为小写 UUID）：每次安装都会随机生成一个' });
+    else if (seen.has(id)) problems.push({ row: i + 1, field: 'id', message: `id 与第 ${seen.get(id)} 行重复` });
+    else seen.set(id, i + 1);
   });
   return problems;
 }

@@ -49,6 +49,7 @@ export default async function holidayRoute(app: FastifyInstance) {
       'The statutory holidays of one year as the State Council’s notice for that year schedules them (元旦, 春节, 清明节, 劳动节, 端午节, 中秋节, 国庆节; ' +
       'a block that joins two festivals is one entry, e.g. 国庆节、中秋节), in chronological order. ' +
       '`distance` = whole days from today in Asia/Shanghai to `start` (0 on the first day off, negative once `start` is past). ' +
+      '`start`…`end` = the days the notice gives; a weekend day is part of the block only where the notice’s range holds it or it says 与周末连休 (2015 中秋节 is 09-27 only). ' +
       '`length` = days off in the block, weekends included. ' +
       '`balance` = days off gained beyond ordinary weekends = `length` − weekend days inside the block − `work.length` (e.g. 2025 春节: 8 − 2 − 2 = 4). ' +
       '`work` = the make-up working days. A year whose schedule has not been published (or is not in the data) is an error naming the years available, never an empty list. ' +

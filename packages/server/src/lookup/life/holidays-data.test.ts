@@ -40,7 +40,21 @@ function statutoryDays(year: number): number {
   return base + (year === 2015 ? 1 : 0) + (year === 2020 ? 2 : 0);
 }
 
+/**
+ * Blocks whose notice gives the holiday on a weekend day without joining the other weekend day to it ("X放假" or
+ * "X放假，Y补休", not "与周末连休"): that weekend day is an ordinary one, not part of the block. Every other block
+ * includes the free weekend days next to it, because its notice gives a range that holds them or says 与周末连休.
+ */
+const NOT_JOINED = new Map([
+  ['2015 清明节', { day: '2015-04-04', notice: '国办发明电〔2014〕28号：清明节：4月5日放假，4月6日（星期一）补休' }],
+  ['2015 中秋节', { day: '2015-09-26', notice: '国办发明电〔2014〕28号：中秋节：9月27日放假' }],
+  ['2016 劳动节', { day: '2016-04-30', notice: '国办发明电〔2015〕18号：劳动节：5月1日放假，5月2日（星期一）补休' }],
+  ['2017 元旦', { day: '2016-12-31', notice: '国办发明电〔2016〕17号：元旦：1月1日放假，1月2日（星期一）补休' }],
+]);
+
 /** Where the State Council notice and a library differ, the notice wins; each case is listed here. */
+// HolidayUtil joins the weekend day to the blocks above; the notices do not.
+const ONLY_OFF_IN_LUNAR_JS = new Set([...NOT_JOINED.values()].map((b) => b.day));
 const NOT_IN_LUNAR_JS = new Set(['2013-04-07', '2013-10-12']); // make-up days the 2013 notice lists, HolidayUtil omits
 const ONLY_IN_LUNAR_JS = new Set(['2012-05-02', '2012-10-08']); // ordinary weekdays HolidayUtil marks as make-up days
 const NOT_IN_CHINESE_DAYS = new Set(['2005-12-31']); // the 2006 notice: "12月31日(星期六)上班"
@@ -69,16 +83,26 @@ describe('data/holidays.json', () => {
     }
   });
 
-  it('includes the weekend days that join a block, so length is the whole break', () => {
+  it('holds the days its notice gives: a free weekend day next to a block only where the notice joins it', () => {
     for (const y of years) {
       for (const b of schedules[y]) {
-        for (const d of [iso(utc(b.start) - DAY), iso(utc(b.end) + DAY)]) {
-          expect(isWeekend(d) && !work.has(d), `${y} ${b.name}: ${d} is a free weekend day next to the block`).toBe(
-            false,
-          );
-        }
+        const alone = NOT_JOINED.get(`${y} ${b.name}`);
+        const neighbours = [iso(utc(b.start) - DAY), iso(utc(b.end) + DAY)];
+        if (alone) expect(neighbours, `${y} ${b.name} ends next to ${alone.day}: ${alone.notice}`).toContain(alone.day);
+        for (const d of neighbours)
+          if (d !== alone?.day)
+            expect(isWeekend(d) && !work.has(d), `${y} ${b.name}: ${d} is a free weekend day next to the block`).toBe(
+              false,
+            );
       }
     }
+  });
+
+  it('gives 2015 中秋节 as 9月27日 only, as 国办发明电〔2014〕28号 does, and the other blocks whose weekend it does not join', () => {
+    expect(schedules['2015']).toContainEqual({ name: '中秋节', start: '2015-09-27', end: '2015-09-27', work: [] });
+    expect(schedules['2015']).toContainEqual({ name: '清明节', start: '2015-04-05', end: '2015-04-06', work: [] });
+    expect(schedules['2016']).toContainEqual({ name: '劳动节', start: '2016-05-01', end: '2016-05-02', work: [] });
+    expect(schedules['2017']).toContainEqual({ name: '元旦', start: '2017-01-01', end: '2017-01-02', work: [] });
   });
 
   it('grants each year exactly the days off the law provides: the balances add up', () => {
@@ -135,7 +159,7 @@ describe('data/holidays.json', () => {
     }
     expect(covered.has(2025) && covered.has(2010)).toBe(true);
     const ours = (m: Map<string, number>) => new Set(onlyYears(m, (y) => covered.has(y)));
-    expect([...theirsOff].filter((d) => !ours(off).has(d))).toEqual([]);
+    expect([...theirsOff].filter((d) => !ours(off).has(d)).sort()).toEqual([...ONLY_OFF_IN_LUNAR_JS].sort());
     expect([...ours(off)].filter((d) => !theirsOff.has(d))).toEqual([]);
     expect([...theirsWork].filter((d) => !ours(work).has(d)).sort()).toEqual([...ONLY_IN_LUNAR_JS].sort());
     expect([...ours(work)].filter((d) => !theirsWork.has(d)).sort()).toEqual([...NOT_IN_LUNAR_JS].sort());
