@@ -3,6 +3,7 @@
  * bundles never see `node:fs`.
  */
 import fs from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { Coordinator, CoordinatorMessage } from './coordinator.js';
@@ -24,6 +25,41 @@ async function readOrNull(file: string): Promise<string | null> {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
+  }
+}
+
+/**
+ * The file beside the lock directory naming its holder, `<host> <pid>` (beside, not inside: proper-lockfile removes
+ * its directory with rmdir, which a file inside would make fail).
+ */
+const holderOf = (lockDir: string) => `${lockDir}.holder`;
+
+/**
+ * Removes a lock whose holder was a process of this machine that no longer runs (a `tianji` killed mid-refresh),
+ * instead of waiting out proper-lockfile's 10 s staleness. A lock held by a live process, by another machine (a shared
+ * home folder) or of unknown holder is left alone.
+ */
+async function removeIfHolderDied(lockDir: string): Promise<void> {
+  const holder = await readOrNull(holderOf(lockDir));
+  const [host, pid] = holder?.split(' ') ?? [];
+  if (host !== hostname() || !/^\d+$/.test(pid ?? '') || isRunning(Number(pid))) return;
+  // Renamed first (atomic), so that of two processes finding the same dead lock only one removes it.
+  const doomed = `${lockDir}.stale-${process.pid}`;
+  try {
+    await fs.promises.rename(lockDir, doomed);
+  } catch {
+    return;
+  }
+  await fs.promises.rm(doomed, { recursive: true, force: true });
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it runs, as another user.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -62,16 +98,29 @@ function fileCoordinator(file: string): Coordinator {
 
   async function locked<T>(fn: () => Promise<T>): Promise<T> {
     await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    const release = await lockfile.lock(file, {
-      realpath: false,
-      lockfilePath: `${file}.lock`,
-      stale: 10_000,
-      retries: { retries: 300, factor: 1, minTimeout: 25, maxTimeout: 25 },
-    });
+    const lockDir = `${file}.lock`;
+    await removeIfHolderDied(lockDir);
+    let release: () => Promise<void>;
+    try {
+      release = await lockfile.lock(file, {
+        realpath: false,
+        lockfilePath: lockDir,
+        stale: 10_000,
+        retries: { retries: 300, factor: 1, minTimeout: 25, maxTimeout: 25 },
+      });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ELOCKED') throw e;
+      throw new Error(
+        `另一个 tianji 进程正在刷新登录状态，等待 7 秒后仍未结束；请稍后重试。若确认没有其他 tianji 进程在运行，可删除锁目录 ${lockDir} (another tianji process holds the refresh lock)`,
+      );
+    }
+    // Who holds it, so that a process finding it after a crash can tell at once (removeIfHolderDied).
+    await writePrivate(holderOf(lockDir), `${hostname()} ${process.pid}`).catch(() => undefined);
     try {
       await adoptPeerToken();
       return await fn();
     } finally {
+      await fs.promises.rm(holderOf(lockDir), { force: true });
       await release().catch(() => undefined);
     }
   }

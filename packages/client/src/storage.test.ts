@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,4 +41,28 @@ describe('refresh-token storage adapters', () => {
     expect(fs.existsSync(file)).toBe(false);
     expect(await fileStorage(file).load()).toBeNull();
   });
+});
+
+describe('the refresh lock of the file storage', () => {
+  it('a lock left by a process that died is taken over at once', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-lock-'));
+    const file = path.join(dir, 'token');
+    // A lock as a `tianji` killed mid-refresh leaves it: fresh (so not stale by age), its holder gone.
+    const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid!;
+    fs.mkdirSync(`${file}.lock`);
+    fs.writeFileSync(`${file}.lock.holder`, `${os.hostname()} ${dead}`);
+    // proper-lockfile alone would wait 7.5 s and refuse (ELOCKED): the lock is younger than its 10 s staleness.
+    expect(await fileStorage(file).coordinator!.withLock(async () => 'ran')).toBe('ran');
+    expect(fs.existsSync(`${file}.lock`)).toBe(false);
+  }, 20_000);
+
+  it('a lock held by a live process is waited for, then refused in Chinese naming the lock', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-lock-'));
+    const file = path.join(dir, 'token');
+    fs.mkdirSync(`${file}.lock`);
+    fs.writeFileSync(`${file}.lock.holder`, `${os.hostname()} ${process.pid}`);
+    await expect(fileStorage(file).coordinator!.withLock(async () => 'ran')).rejects.toThrow(
+      /^另一个 tianji 进程正在刷新登录状态.*token\.lock/,
+    );
+  }, 20_000);
 });
