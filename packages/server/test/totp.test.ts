@@ -198,6 +198,34 @@ describeEachDb('TOTP two-step sign-in', (dialect) => {
     expect(again.json().data.securityNotice).toBeUndefined();
   });
 
+  it('enabling TOTP may sign out every other device of the account, and only when asked', async () => {
+    const username = `totp${++n}`;
+    await insertUser(t.db, username);
+    const laptop = (await signIn(username)).json().data;
+    const phone = (await signIn(username)).json().data;
+    const tablet = (await signIn(username)).json().data;
+    const { secret } = (await post('/api/auth/totp/setup', laptop.accessToken)).json().data;
+    const enable = await post('/api/auth/totp/enable', laptop.accessToken, {
+      code: totpCode(secret, clock),
+      signOutOthers: true,
+    });
+    expect(enable.statusCode, enable.body).toBe(200);
+    expect(enable.json().data.signedOut).toBe(2);
+    const me = (token: string) => t.app.inject({ url: '/api/auth/me', headers: bearer(token) });
+    expect((await me(laptop.accessToken)).statusCode).toBe(200);
+    expect((await me(phone.accessToken)).statusCode).toBe(401);
+    expect((await me(tablet.accessToken)).statusCode).toBe(401);
+    // Without the flag nothing else ends.
+    const other = `totp${++n}`;
+    await insertUser(t.db, other);
+    const a = (await signIn(other)).json().data;
+    const b = (await signIn(other)).json().data;
+    const s2 = (await post('/api/auth/totp/setup', a.accessToken)).json().data;
+    const plain = await post('/api/auth/totp/enable', a.accessToken, { code: totpCode(s2.secret, clock) });
+    expect(plain.json().data.signedOut).toBe(0);
+    expect((await me(b.accessToken)).statusCode).toBe(200);
+  });
+
   it('an mfaToken completes one sign-in only', async () => {
     const u = await enrolled();
     const mfaToken = (await signIn(u.username)).json().data.mfaToken;

@@ -18,6 +18,7 @@ import {
   LoginTotpBody,
   LoginAnswerSchema,
   TotpCodeBody,
+  TotpEnableBody,
   TotpDisableBody,
   TotpSetupSchema,
   LogoutBody,
@@ -204,15 +205,25 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
         tags: [TAG],
         summary: 'Confirm TOTP with a current code; returns ten recovery codes',
         description:
-          'The recovery codes are shown only here (stored hashed); each signs in once in place of a 6-digit code. A wrong code is 400.',
-        body: TotpCodeBody,
-        response: { 200: data(Type.Object({ recoveryCodes: Type.Array(Type.String()) })) },
+          'The recovery codes are shown only here (stored hashed); each signs in once in place of a 6-digit code. A wrong code is 400. ' +
+          'With signOutOthers, every other session of the account ends (SESSION_ENDED); signedOut says how many.',
+        body: TotpEnableBody,
+        response: {
+          200: data(
+            Type.Object({
+              recoveryCodes: Type.Array(Type.String()),
+              signedOut: Type.Integer({ description: 'Other sessions ended (0 without signOutOthers)' }),
+            }),
+          ),
+        },
       },
     },
     async (req) => {
-      const recoveryCodes = await mfa.enable(req.auth!.id, req.body.code);
-      await app.audit(req, 'auth.totp-enable', 'user', req.auth!.id);
-      return { data: { recoveryCodes } };
+      const { id, sessionId } = req.auth!;
+      const recoveryCodes = await mfa.enable(id, req.body.code);
+      const signedOut = req.body.signOutOthers ? await app.sessions.revokeOthers(id, sessionId) : 0;
+      await app.audit(req, 'auth.totp-enable', 'user', id, signedOut > 0 ? { signedOut } : undefined);
+      return { data: { recoveryCodes, signedOut } };
     },
   );
 

@@ -83,6 +83,20 @@ export const TotpCodeBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const TotpEnableBody = Type.Object(
+  {
+    code: TotpCodeBody.properties.code,
+    signOutOthers: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          'Also sign out every other device of the account (a password that may have leaked no longer keeps them signed in)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const TotpDisableBody = Type.Object(
   {
     password: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
