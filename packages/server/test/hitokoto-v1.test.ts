@@ -231,6 +231,30 @@ describeEachDb('GET /hitokoto/ (hitokoto.cn drop-in)', (dialect) => {
       expect(el.innerText).toMatch(/\p{Script=Han}/u);
     });
 
+    it('answers hostile values of every parameter with a sentence or a 400, never a 500', async () => {
+      const values = [
+        '',
+        '%00',
+        '-1',
+        '1e3',
+        'NaN',
+        'Infinity',
+        '99999999999999999999',
+        '[]',
+        '{}',
+        '%E4%B8',
+        'ａ',
+        "'",
+        '"',
+      ];
+      for (const name of ['c', 'encode', 'charset', 'callback', 'select', 'min_length', 'max_length', 'unknown'])
+        for (const v of values) {
+          const r = await t.app.inject(`/hitokoto/?${name}=${v}&${name}=${v}`);
+          expect([200, 400], `${name}=${v}`).toContain(r.statusCode);
+          expect(r.body).not.toMatch(/at .*\.ts:\d+|Error:/);
+        }
+    });
+
     it('is open to every origin, like the rest of the public API', async () => {
       const r = await t.app.inject({ url: '/hitokoto/', headers: { origin: 'https://blog.example' } });
       expect(r.headers['access-control-allow-origin']).toBe('*');
