@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, expect, it } from 'vitest';
 import type { Db } from '../src/db/index.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { up } from '../src/db/migrations/0014-hitokoto-classics.js';
+import { addClassics } from '../src/db/migrations/0014-hitokoto-classics.js';
 import { describeEachDb, freshDb } from './helpers.js';
 
 type Row = { id: string; content: string; commit_from: string };
@@ -51,7 +51,7 @@ describeEachDb('migration 0014: the classics reach a library seeded before', (di
 
   it('adds every classic once, keeps deletions and adds nothing a second time', { timeout: 60_000 }, async () => {
     await seededBefore();
-    await up(db.kysely);
+    await addClassics(db.kysely);
     const rows = await hitokoto();
     const ids = new Set(rows.map((r) => r.id));
     expect(rows).toHaveLength(handWritten.length - 1 + 1 + classics.length - 1);
@@ -60,14 +60,14 @@ describeEachDb('migration 0014: the classics reach a library seeded before', (di
     expect(ids.has(classics.at(-1)!.id)).toBe(true);
     const meta = await db.kysely.selectFrom('content_meta').selectAll().executeTakeFirstOrThrow();
     expect(meta.revision).toBe(4);
-    await up(db.kysely);
+    await addClassics(db.kysely);
     expect(await hitokoto()).toHaveLength(rows.length);
   });
 
   it('leaves a library not seeded yet to the seed', async () => {
     db = await freshDb(dialect);
     await migrateToLatest(db);
-    await up(db.kysely);
+    await addClassics(db.kysely);
     expect(await hitokoto()).toHaveLength(0);
   });
 });

@@ -18,8 +18,7 @@ const shippedClassics = () =>
  * that what an operator deletes stays deleted), so a database seeded before holds only the 415: this adds, once, the
  * classics it holds neither by id nor by content. A database not seeded yet gets the whole file from the seed.
  */
-export async function up(untyped: Kysely<unknown>): Promise<void> {
-  const db = untyped as Kysely<Database>;
+export async function addClassics(db: Kysely<Database>): Promise<void> {
   const meta = await db
     .selectFrom('content_meta')
     .select('seeded_at')
@@ -61,6 +60,8 @@ export async function up(untyped: Kysely<unknown>): Promise<void> {
       .where('library', '=', 'hitokoto')
       .execute();
 }
+
+export const up = (db: Kysely<unknown>) => addClassics(db as Kysely<Database>);
 
 /** Removes the classics again (by their ids), edited or not. */
 export async function down(untyped: Kysely<unknown>): Promise<void> {
