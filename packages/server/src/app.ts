@@ -150,7 +150,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(monitor);
   await app.register(adminApi, { now: opts.now });
-  await app.register(lookupApi, { prefix: '/api' });
+  await app.register(lookupApi);
   await app.register(adminApp);
   await app.register(mobileApp);
   return app;

@@ -14,6 +14,8 @@ declare module 'fastify' {
     lookupGroup?: LookupGroup;
     /** Public routes: media types answered besides the JSON envelope (documented in OpenAPI). */
     lookupMedia?: string[];
+    /** A public route outside /api (the hitokoto.cn drop-in) counted in usage like the lookup routes. */
+    countsUsage?: boolean;
     /** Admin routes: 'public', 'authenticated', or the permission bits (and menu) required. Emitted as x-permission. */
     auth?: AuthDeclaration;
     /** Admin routes still open while the account must first change its password or set up TOTP (errors.ts). */

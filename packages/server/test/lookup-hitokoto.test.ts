@@ -38,7 +38,7 @@ describe('GET /api/hitokoto', () => {
       expect(shipped.some((s) => s.content === text.text)).toBe(true);
       const js = await get('?encode=js&select=%23quote');
       expect(js.type).toContain('text/javascript');
-      expect(js.text).toContain('"#quote"');
+      expect(js.text).toContain("'#quote'");
       const d = (await json('?encode=json')).body.data;
       expect(d.hitokoto).toBe(d.content);
       expect((await json('?encode=text&format=js')).body.msg).toMatch(/参数 encode.*format/);
@@ -124,7 +124,7 @@ describe('GET /api/hitokoto', () => {
     const r = await get('?format=js&select=%23quote');
     expect(r.status).toBe(200);
     expect(r.type).toMatch(/javascript/);
-    expect(r.text).toMatch(/^\(function hitokoto\(\)\{var hitokoto=".*";var dom=document\.querySelector\("#quote"\);/);
+    expect(r.text).toMatch(/^\(function hitokoto\(\)\{var hitokoto=".*";var dom=document\.querySelector\('#quote'\);/);
     const dom = { innerText: '' };
     let selected = '';
     vm.runInNewContext(r.text, {
@@ -139,7 +139,7 @@ describe('GET /api/hitokoto', () => {
     // biome-ignore lint/performance/useDomNodeTextContent: the shipped script sets innerText, as on hitokoto.cn
     expect(shipped.some((s) => s.content === dom.innerText)).toBe(true);
     // Default selector
-    expect((await get('?format=js')).text).toContain('document.querySelector(".hitokoto")');
+    expect((await get('?format=js')).text).toContain("document.querySelector('.hitokoto')");
   });
 
   it('cannot be turned into markup or script injection through select', async () => {

@@ -169,3 +169,32 @@ describe('the data lint', () => {
     ).toEqual([]);
   });
 });
+
+describe('the data lint of hitokoto sentences', () => {
+  const hitokoto = libraryByName.get('hitokoto')!;
+  const sentence = (extra: object = {}) => ({
+    type: 'k',
+    content: '学而不思则罔，思而不学则殆。',
+    from: '论语·为政',
+    from_who: '孔子',
+    creator: 'tianji',
+    commit_from: 'tianji',
+    ...extra,
+  });
+  const problems = (extra: object) => lintItem(hitokoto, sentence(extra)).map((p) => `${p.field}: ${p.message}`);
+
+  it('accepts a whole sentence, and null for an unknown speaker', () => {
+    expect(problems({})).toEqual([]);
+    expect(problems({ from_who: null })).toEqual([]);
+  });
+
+  it('finds sentences cut off, HTML entities, placeholders and an empty from_who', () => {
+    expect(problems({ content: '学而不思则罔，' })).toEqual([expect.stringMatching(/^content: 句子不完整/)]);
+    expect(problems({ content: '，思而不学则殆。' })).toEqual([expect.stringMatching(/^content: 句子不完整/)]);
+    expect(problems({ content: 'Tom &amp; Jerry' })).toEqual([expect.stringMatching(/^content: 含 HTML 实体/)]);
+    expect(problems({ from: '&#12298;论语&#12299;' })).toEqual([expect.stringMatching(/^from: 含 HTML 实体/)]);
+    expect(problems({ content: 'TODO' })).toEqual([expect.stringMatching(/^content: 是占位文字/)]);
+    expect(problems({ from: '待补充' })).toEqual([expect.stringMatching(/^from: 是占位文字/)]);
+    expect(problems({ from_who: '' })).toEqual(['from_who: 为空字符串：不知道是谁说的时应为 null']);
+  });
+});

@@ -152,6 +152,7 @@ export function lintItem(lib: LibraryDef, item: Item): LintProblem[] {
         if (typeof v === 'string') checkText(`${field}/${i}`, v, required.has(field));
   }
   if (lib.name === 'poems') lintPoem(item, add);
+  if (lib.name === 'hitokoto') lintSentence(item, add);
   return problems;
 }
 
@@ -240,6 +241,27 @@ export function findSamePoems(items: readonly PoemLike[]): Array<[number, number
     }
   });
   return pairs;
+}
+
+/** An HTML entity left from a scraped page: `&amp;`, `&#39;`, `&nbsp;`. */
+const HTML_ENTITY = /&(?:#\d+|#x[\da-f]+|[a-z][a-z\d]{1,31});/i;
+/** Text standing in for a sentence nobody wrote yet. */
+const PLACEHOLDER = /^(?:todo|tbd|fixme|x{3,}|test|测试|待补充?|暂无|占位|null|undefined|n\/a|lorem ipsum.*)$/i;
+
+/** A hitokoto sentence: whole (not cut off at a comma), no HTML entities or placeholders, from_who null when unknown. */
+function lintSentence(item: Item, add: (field: string, message: string) => void) {
+  const { content, from, from_who: fromWho } = item;
+  for (const [field, value] of [
+    ['content', content],
+    ['from', from],
+  ] as const) {
+    if (typeof value !== 'string') continue;
+    if (HTML_ENTITY.test(value)) add(field, `含 HTML 实体（如 &amp;、&#39;），应写成字符本身：“${value.slice(0, 40)}”`);
+    if (PLACEHOLDER.test(value.trim())) add(field, `是占位文字，不是内容：“${value}”`);
+  }
+  if (typeof content === 'string' && /(?:^[，。、；：！？,.;:!?]|[，、；：,;:]$)/.test(content))
+    add('content', `句子不完整（以标点开头，或止于逗号、顿号、分号、冒号）：“${content.slice(0, 40)}”`);
+  if (fromWho === '') add('from_who', '为空字符串：不知道是谁说的时应为 null');
 }
 
 /** Problems of a list of items (rows 1-based), duplicates within the list included. */

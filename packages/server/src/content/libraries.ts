@@ -136,8 +136,8 @@ export const LIBRARY_ITEMS = {
   holidays: HolidayYearItem,
 } as const;
 export type LibraryName = keyof typeof LIBRARY_ITEMS;
-/** A stored item of library N as the public endpoints read it: its fields and its id. */
-export type LibraryItem<N extends LibraryName> = Static<(typeof LIBRARY_ITEMS)[N]> & { id: string };
+/** A stored item of library N as the public endpoints read it: its fields, its id and when it was added (ISO 8601). */
+export type LibraryItem<N extends LibraryName> = Static<(typeof LIBRARY_ITEMS)[N]> & { id: string; created_at: string };
 
 export const LIBRARIES: LibraryDef[] = [
   {

@@ -84,14 +84,14 @@ export class ContentStore {
   private async reload(library: string): Promise<void> {
     const rows = await this.db
       .selectFrom('content_items')
-      .select(['id', 'data'])
+      .select(['id', 'data', 'created_at'])
       .where('library', '=', library)
       .orderBy('created_at')
       .orderBy('id')
       .execute();
     this.snapshots.set(
       library,
-      rows.map((r) => ({ ...(JSON.parse(r.data) as object), id: r.id })),
+      rows.map((r) => ({ ...(JSON.parse(r.data) as object), id: r.id, created_at: r.created_at })),
     );
     this.versions.set(library, this.version(library) + 1);
     for (const l of this.listeners) l(library);

@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009-menu-kind.js';
 import * as m0010 from './migrations/0010-user-contact.js';
 import * as m0011 from './migrations/0011-account-security.js';
 import * as m0013 from './migrations/0013-content-cleanup.js';
+import * as m0014 from './migrations/0014-hitokoto-classics.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0010-user-contact': m0010,
   '0011-account-security': m0011,
   '0013-content-cleanup': m0013,
+  '0014-hitokoto-classics': m0014,
 };
 
 class ListedMigrations implements MigrationProvider {

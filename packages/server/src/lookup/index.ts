@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import { AppError } from '../errors.js';
 import { LOOKUP_GROUPS, type LookupGroup } from '../plugins/lookup-platform.js';
 import { fallbackRateLimitStore } from '../plugins/rate-limit-store.js';
+import dropIns from '../drop-in/index.js';
 
 /** A route file: `*-route.ts` in the sources (dev server, tests), `*-route.js` in the compiled dist/. */
 const ROUTE_FILE = /-route\.[jt]s$/;
@@ -32,7 +33,8 @@ export async function groupRouteFiles(): Promise<Array<{ group: LookupGroup; fil
 }
 
 /**
- * The public lookup API, mounted at /api. Encapsulated: the rate limit applies to these routes only.
+ * The public lookup API, mounted at /api, and the hitokoto.cn drop-in at /hitokoto/ beside it. Encapsulated: the
+ * rate limit applies to these routes only, one limiter (one count per caller) for both.
  * Every `*-route` file of a group folder registers its endpoints through `lookupRoute` (plugins/lookup-platform.ts),
  * which takes the group from the folder.
  */
@@ -51,13 +53,19 @@ export default async function lookupApi(app: FastifyInstance) {
         ),
     });
   }
-  for (const { group, files } of await groupRouteFiles()) {
-    await app.register(async (scope) => {
-      scope.decorate('lookupGroup', group);
-      for (const file of files) {
-        const route = (await import(file.href)) as { default: FastifyPluginAsync };
-        await scope.register(route.default);
+  await app.register(
+    async (api) => {
+      for (const { group, files } of await groupRouteFiles()) {
+        await api.register(async (scope) => {
+          scope.decorate('lookupGroup', group);
+          for (const file of files) {
+            const route = (await import(file.href)) as { default: FastifyPluginAsync };
+            await scope.register(route.default);
+          }
+        });
       }
-    });
-  }
+    },
+    { prefix: '/api' },
+  );
+  await app.register(dropIns);
 }

@@ -43,7 +43,7 @@ export default fp(
         let s = series.get(key);
         if (!s) series.set(key, (s = duration.series({ method: req.method, route, status: String(reply.statusCode) })));
         s.observe(ms / 1000);
-        if (config?.area === 'lookup') usage.record(route, ms, reply.statusCode >= 400);
+        if (config?.area === 'lookup' || config?.countsUsage) usage.record(route, ms, reply.statusCode >= 400);
       }
       done();
     });

@@ -5,6 +5,7 @@ import { LOOKUP_GROUPS } from './lookup-platform.js';
 import { allowInlineScriptsByHash } from './csp-hashes.js';
 import { registerApiReference } from './api-reference.js';
 import { readDataJson } from '../data-files.js';
+import { DROP_IN_TAG } from '../drop-in/index.js';
 
 /** Real answers of the public JSON endpoints (scripts/build-openapi-examples.ts), keyed by path. */
 const EXAMPLES = readDataJson<Record<string, { query: string; response: unknown }>>('openapi-examples.json') ?? {};
@@ -61,6 +62,7 @@ export default fp(
           { name: '系统管理 System', description: 'Users, roles, menus and the audit log' },
           { name: '内容管理 Content', description: 'The text libraries and holiday schedules behind the public API' },
           { name: '监控 Monitor', description: 'Public API usage' },
+          DROP_IN_TAG,
           ...Object.values(LOOKUP_GROUPS),
         ],
         components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },

@@ -71,7 +71,7 @@ export default async function hitokotoRoute(app: FastifyInstance) {
       '- `minLength` / `maxLength`: 0–1000, bounds on `length` (characters of `content`, counted as Unicode code points), both inclusive; `minLength` above `maxLength` is an error, and so is a range no sentence of the chosen categories has (the message lists the lengths that exist).',
       '- `format`: `json` (default) the envelope; `text` the bare sentence as text/plain; `js` a script that writes the sentence into the element matched by `select` (default `.hitokoto`), for `<script src="/api/hitokoto?format=js">`.',
       '',
-      '**兼容 hitokoto.cn：** 从 hitokoto.cn 迁移只需换域名，它的参数按它的含义接受：`c`（分类，可重复：`c=a&c=b`，与 `type` 合并）、`encode`（= `format`）、`charset`（`utf-8` 默认，或 `gbk`）、`callback`（JSONP：`encode=json` 时返回 `callback({...句子...});`，句子对象与 `data` 相同，含 hitokoto.cn 的 `hitokoto` 字段）、`select`、`min_length` / `max_length`（= `minLength` / `maxLength`）。同一设置两种写法都给出且取值不同时报错。',
+      '**兼容 hitokoto.cn：** 要让 hitokoto.cn 的客户端原样可用，请用 `/hitokoto/`（与 hitokoto.cn v1 逐项相同的回答，只需换域名）；本接口保留本服务的信封，同时按 hitokoto.cn 的含义接受它的参数：`c`（分类，可重复：`c=a&c=b`，与 `type` 合并）、`encode`（= `format`）、`charset`（`utf-8` 默认，或 `gbk`）、`callback`（JSONP：`encode=json` 时返回 `callback({...句子...});`，句子对象与 `data` 相同，含 hitokoto.cn 的 `hitokoto` 字段）、`select`、`min_length` / `max_length`（= `minLength` / `maxLength`）。同一设置两种写法都给出且取值不同时报错。',
       'hitokoto.cn compatibility: its parameters are accepted with its meaning (c repeatable, encode, charset utf-8|gbk, callback for JSONP, select, min_length, max_length); the sentence carries hitokoto.cn’s `hitokoto` field too.',
     ].join('\n'),
     query: Type.Object({

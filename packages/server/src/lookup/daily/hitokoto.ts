@@ -18,6 +18,8 @@ export interface Sentence {
   from_who: string | null;
   creator: string;
   commit_from: string;
+  /** When the sentence entered this library (ISO 8601): the content store's row, absent in the shipped file. */
+  created_at?: string;
 }
 
 /** The answer: the sentence plus its length in characters. */
@@ -174,9 +176,21 @@ function scriptString(s: string): string {
 }
 
 /**
- * `format=js`: a script that writes the sentence into the first element matching `selector`, in the style of
- * the hitokoto API's own script (`<script src="…/api/hitokoto?format=js"></script>` next to `<p class="hitokoto">`).
+ * A single-quoted JavaScript string literal of any text. Everything but the characters listed (printable ASCII less
+ * `"`, `'`, `<`, `>` and `\`, and non-ASCII less U+2028/U+2029) is written as `\uXXXX`, so nothing in the text can
+ * end the literal, the statement or the script element around it.
+ */
+const UNSAFE_IN_QUOTES = /[^\x20\x21\x23-\x26\x28-\x3b\x3d\x3f-\x5b\x5d-\x7e\u0080-\u2027\u202a-\uffff]/g;
+function quotedScriptString(s: string): string {
+  return `'${s.replace(UNSAFE_IN_QUOTES, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}'`;
+}
+
+/**
+ * `format=js` (and the hitokoto.cn drop-in's `encode=js`): a script that writes the sentence into the first element
+ * matching `selector`, shaped like hitokoto.cn's own script (`<script src="…?encode=js"></script>` next to
+ * `<p class="hitokoto">`; the selector in single quotes as there). hitokoto.cn pastes the selector in unescaped, so a
+ * link with `select=');alert(1);('` runs code on the page that embeds it; here it is only ever a string.
  */
 export function hitokotoScript(content: string, selector: string): string {
-  return `(function hitokoto(){var hitokoto=${scriptString(content)};var dom=document.querySelector(${scriptString(selector)});Array.isArray(dom)?dom[0].innerText=hitokoto:dom.innerText=hitokoto;})()`;
+  return `(function hitokoto(){var hitokoto=${scriptString(content)};var dom=document.querySelector(${quotedScriptString(selector)});Array.isArray(dom)?dom[0].innerText=hitokoto:dom.innerText=hitokoto;})()`;
 }
