@@ -53,7 +53,8 @@ const EnvSchema = Type.Object({
   }),
   TRUST_PROXY: Type.String({
     default: 'false',
-    description: 'false, true, a hop count, or comma-separated addresses/CIDRs of trusted proxies',
+    description:
+      'false, a hop count, or comma-separated addresses/CIDRs of trusted proxies; true trusts a client-written address (warned at start-up)',
   }),
   CORS_ORIGINS: Type.String({
     default: '',
