@@ -99,6 +99,7 @@ export default {
   escalation: {
     grantHint: '置灰的项是你自己没有的权限：不能授予；角色原有的保持不变',
     ownRoles: '你不能修改自己的角色',
+    ownPassword: '修改自己的密码请到个人资料中进行（需要当前密码）',
     ownRole: '这是你自己所属的角色：你不能修改它的授权或状态',
     notHeld: '你没有此权限，不能授予',
     superOnly: '只有超级管理员可以修改超级管理员角色',
