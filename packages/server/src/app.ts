@@ -105,10 +105,16 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     const result = await seedDatabase(db.kysely, {
       adminUsername: config.adminUsername,
       adminPassword: config.adminPassword,
+      passwordPolicy: config.passwordPolicy,
     });
     await content.init();
     return result;
   });
+  if (seeded.weakPassword) {
+    app.log.warn(
+      `ADMIN_PASSWORD 不符合密码策略（${seeded.weakPassword}）：超级管理员 "${config.adminUsername}" 首次登录后须先修改密码 · ADMIN_PASSWORD is below the password policy: the account must change it at first sign-in`,
+    );
+  }
   if (seeded.generatedPassword) {
     app.log.warn(
       `Created the first super administrator "${config.adminUsername}" with the generated password: ${seeded.generatedPassword} (shown once; change it after signing in)`,
