@@ -217,6 +217,7 @@ const en: typeof zh = {
       'role.update': 'Edit role',
       'role.delete': 'Delete role',
       'role.batch-delete': 'Delete roles',
+      'role.rename-duplicate': 'Duplicate role name renamed (upgrade)',
       'role.set-grants': 'Change grants',
       'role.export': 'Export roles',
       'menu.create': 'Add menu',

@@ -213,6 +213,7 @@ export default {
       'role.update': '编辑角色',
       'role.delete': '删除角色',
       'role.batch-delete': '批量删除角色',
+      'role.rename-duplicate': '重名角色改名（升级时）',
       'role.set-grants': '修改授权',
       'role.export': '导出角色',
       'menu.create': '新增菜单',
