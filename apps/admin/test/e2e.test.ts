@@ -384,6 +384,8 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     // Its own row: no changing its own roles.
     const ownRow = page.locator('[data-page="users"] .el-table__row', { hasText: `op-${suffix}` });
     expect(await ownRow.locator('[data-action="GRANT"]').isDisabled()).toBe(true);
+    // Nor resetting its own password (that takes the current one, on the profile page).
+    expect(await ownRow.locator('[data-action="RESET_PASSWORD"]').isDisabled()).toBe(true);
     // Assigning roles to someone it covers: the role holding more than it is disabled.
     await page
       .locator('[data-page="users"] .el-table__row', { hasText: `viewer-${suffix}` })

@@ -93,6 +93,13 @@ describe('tianji command line', () => {
     expect(reset.code, reset.stderr).toBe(0);
     expect((await signIn('carol', 'carol-password-1', h.home())).code).toBe(4);
     expect((await signIn('carol', 'carol-password-2', h.home())).code).toBe(0);
+    // Not one's own: that takes the current password (tianji password), never a token alone.
+    const own = await h.run(['users', 'reset-password', ADMIN.username, '--password-stdin'], {
+      stdin: 'admin-password-2\n',
+    });
+    expect(own.code).not.toBe(0);
+    expect(own.stderr).toContain('tianji password');
+    expect((await signIn(ADMIN.username, ADMIN.password, h.home())).code).toBe(0);
 
     const roles = await h.run(['users', 'roles', 'carol', 'super_admin', '--json']);
     expect(roles.code, roles.stderr).toBe(0);

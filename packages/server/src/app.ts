@@ -48,7 +48,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
-    ajv: { customOptions: { verbose: true, keywords: ['x-hint'], allErrors: false } },
+    // removeAdditional off: a body field a schema does not know is a 400 naming it (as an unknown query parameter of
+    // the public API is), not silently dropped — a typo must not look like success (issue 26).
+    ajv: { customOptions: { verbose: true, keywords: ['x-hint'], allErrors: false, removeAdditional: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Malformed paths are answered in the area's own body shape, not Fastify's (plugins/error-handler.ts).
     frameworkErrors: renderFrameworkError,
@@ -107,10 +109,16 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     const result = await seedDatabase(db.kysely, {
       adminUsername: config.adminUsername,
       adminPassword: config.adminPassword,
+      passwordPolicy: config.passwordPolicy,
     });
     await content.init();
     return result;
   });
+  if (seeded.weakPassword) {
+    app.log.warn(
+      `ADMIN_PASSWORD 不符合密码策略（${seeded.weakPassword}）：超级管理员 "${config.adminUsername}" 首次登录后须先修改密码 · ADMIN_PASSWORD is below the password policy: the account must change it at first sign-in`,
+    );
+  }
   if (seeded.generatedPassword) {
     app.log.warn(
       `Created the first super administrator "${config.adminUsername}" with the generated password: ${seeded.generatedPassword} (shown once; change it after signing in)`,

@@ -48,10 +48,12 @@ describeEachDb('own profile (PATCH /api/auth/profile)', (dialect) => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toContain('email');
     expect(bad.json().message).toContain('邮箱地址');
-    // Fields that are not one's own to edit are dropped, never applied.
-    await patch({ nickname: 'n2', status: 'disabled', username: 'root' });
+    // Fields that are not one's own to edit are refused, naming the first, and nothing is applied.
+    const extra = await patch({ nickname: 'n2', status: 'disabled', username: 'root' });
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json().message).toBe('参数 status 无效：不支持该参数，可用的参数为 nickname、email、phone');
     const row = await t.db.kysely.selectFrom('users').selectAll().where('username', '=', 'profile2').executeTakeFirst();
-    expect(row).toMatchObject({ status: 'enabled', nickname: 'n2' });
+    expect(row).toMatchObject({ status: 'enabled', nickname: 'profile2' });
     expect((await patch({})).statusCode).toBe(400);
     // clearing is allowed
     expect((await patch({ phone: '' })).statusCode).toBe(200);

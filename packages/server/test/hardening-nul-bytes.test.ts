@@ -9,6 +9,16 @@ it('findNul names the first string holding U+0000 by its path, keys included', (
   expect(findNul({ 'k\0': 1 })).toBe('k\0');
   expect(findNul('\0', 'body')).toBe('body');
   expect(findNul({ a: 'ok', n: 1, z: null })).toBeUndefined();
+  expect(findNul({ a: [['x'], 'y\0'], b: 'z\0' })).toBe('a.1');
+});
+
+it('findNul walks any depth without recursion and refuses past its limit', () => {
+  let deep: unknown = 'leaf\0';
+  for (let i = 0; i < 100_000; i++) deep = [deep];
+  expect(() => findNul(deep, 'body')).toThrow(/参数 body 无效：嵌套不能超过 32 层/);
+  let ok: unknown = 'leaf\0';
+  for (let i = 0; i < 32; i++) ok = { k: ok };
+  expect(findNul(ok)).toBe(Array(32).fill('k').join('.'));
 });
 
 describeEachDb('NUL bytes in admin input', (dialect) => {
@@ -69,6 +79,42 @@ describeEachDb('NUL bytes in admin input', (dialect) => {
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  it('deeply nested JSON (5,000 levels, about 10 KB) is a 400 before sign-in, not a stack overflow', async () => {
+    const depth = 5000;
+    const bodies = {
+      arrays: `{"username":${'['.repeat(depth)}${']'.repeat(depth)},"password":"x"}`,
+      objects: `{"username":"admin","password":"x","a":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`,
+    };
+    for (const [kind, payload] of Object.entries(bodies)) {
+      expect(payload.length, kind).toBeLessThan(32 * 1024);
+      for (const url of ['/api/auth/login', '/api/users']) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url,
+          headers: {
+            'content-type': 'application/json',
+            ...(url === '/api/users' && { authorization: `Bearer ${token}` }),
+          },
+          payload,
+        });
+        expect(res.statusCode, `${kind} ${url}: ${res.body}`).toBe(400);
+        expect(res.json()).toEqual({
+          code: 'VALIDATION_ERROR',
+          message: expect.stringContaining('嵌套不能超过 32 层'),
+        });
+      }
+    }
+    // A content import's rows go through the same walk.
+    const deepRow = `[{"content":${'['.repeat(depth)}${']'.repeat(depth)}}]`;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/content/jokes/import',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { format: 'json', content: deepRow },
+    });
+    expect(res.statusCode, res.body).toBe(400);
   });
 
   it('a content import whose rows hold a NUL (JSON escape) is refused per row, nothing imported', async () => {

@@ -103,6 +103,7 @@ const en: typeof zh = {
     grantHint:
       'Greyed-out items are permissions you do not hold: you cannot grant them, and what the role already has stays as it is',
     ownRoles: 'You cannot change your own roles',
+    ownPassword: 'Change your own password in your profile (it asks for the current one)',
     ownRole: 'This is one of your own roles: you cannot change its grants or status',
     notHeld: 'You do not hold this permission, so you cannot grant it',
     superOnly: 'Only a super administrator can change the super administrator role',
@@ -216,6 +217,7 @@ const en: typeof zh = {
       'role.update': 'Edit role',
       'role.delete': 'Delete role',
       'role.batch-delete': 'Delete roles',
+      'role.rename-duplicate': 'Duplicate role name renamed (upgrade)',
       'role.set-grants': 'Change grants',
       'role.export': 'Export roles',
       'menu.create': 'Add menu',

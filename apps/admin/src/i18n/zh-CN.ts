@@ -99,6 +99,7 @@ export default {
   escalation: {
     grantHint: '置灰的项是你自己没有的权限：不能授予；角色原有的保持不变',
     ownRoles: '你不能修改自己的角色',
+    ownPassword: '修改自己的密码请到个人资料中进行（需要当前密码）',
     ownRole: '这是你自己所属的角色：你不能修改它的授权或状态',
     notHeld: '你没有此权限，不能授予',
     superOnly: '只有超级管理员可以修改超级管理员角色',
@@ -212,6 +213,7 @@ export default {
       'role.update': '编辑角色',
       'role.delete': '删除角色',
       'role.batch-delete': '批量删除角色',
+      'role.rename-duplicate': '重名角色改名（升级时）',
       'role.set-grants': '修改授权',
       'role.export': '导出角色',
       'menu.create': '新增菜单',

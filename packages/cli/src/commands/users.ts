@@ -2,7 +2,7 @@
 import type { paths } from '@tianji/client';
 import type { Command } from 'commander';
 import { action, positiveInt, raw, unwrap, type Context } from '../context.js';
-import { CliError, EXIT, fields, formatDate, table } from '../output.js';
+import { CliError, EXIT, fields, formatDate, table, usageError } from '../output.js';
 import { password } from '../prompt.js';
 import { resolveRoles } from './roles.js';
 
@@ -132,6 +132,11 @@ export function register(program: Command): void {
     .action(
       action(async (ctx, who: string, opts: { passwordStdin?: boolean }) => {
         const u = await findUser(ctx, who);
+        // The server refuses it too (403): one's own password is changed with the current one, by `tianji password`.
+        if (u.id === ctx.session.user?.id)
+          throw usageError(
+            '不能用 users reset-password 修改自己的密码：请运行 tianji password（需要当前密码） · use `tianji password` for your own account',
+          );
         const pw = await password(opts.passwordStdin, '新密码 (new password): ');
         await unwrap(
           ctx.session.api.POST('/api/users/{id}/reset-password', {

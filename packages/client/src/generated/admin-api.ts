@@ -3229,6 +3229,8 @@ export interface paths {
                                 /** @description The password was generated or set by an operator: until PUT /api/auth/password, other admin routes answer 403 PASSWORD_CHANGE_REQUIRED */
                                 mustChangePassword?: boolean;
                                 refreshToken?: string;
+                                /** @description Present after wrong second-step codes since the last sign-in (someone may hold the password): show it to the user */
+                                securityNotice?: string;
                                 user?: {
                                     id: string;
                                     nickname: string;
@@ -3299,6 +3301,8 @@ export interface paths {
                                 /** @description The password was generated or set by an operator: until PUT /api/auth/password, other admin routes answer 403 PASSWORD_CHANGE_REQUIRED */
                                 mustChangePassword: boolean;
                                 refreshToken: string;
+                                /** @description Present after wrong second-step codes since the last sign-in (someone may hold the password): show it to the user */
+                                securityNotice?: string;
                                 user: {
                                     id: string;
                                     nickname: string;
@@ -3860,7 +3864,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm TOTP with a current code; returns ten recovery codes
-         * @description The recovery codes are shown only here (stored hashed); each signs in once in place of a 6-digit code. A wrong code is 400.
+         * @description The recovery codes are shown only here (stored hashed); each signs in once in place of a 6-digit code. A wrong code is 400. With signOutOthers, every other session of the account ends (SESSION_ENDED); signedOut says how many.
          */
         post: {
             parameters: {
@@ -3874,6 +3878,11 @@ export interface paths {
                     "application/json": {
                         /** @description The 6-digit code the authenticator shows */
                         code: string;
+                        /**
+                         * @description Also sign out every other device of the account (a password that may have leaked no longer keeps them signed in)
+                         * @default false
+                         */
+                        signOutOthers?: boolean;
                     };
                 };
             };
@@ -3887,6 +3896,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 recoveryCodes: string[];
+                                /** @description Other sessions ended (0 without signOutOthers) */
+                                signedOut: number;
                             };
                         };
                     };
@@ -4016,7 +4027,7 @@ export interface paths {
                                     event: "login" | "logout" | "session-ended" | "forced-logout" | "refresh-reused";
                                     id: string;
                                     ip: string;
-                                    /** @description Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, THROTTLED for a failed sign-in; the code a session ended with (SESSION_ENDED, FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise */
+                                    /** @description Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, WRONG_TOTP, TOTP_LOCKED (the account’s second step locked after wrong codes), THROTTLED for a failed sign-in; the code a session ended with (SESSION_ENDED, FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise */
                                     reason: string;
                                     /** @description success or failure */
                                     result: "success" | "failure";
@@ -4232,7 +4243,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a menu
-         * @description A menu with children answers 409 CONFLICT unless `cascade=true`, which deletes the whole subtree. Grants on deleted menus go with them. Built-in menus cannot be deleted (409).
+         * @description A menu with children answers 409 CONFLICT unless `cascade=true`, which deletes the whole subtree. Grants on deleted menus go with them, so below super administrators every bit a role is granted on them must be yours (403 PRIVILEGE_ESCALATION). Built-in menus cannot be deleted (409).
          */
         delete: {
             parameters: {
@@ -4504,7 +4515,7 @@ export interface paths {
         put?: never;
         /**
          * Create a role
-         * @description A taken code answers 409 CONFLICT. A new role has no grants.
+         * @description A taken code, or a name another role has (compared without case, width or whitespace), answers 409 CONFLICT naming it. A new role has no grants.
          */
         post: {
             parameters: {
@@ -4645,7 +4656,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a role
-         * @description Removes its user assignments and grants. The super administrator role cannot be deleted (409 SUPER_ADMIN_PROTECTED).
+         * @description Removes its user assignments and grants. The super administrator role cannot be deleted (409 SUPER_ADMIN_PROTECTED). As for disabling it, the role must be covered by your own masks and not held by you, and a role with requireTotp is deleted by a super administrator only (403 PRIVILEGE_ESCALATION).
          */
         delete: {
             parameters: {
@@ -4672,7 +4683,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a role
-         * @description A disabled role contributes no permission from its holders’ next request. The super administrator role cannot be disabled or renamed in code (409 SUPER_ADMIN_PROTECTED), and only a super administrator edits it. Switching a role on or off needs it covered by your own masks and not held by you (403 PRIVILEGE_ESCALATION).
+         * @description A disabled role contributes no permission from its holders’ next request. The super administrator role cannot be disabled or renamed in code (409 SUPER_ADMIN_PROTECTED), and only a super administrator edits it. Switching a role on or off, or changing its name or code, needs it covered by your own masks and not held by you (403 PRIVILEGE_ESCALATION). A name another role has answers 409 CONFLICT.
          */
         patch: {
             parameters: {
@@ -4842,7 +4853,7 @@ export interface paths {
         put?: never;
         /**
          * Delete several roles
-         * @description All or nothing: a batch holding the super administrator role is refused (409 SUPER_ADMIN_PROTECTED). Unknown ids are ignored.
+         * @description All or nothing: a batch holding the super administrator role is refused (409 SUPER_ADMIN_PROTECTED), and one holding a role you may not delete alone (403 PRIVILEGE_ESCALATION). Unknown ids are ignored.
          */
         post: {
             parameters: {
@@ -5457,7 +5468,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password for a user
-         * @description Ends every session of that user (token_version + 1); they must choose their own password at the next sign-in (mustChangePassword). The password policy applies (400). The password is never written to the audit log. A user holding anything you lack answers 403 PRIVILEGE_ESCALATION.
+         * @description Ends every session of that user (token_version + 1); they must choose their own password at the next sign-in (mustChangePassword). The password policy applies (400). The password is never written to the audit log. A user holding anything you lack answers 403 PRIVILEGE_ESCALATION, and so does your own account: change your own password with PUT /api/auth/password, which asks for the current one.
          */
         post: {
             parameters: {

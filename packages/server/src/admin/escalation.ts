@@ -21,6 +21,9 @@ export type AccountAction =
   | '结束该用户的会话'
   | '强制该用户下线';
 
+/** What the actor is doing to a role, in the words of the refusal: `你不能${action}`. */
+export type RoleAction = '分配、启用或停用该角色' | '删除该角色' | '修改该角色的名称或编码';
+
 interface GrantRow {
   owner: string;
   roleCode: string;
@@ -96,8 +99,14 @@ export class EscalationGuard {
     return out;
   }
 
-  /** Rule 2, as reasons: for each role whose grants the actor does not cover (so may not assign, switch or re-grant), why not. */
-  async refusalsForRoles(roleIds: string[]): Promise<Map<string, string>> {
+  /**
+   * Rule 2, as reasons: for each role whose grants the actor does not cover (so may not assign, switch, re-grant,
+   * rename or delete), why not.
+   */
+  async refusalsForRoles(
+    roleIds: string[],
+    action: RoleAction = '分配、启用或停用该角色',
+  ): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     if (this.isSuper || roleIds.length === 0) return out;
     const held = await holdingsOf(this.trx, 'role', roleIds, false);
@@ -105,12 +114,34 @@ export class EscalationGuard {
     for (const id of roleIds) {
       const missing = gaps(this.holding, held.get(id) ?? { isSuper: false, masks: new Map() });
       if (missing.length)
-        out.set(
-          id,
-          `角色「${names.get(id) ?? id}」含有你没有的权限（${this.describe(missing)}），你不能分配、启用或停用该角色`,
-        );
+        out.set(id, `角色「${names.get(id) ?? id}」含有你没有的权限（${this.describe(missing)}），你不能${action}`);
     }
     return out;
+  }
+
+  /**
+   * Rule 2 for deleting menus, which takes every grant on them from every role: each such grant must be covered (the
+   * super administrator role's are its by right, and come back with any new menu).
+   */
+  async assertMayRemoveGrantsOn(menuIds: string[], action: string): Promise<void> {
+    if (this.isSuper || menuIds.length === 0) return;
+    const rows = await this.trx
+      .selectFrom('role_menus as rm')
+      .innerJoin('roles as r', 'r.id', 'rm.role_id')
+      .innerJoin('menus as m', 'm.id', 'rm.menu_id')
+      .select(['r.name as role', 'm.code as menu', 'rm.bits'])
+      .where('rm.menu_id', 'in', menuIds)
+      .where('r.code', '!=', SUPER_ADMIN_ROLE)
+      .orderBy('r.name')
+      .orderBy('m.code')
+      .execute();
+    for (const row of rows) {
+      const missing = gaps(this.holding, { isSuper: false, masks: new Map([[row.menu, Number(row.bits)]]) });
+      if (missing.length)
+        throw privilegeEscalation(
+          `角色「${row.role}」被授予了你没有的权限（${this.describe(missing)}），你不能${action}`,
+        );
+    }
   }
 
   /** Throws the first refusal of rule 3 for these accounts, if any. */
@@ -119,9 +150,9 @@ export class EscalationGuard {
     if (first) throw privilegeEscalation(first);
   }
 
-  /** Rule 2: each role assigned must be covered by the actor's own masks. */
-  async assertMayAssign(roleIds: string[]): Promise<void> {
-    const [first] = (await this.refusalsForRoles(roleIds)).values();
+  /** Rule 2: each role assigned (or switched, renamed, deleted: `action`) must be covered by the actor's own masks. */
+  async assertMayAssign(roleIds: string[], action?: RoleAction): Promise<void> {
+    const [first] = (await this.refusalsForRoles(roleIds, action)).values();
     if (first) throw privilegeEscalation(first);
   }
 

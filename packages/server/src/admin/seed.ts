@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { hashPassword } from './auth/service.js';
+import { passwordPolicyProblem, type PasswordPolicy } from './auth/password-policy.js';
 import { SUPER_ADMIN_ROLE } from './auth/access.js';
 import { SUPER_MASK } from './permissions/mask.js';
 import { CATALOGUE, type CatalogueMenu } from '../catalogue.js';
@@ -72,14 +73,17 @@ export async function ensureMenus(db: Kysely<Database>, tree: MenuSeed[] = MENU_
 
 /**
  * On an empty database: the super administrator role, the menu tree, and the first super administrator.
- * Returns the generated password when none was configured, so the caller can print it once.
+ * Returns the generated password when none was configured, so the caller can print it once; and, when the configured
+ * ADMIN_PASSWORD falls short of `passwordPolicy`, why (`weakPassword`): that account must change it at first sign-in,
+ * as any password chosen below the policy must.
  */
 export async function seedDatabase(
   db: Kysely<Database>,
-  opts: { adminUsername: string; adminPassword?: string },
-): Promise<{ generatedPassword?: string }> {
+  opts: { adminUsername: string; adminPassword?: string; passwordPolicy?: PasswordPolicy },
+): Promise<{ generatedPassword?: string; weakPassword?: string }> {
   const existing = await db.selectFrom('roles').select('id').where('code', '=', SUPER_ADMIN_ROLE).executeTakeFirst();
   let generatedPassword: string | undefined;
+  let weakPassword: string | undefined;
   if (!existing) {
     const roleId = randomUUID();
     await db
@@ -99,6 +103,10 @@ export async function seedDatabase(
     const users = await db.selectFrom('users').select('id').limit(1).execute();
     if (users.length === 0) {
       const password = opts.adminPassword ?? (generatedPassword = randomBytes(12).toString('base64url'));
+      weakPassword =
+        opts.adminPassword !== undefined && opts.passwordPolicy
+          ? await passwordPolicyProblem(opts.adminPassword, opts.passwordPolicy)
+          : undefined;
       const userId = randomUUID();
       await db
         .insertInto('users')
@@ -110,8 +118,9 @@ export async function seedDatabase(
           password_hash: await hashPassword(password),
           status: 'enabled',
           token_version: 0,
-          // A generated password was printed to a log: its user must replace it before doing anything else.
-          must_change_password: generatedPassword ? 1 : 0,
+          // A generated password was printed to a log, a weak one was configured: its user must replace it before
+          // doing anything else.
+          must_change_password: generatedPassword || weakPassword ? 1 : 0,
           created_at: now(),
           updated_at: now(),
         })
@@ -120,5 +129,5 @@ export async function seedDatabase(
     }
   }
   await ensureMenus(db);
-  return { generatedPassword };
+  return { generatedPassword, weakPassword };
 }

@@ -10,6 +10,7 @@ import { FailureStore } from '../admin/auth/throttle.js';
 import { clearTotp } from '../admin/auth/mfa.js';
 import { superRoleId } from '../admin/super-admin.js';
 import { usernameKey } from '../admin/shared/username-key.js';
+import { passwordPolicyProblem, type PasswordPolicy } from '../admin/auth/password-policy.js';
 
 /** Exit codes: 0 done, 1 the command failed (e.g. no such user), 2 wrong usage, 78 bad configuration (as the server). */
 export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, CONFIG: 78 } as const;
@@ -17,6 +18,13 @@ export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, CONFIG: 78 } as const;
 export interface CliIo {
   out(line: string): void;
   err(line: string): void;
+  /** All of standard input, for --password-stdin (admin.ts reads process.stdin). */
+  readStdin?(): Promise<string>;
+}
+
+export interface AdminCliOptions {
+  /** PASSWORD_MIN_LENGTH / PASSWORD_MIN_SCORE: a chosen password below them must be changed at the next sign-in. */
+  passwordPolicy?: PasswordPolicy;
 }
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
@@ -25,17 +33,21 @@ Operator recovery for a locked-out installation. Works directly on the configure
 the server does not need to run.
 
 Commands:
-  reset-password <username> [--password <pw>]      Set a new password (generated and printed when omitted),
+  reset-password <username> [--password <pw> | --password-stdin]
+                                                    Set a new password (generated and printed when omitted),
                                                     sign the user out everywhere and clear their sign-in throttle.
   unlock <username>                                 Clear the sign-in throttle of the account (every address).
-  create-super-admin <username> [--password <pw>]  Create the user as super administrator, or enable an existing
+  create-super-admin <username> [--password <pw> | --password-stdin]
+                                                    Create the user as super administrator, or enable an existing
                                                     user and give them the super administrator role.
   list-super-admins                                 List the users holding the super administrator role.
   reset-mfa <username>                              Turn TOTP two-step sign-in off for a user who lost their
                                                     authenticator and recovery codes (they may enrol again).
 
-Passing --password puts it in your shell history; omit it to get a generated one, which its user must replace
-at the next sign-in.`;
+Passing --password puts it in your shell history: prefer --password-stdin (the first line of standard input,
+e.g. from a password manager), or omit both to get a generated one, which its user must replace at the next
+sign-in. A chosen password is scored by the same policy as the admin API (PASSWORD_MIN_LENGTH, PASSWORD_MIN_SCORE):
+below it, the account must change it at the next sign-in.`;
 
 const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
 const CLI_ACTOR = { actorId: null, actorUsername: '(cli)', ip: 'local' };
@@ -50,10 +62,31 @@ function checkPassword(pw: string | undefined) {
     throw new UsageError('--password must be 8 to 128 characters');
 }
 
+/**
+ * Whether the account must change `given` at the next sign-in: a generated password (undefined) was printed to a
+ * terminal, and one chosen below the policy is weak; one chosen that meets it stands (typically the operator's own,
+ * for their own locked-out account). Says why on `io` when the policy is the reason.
+ */
+async function mustChange(io: CliIo, given: string | undefined, policy: PasswordPolicy | undefined): Promise<boolean> {
+  if (given === undefined) return true;
+  const problem = policy && (await passwordPolicyProblem(given, policy));
+  if (problem)
+    io.out(
+      `Note: the password is below the password policy (${problem}); the user must change it at the next sign-in.`,
+    );
+  return Boolean(problem);
+}
+
 /** AuthService ends sessions with database writes only; the key of this TokenService signs nothing. */
 const sessions = (db: Kysely<Database>) => new AuthService(db, new TokenService(randomBytes(32), 60, 60));
 
-async function resetPassword(db: Kysely<Database>, io: CliIo, username: string, given?: string) {
+async function resetPassword(
+  db: Kysely<Database>,
+  io: CliIo,
+  username: string,
+  given: string | undefined,
+  policy: PasswordPolicy | undefined,
+) {
   checkPassword(given);
   const user = await db
     .selectFrom('users')
@@ -63,14 +96,13 @@ async function resetPassword(db: Kysely<Database>, io: CliIo, username: string, 
   if (!user) throw new CommandError(`no user named "${username}" (list-super-admins shows the super administrators)`);
   const password = given ?? generatePassword();
   const hash = await hashPassword(password);
+  const mustChangePassword = (await mustChange(io, given, policy)) ? 1 : 0;
   await transact(db, async (trx) => {
     // Sessions before the user's row: the lock order of every session end (auth/service.ts endSessions).
     await sessions(db).invalidateSessions(user.id, trx, 'PASSWORD_CHANGED', null);
     await trx
       .updateTable('users')
-      // A generated password was printed to a terminal: its user replaces it at the next sign-in. One given with
-      // --password is the operator's own choice (typically for their own locked-out account) and stands.
-      .set({ password_hash: hash, must_change_password: given ? 0 : 1, updated_at: nowIso() })
+      .set({ password_hash: hash, must_change_password: mustChangePassword, updated_at: nowIso() })
       .where('id', '=', user.id)
       .execute();
     await recordAudit(trx, {
@@ -88,7 +120,13 @@ async function resetPassword(db: Kysely<Database>, io: CliIo, username: string, 
     io.out(`Note: "${username}" is disabled and cannot sign in; "create-super-admin ${username}" enables it.`);
 }
 
-async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: string, given?: string) {
+async function createSuperAdmin(
+  db: Kysely<Database>,
+  io: CliIo,
+  username: string,
+  given: string | undefined,
+  policy: PasswordPolicy | undefined,
+) {
   if (!USERNAME.test(username)) throw new UsageError('username must be 3 to 32 characters: letters, digits, _ . -');
   checkPassword(given);
   const existing = await db
@@ -109,6 +147,7 @@ async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: strin
     );
   const password = given ?? (existing ? undefined : generatePassword());
   const hash = password === undefined ? undefined : await hashPassword(password);
+  const mustChangePassword = password !== undefined && (await mustChange(io, given, policy)) ? 1 : 0;
   const lines = await transact(db, async (trx) => {
     const roleId = await superRoleId(trx);
     const now = nowIso();
@@ -126,7 +165,7 @@ async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: strin
           password_hash: hash!,
           status: 'enabled',
           token_version: 0,
-          must_change_password: given ? 0 : 1,
+          must_change_password: mustChangePassword,
           created_at: now,
           updated_at: now,
         })
@@ -139,7 +178,7 @@ async function createSuperAdmin(db: Kysely<Database>, io: CliIo, username: strin
         .set({
           status: 'enabled',
           updated_at: now,
-          ...(hash ? { password_hash: hash, must_change_password: given ? 0 : 1 } : {}),
+          ...(hash ? { password_hash: hash, must_change_password: mustChangePassword } : {}),
         })
         .where('id', '=', userId)
         .execute();
@@ -226,16 +265,36 @@ async function listSuperAdmins(db: Kysely<Database>, io: CliIo) {
     io.out('No enabled super administrator: run "create-super-admin <username>" to restore access.');
 }
 
+/** The password given with --password or on standard input (its first line), or undefined for a generated one. */
+async function chosenPassword(io: CliIo, flag: string | undefined, fromStdin: boolean): Promise<string | undefined> {
+  if (!fromStdin) return flag;
+  if (flag !== undefined) throw new UsageError('give --password or --password-stdin, not both');
+  if (!io.readStdin) throw new UsageError('--password-stdin: standard input cannot be read here');
+  const password = (await io.readStdin()).split(/\r?\n/)[0];
+  if (!password)
+    throw new UsageError('--password-stdin: standard input is empty (expected the password on its first line)');
+  return password;
+}
+
 /**
  * Runs one command against an open, migrated database and returns the exit code. Messages go to `io`
  * (stdout for results, stderr for errors), so tests call this directly.
  */
-export async function runAdminCli(argv: string[], db: Kysely<Database>, io: CliIo): Promise<number> {
+export async function runAdminCli(
+  argv: string[],
+  db: Kysely<Database>,
+  io: CliIo,
+  opts: AdminCliOptions = {},
+): Promise<number> {
   try {
     const { positionals, values } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { password: { type: 'string', short: 'p' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        password: { type: 'string', short: 'p' },
+        'password-stdin': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
     const [command, username, ...extra] = positionals;
     if (values.help || command === undefined || command === 'help') {
@@ -244,8 +303,9 @@ export async function runAdminCli(argv: string[], db: Kysely<Database>, io: CliI
     }
     const needsUser = ['reset-password', 'create-super-admin', 'unlock', 'reset-mfa'].includes(command);
     if (needsUser && (!username || extra.length)) throw new UsageError(`${command} takes exactly one <username>`);
-    if (command === 'reset-password') await resetPassword(db, io, username, values.password);
-    else if (command === 'create-super-admin') await createSuperAdmin(db, io, username, values.password);
+    const given = await chosenPassword(io, values.password, values['password-stdin'] ?? false);
+    if (command === 'reset-password') await resetPassword(db, io, username, given, opts.passwordPolicy);
+    else if (command === 'create-super-admin') await createSuperAdmin(db, io, username, given, opts.passwordPolicy);
     else if (command === 'list-super-admins') await listSuperAdmins(db, io);
     else if (command === 'unlock') await unlock(db, io, username);
     else if (command === 'reset-mfa') await resetMfa(db, io, username);

@@ -4,12 +4,19 @@ import { migrateToLatest } from '../db/migrate.js';
 import { seedDatabase } from '../admin/seed.js';
 import { EXIT, runAdminCli, type CliIo } from './admin-commands.js';
 
+/** All of standard input, as text (for --password-stdin). */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /**
  * `npm run admin -- <command>`: the operator's recovery tool. Opens the configured database (migrating and seeding
  * it like the server would, so it also works on a fresh installation), runs one command, and exits with its code.
  */
 async function main(argv: string[]): Promise<number> {
-  const io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) };
+  const io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l), readStdin };
   let config: Config;
   try {
     config = loadConfig();
@@ -26,12 +33,17 @@ async function main(argv: string[]): Promise<number> {
     const seeded = await seedDatabase(db.kysely, {
       adminUsername: config.adminUsername,
       adminPassword: config.adminPassword,
+      passwordPolicy: config.passwordPolicy,
     });
+    if (seeded.weakPassword)
+      io.out(
+        `(ADMIN_PASSWORD is below the password policy: ${seeded.weakPassword}; "${config.adminUsername}" must change it at the first sign-in)`,
+      );
     if (seeded.generatedPassword)
       io.out(
         `(empty database: created the first super administrator "${config.adminUsername}" with password ${seeded.generatedPassword})`,
       );
-    return await runAdminCli(argv, db.kysely, io);
+    return await runAdminCli(argv, db.kysely, io, { passwordPolicy: config.passwordPolicy });
   } catch (e) {
     io.err(`tianji admin: cannot use the database: ${(e as Error).message}`);
     return EXIT.FAILED;

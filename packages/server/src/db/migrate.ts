@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008-login-throttle.js';
 import * as m0009 from './migrations/0009-menu-kind.js';
 import * as m0010 from './migrations/0010-user-contact.js';
 import * as m0011 from './migrations/0011-account-security.js';
+import * as m0012 from './migrations/0012-role-name-unique.js';
 import * as m0013 from './migrations/0013-content-cleanup.js';
 import * as m0014 from './migrations/0014-hitokoto-classics.js';
 
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0009-menu-kind': m0009,
   '0010-user-contact': m0010,
   '0011-account-security': m0011,
+  '0012-role-name-unique': m0012,
   '0013-content-cleanup': m0013,
   '0014-hitokoto-classics': m0014,
 };

@@ -28,8 +28,10 @@ export function describeValidation(errors: AjvError[], context: string): { field
   // A password in a request body (sign-in, new passwords) is never repeated back: it would land in toasts and logs.
   // Nor a sign-in's mfaToken, which stands for a correct password for five minutes.
   const secret = context === 'body' && (/password$/i.test(field) || field === 'mfaToken');
-  const given = e.keyword === 'required' || secret ? undefined : e.data;
-  let allowed = hint ? `应为 ${hint}` : allowedFromSchema(e, s);
+  // An unknown field's `data` is the whole enclosing object (a password beside it included): the name is enough.
+  const given = e.keyword === 'required' || e.keyword === 'additionalProperties' || secret ? undefined : e.data;
+  // An object's hint describes its required fields, not the unknown one: that sentence lists the known ones.
+  let allowed = hint && e.keyword !== 'additionalProperties' ? `应为 ${hint}` : allowedFromSchema(e, s);
   // `?n=1&n=2` arrives as an array: say that the key was repeated rather than that the value has the wrong type.
   if (e.keyword === 'type' && Array.isArray(e.data) && context === 'querystring') allowed = `只能出现一次，${allowed}`;
   const message = invalidParamMessage(field, allowed, given);
@@ -49,8 +51,10 @@ function allowedFromSchema(e: AjvError, s: Record<string, unknown>): string {
   switch (e.keyword) {
     case 'required':
       return '缺少必填参数';
-    case 'additionalProperties':
-      return '不支持该参数';
+    case 'additionalProperties': {
+      const known = Object.keys((s.properties as Record<string, unknown> | undefined) ?? {});
+      return known.length ? `不支持该参数，可用的参数为 ${known.join('、')}` : '不支持该参数';
+    }
     case 'type': {
       const t = String(e.params.type);
       const kind =

@@ -1,18 +1,36 @@
 import type { FastifyRequest } from 'fastify';
 import { fieldError } from '../errors.js';
 
+/** Deepest nesting of objects and arrays any input may have: admin bodies and content items use a handful of levels. */
+export const MAX_DEPTH = 32;
+
+const tooDeep = (field: string) =>
+  fieldError(field, `嵌套不能超过 ${MAX_DEPTH} 层（JSON 对象与数组） · must not nest deeper than ${MAX_DEPTH} levels`);
+
 /**
  * Where the first NUL character (U+0000) sits in a parsed input, as a dotted path (`grants.0.menuId`), or undefined.
- * Object keys count too. `base` names the whole value when it is itself a string.
+ * Object keys count too. `base` names the whole value when it is itself a string. Walks with its own stack, not by
+ * recursion, and refuses input nested deeper than MAX_DEPTH (400 naming `base`): 5,000 levels fit in 10 KB of JSON
+ * and overflowed the call stack, a 500 reachable before sign-in.
  */
 export function findNul(value: unknown, base = ''): string | undefined {
-  if (typeof value === 'string') return value.includes('\0') ? base : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [k, v] of Object.entries(value)) {
-    const at = base ? `${base}.${k}` : k;
-    if (k.includes('\0')) return at;
-    const found = findNul(v, at);
-    if (found !== undefined) return found;
+  // Depth-first, children pushed in reverse, so the first NUL in document order is found first.
+  const stack: Array<{ value: unknown; at: string; depth: number }> = [{ value, at: base, depth: 0 }];
+  while (stack.length) {
+    const { value: v, at, depth } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\0')) return at;
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_DEPTH) throw tooDeep(base || 'body');
+    const entries = Object.entries(v);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, child] = entries[i];
+      const path = at ? `${at}.${k}` : k;
+      // A key is checked when its entry comes up, before its value: a key holding NUL is named itself.
+      stack.push({ value: child, at: path, depth: depth + 1 }, { value: k, at: path, depth: depth + 1 });
+    }
   }
   return undefined;
 }

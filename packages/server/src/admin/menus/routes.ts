@@ -97,7 +97,7 @@ export default async function menusRoutes(parent: FastifyInstance) {
         tags,
         summary: 'Delete a menu',
         description:
-          'A menu with children answers 409 CONFLICT unless `cascade=true`, which deletes the whole subtree. Grants on deleted menus go with them. Built-in menus cannot be deleted (409).',
+          'A menu with children answers 409 CONFLICT unless `cascade=true`, which deletes the whole subtree. Grants on deleted menus go with them, so below super administrators every bit a role is granted on them must be yours (403 PRIVILEGE_ESCALATION). Built-in menus cannot be deleted (409).',
         params: IdParams,
         querystring: DeleteMenuQuery,
         response: { 204: NoContent },

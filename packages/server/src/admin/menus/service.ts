@@ -7,6 +7,7 @@ import { nowIso } from '../auth/service.js';
 import { SUPER_MASK } from '../permissions/mask.js';
 import { MENU_TREE, type MenuSeed } from '../seed.js';
 import { superRoleId } from '../super-admin.js';
+import { EscalationGuard } from '../escalation.js';
 import { changesOf, type Actor } from '../shared/actor.js';
 import { isUniqueViolation } from '../shared/query.js';
 import { fieldError } from '../shared/schemas.js';
@@ -156,7 +157,10 @@ export class MenusService {
     }
   }
 
-  /** Deletes a menu (and, with `cascade`, its descendants) together with every grant on them. */
+  /**
+   * Deletes a menu (and, with `cascade`, its descendants) together with every grant on them. Below super
+   * administrators, only when the actor holds every bit any role is granted on them (403 PRIVILEGE_ESCALATION).
+   */
   async delete(actor: Actor, id: string, cascade: boolean): Promise<void> {
     await transact(this.k, async (trx) => {
       const rows = await repo.allForUpdate(trx, this.db.dialect);
@@ -172,6 +176,11 @@ export class MenusService {
       const builtIn = builtInMenuCodes();
       const kept = doomed.find((r) => builtIn.has(r.code));
       if (kept) throw conflict(`menu "${kept.code}" is built in and cannot be deleted`);
+      // Deleting takes every grant on these menus away from the roles that have them: only what the actor covers.
+      await (await EscalationGuard.of(trx, actor)).assertMayRemoveGrantsOn(
+        doomed.map((r) => r.id),
+        doomed.length > 1 ? '删除这些菜单' : '删除该菜单',
+      );
       await repo.deleteMany(
         trx,
         doomed.map((r) => r.id),

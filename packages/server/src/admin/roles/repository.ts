@@ -1,6 +1,7 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Dialect } from '../../db/index.js';
+import { roleNameKey } from './name-key.js';
 import { containsText, lockForWrite, offsetOf } from '../shared/query.js';
 import type { PageQuery } from '../shared/schemas.js';
 
@@ -65,6 +66,16 @@ export const rolesRepository = {
     let q = db.selectFrom('roles').select('id').where('code', '=', code);
     if (exceptId) q = q.where('id', '!=', exceptId);
     return (await q.executeTakeFirst()) !== undefined;
+  },
+
+  /**
+   * The role whose name is the same as `name` once compared by roleNameKey, other than `exceptId`. Every name is read:
+   * roles are a short list, and SQL has no NFKC on SQLite.
+   */
+  async nameOwner(db: Kysely<Database>, name: string, exceptId?: string) {
+    const key = roleNameKey(name);
+    const rows = await db.selectFrom('roles').select(['id', 'code', 'name']).orderBy('id').execute();
+    return rows.find((r) => r.id !== exceptId && roleNameKey(r.name) === key);
   },
 
   async setGrants(

@@ -101,7 +101,8 @@ export default async function rolesRoutes(parent: FastifyInstance) {
       schema: {
         tags,
         summary: 'Create a role',
-        description: 'A taken code answers 409 CONFLICT. A new role has no grants.',
+        description:
+          'A taken code, or a name another role has (compared without case, width or whitespace), answers 409 CONFLICT naming it. A new role has no grants.',
         body: CreateRoleBody,
         response: { 201: data(RoleSchema) },
       },
@@ -118,7 +119,7 @@ export default async function rolesRoutes(parent: FastifyInstance) {
         summary: 'Edit a role',
         description:
           'A disabled role contributes no permission from its holders’ next request. The super administrator role cannot be disabled or renamed in code (409 SUPER_ADMIN_PROTECTED), and only a super administrator edits it. ' +
-          'Switching a role on or off needs it covered by your own masks and not held by you (403 PRIVILEGE_ESCALATION).',
+          'Switching a role on or off, or changing its name or code, needs it covered by your own masks and not held by you (403 PRIVILEGE_ESCALATION). A name another role has answers 409 CONFLICT.',
         params: IdParams,
         body: UpdateRoleBody,
         response: { 200: data(RoleSchema) },
@@ -135,7 +136,8 @@ export default async function rolesRoutes(parent: FastifyInstance) {
         tags,
         summary: 'Delete a role',
         description:
-          'Removes its user assignments and grants. The super administrator role cannot be deleted (409 SUPER_ADMIN_PROTECTED).',
+          'Removes its user assignments and grants. The super administrator role cannot be deleted (409 SUPER_ADMIN_PROTECTED). ' +
+          'As for disabling it, the role must be covered by your own masks and not held by you, and a role with requireTotp is deleted by a super administrator only (403 PRIVILEGE_ESCALATION).',
         params: IdParams,
         response: { 204: NoContent },
       },
@@ -154,7 +156,7 @@ export default async function rolesRoutes(parent: FastifyInstance) {
         tags,
         summary: 'Delete several roles',
         description:
-          'All or nothing: a batch holding the super administrator role is refused (409 SUPER_ADMIN_PROTECTED). Unknown ids are ignored.',
+          'All or nothing: a batch holding the super administrator role is refused (409 SUPER_ADMIN_PROTECTED), and one holding a role you may not delete alone (403 PRIVILEGE_ESCALATION). Unknown ids are ignored.',
         body: IdsBody,
         response: { 200: DeletedSchema },
       },

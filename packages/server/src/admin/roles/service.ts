@@ -1,7 +1,7 @@
 import { transact } from '../../db/transaction.js';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/index.js';
-import { conflict, notFound } from '../../errors.js';
+import { conflict, invalidParamMessage, notFound } from '../../errors.js';
 import { SUPER_ADMIN_ROLE } from '../auth/access.js';
 import { nowIso } from '../auth/service.js';
 import { normalizeMask, parseGrantBits, SUPER_MASK } from '../permissions/mask.js';
@@ -28,6 +28,15 @@ export type RoleDto = ReturnType<typeof toRoleDto>;
 
 const TOTP_RULE = '只有超级管理员可以设置角色的“必须使用两步验证” (requireTotp)';
 const taken = (code: string) => conflict(`role code "${code}" already exists`);
+/** 409 naming `name`: role names are unique as roleNameKey compares them, so no role can pass for another in a list. */
+const nameTaken = (name: string, owner: { code: string; name: string }) =>
+  conflict(
+    invalidParamMessage(
+      'name',
+      `角色名称不能重复（比较时不区分大小写、全角半角，忽略空白），已被角色「${owner.name}」（${owner.code}）使用`,
+      name,
+    ),
+  );
 
 /**
  * Checks a grant list before anything is written: every `bits` made of the ten points (the all-ones mask belongs to
@@ -91,6 +100,8 @@ export class RolesService {
     try {
       return await transact(this.k, async (trx) => {
         if (await repo.codeTaken(trx, input.code)) throw taken(input.code);
+        const sameName = await repo.nameOwner(trx, input.name);
+        if (sameName) throw nameTaken(input.name, sameName);
         if (input.requireTotp && !actor.isSuper) throw privilegeEscalation(TOTP_RULE);
         const now = nowIso();
         const row: RoleRow = {
@@ -109,8 +120,14 @@ export class RolesService {
         return toRoleDto(row);
       });
     } catch (e) {
-      throw isUniqueViolation(e) ? taken(input.code) : e;
+      throw isUniqueViolation(e) ? await this.whichTaken(input) : e;
     }
+  }
+
+  /** After a unique violation (a concurrent write took the code or the name first): the 409 naming which. */
+  private async whichTaken(input: { code?: string; name?: string }, exceptId?: string) {
+    const sameName = input.name === undefined ? undefined : await repo.nameOwner(this.k, input.name, exceptId);
+    return sameName ? nameTaken(input.name!, sameName) : taken(input.code ?? '');
   }
 
   async update(actor: Actor, id: string, patch: UpdateRoleInput): Promise<RoleDto> {
@@ -124,14 +141,30 @@ export class RolesService {
           if (!actor.isSuper && Object.keys(changesOf(toRoleDto(before), patch)).length)
             throw privilegeEscalation('只有超级管理员可以修改超级管理员角色');
         }
-        if (patch.status !== undefined && patch.status !== before.status) {
-          // Switching a role on or off changes what its holders can do: only for a role the actor covers and does not hold.
+        const switching = patch.status !== undefined && patch.status !== before.status;
+        const renaming =
+          (patch.code !== undefined && patch.code !== before.code) ||
+          (patch.name !== undefined && patch.name !== before.name);
+        if (switching || renaming) {
+          // Switching a role on or off changes what its holders can do, and a new name or code changes what an operator
+          // believes it grants: only for a role the actor covers and does not hold.
           const escalation = await EscalationGuard.of(trx, actor);
-          if (escalation.holdsRole(id)) throw privilegeEscalation(`你不能启用或停用自己所属的角色「${before.name}」`);
-          await escalation.assertMayAssign([id]);
+          if (switching) {
+            if (escalation.holdsRole(id)) throw privilegeEscalation(`你不能启用或停用自己所属的角色「${before.name}」`);
+            await escalation.assertMayAssign([id]);
+          }
+          if (renaming) {
+            if (escalation.holdsRole(id))
+              throw privilegeEscalation(`你不能修改自己所属角色「${before.name}」的名称或编码`);
+            await escalation.assertMayAssign([id], '修改该角色的名称或编码');
+          }
         }
         if (patch.code !== undefined && patch.code !== before.code && (await repo.codeTaken(trx, patch.code, id)))
           throw taken(patch.code);
+        if (patch.name !== undefined && patch.name !== before.name) {
+          const sameName = await repo.nameOwner(trx, patch.name, id);
+          if (sameName) throw nameTaken(patch.name, sameName);
+        }
         const changes = changesOf(toRoleDto(before), patch);
         if (Object.keys(changes).length === 0) return toRoleDto(before);
         if ('requireTotp' in changes && !actor.isSuper) throw privilegeEscalation(TOTP_RULE);
@@ -149,16 +182,35 @@ export class RolesService {
         return toRoleDto((await repo.find(trx, id))!);
       });
     } catch (e) {
-      throw isUniqueViolation(e) ? taken(patch.code ?? '') : e;
+      throw isUniqueViolation(e) ? await this.whichTaken(patch, id) : e;
     }
   }
 
-  /** Deletes roles with their user assignments and grants. A batch holding the super administrator role is refused whole. */
+  /**
+   * Deletes roles with their user assignments and grants. Deleting takes from each holder what the role gave, as
+   * disabling does, so it needs the same: a role the actor covers and does not hold; and a role that requires TOTP
+   * (which only a super administrator sets) only by a super administrator. A batch with any refused role is refused
+   * whole, as one holding the super administrator role is.
+   */
   async delete(actor: Actor, ids: string[], action: 'role.delete' | 'role.batch-delete'): Promise<number> {
     return transact(this.k, async (trx) => {
       const found = await repo.lockMany(trx, unique(ids), this.db.dialect);
       if (action === 'role.delete' && found.length === 0) throw notFound('role');
       if (found.some((r) => r.code === SUPER_ADMIN_ROLE)) throw superAdminProtected(RULES.roleDelete);
+      if (!actor.isSuper) {
+        const totp = found.find((r) => Number(r.require_totp) === 1);
+        if (totp)
+          throw privilegeEscalation(
+            `角色「${totp.name}」要求两步验证 (requireTotp)，只有超级管理员可以删除它（删除会取消其成员的两步验证要求）`,
+          );
+        const escalation = await EscalationGuard.of(trx, actor);
+        const own = found.find((r) => escalation.holdsRole(r.id));
+        if (own) throw privilegeEscalation(`你不能删除自己所属的角色「${own.name}」`);
+        await escalation.assertMayAssign(
+          found.map((r) => r.id),
+          '删除该角色',
+        );
+      }
       const deleted = await repo.deleteMany(
         trx,
         found.map((r) => r.id),

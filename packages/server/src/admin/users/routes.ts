@@ -13,7 +13,7 @@ import {
   PagedSchema,
   SYSTEM_TAG,
 } from '../shared/schemas.js';
-import { USERS_MENU as MENU, UsersService } from './service.js';
+import { refuseOwnReset, USERS_MENU as MENU, UsersService } from './service.js';
 import {
   CreateUserBody,
   ResetPasswordBody,
@@ -170,13 +170,15 @@ export default async function usersRoutes(parent: FastifyInstance) {
         tags,
         summary: 'Set a new password for a user',
         description:
-          'Ends every session of that user (token_version + 1); they must choose their own password at the next sign-in (mustChangePassword). The password policy applies (400). The password is never written to the audit log. A user holding anything you lack answers 403 PRIVILEGE_ESCALATION.',
+          'Ends every session of that user (token_version + 1); they must choose their own password at the next sign-in (mustChangePassword). The password policy applies (400). The password is never written to the audit log. A user holding anything you lack answers 403 PRIVILEGE_ESCALATION, and so does your own account: change your own password with PUT /api/auth/password, which asks for the current one.',
         params: IdParams,
         body: ResetPasswordBody,
         response: { 204: NoContent },
       },
     },
     async (req, reply) => {
+      // Refused before the policy check: advice on a password that cannot be set this way would mislead.
+      refuseOwnReset(actorOf(req), req.params.id);
       await assertPasswordPolicy('password', req.body.password, app.config.passwordPolicy);
       await users.resetPassword(actorOf(req), req.params.id, req.body.password);
       return reply.code(204).send(null);

@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import { hashPassword, nowIso, type EndedSession } from '../auth/service.js';
 import { rolesRepository } from '../roles/repository.js';
-import { EscalationGuard } from '../escalation.js';
+import { EscalationGuard, privilegeEscalation } from '../escalation.js';
 import { MENUS } from '../../catalogue.js';
 import { isSuperAdmin, SuperAdminGuard, SUPER_ADMIN_RULES as RULES, superRoleId } from '../super-admin.js';
 import { changesOf, unique, type Actor, type SessionInvalidator } from '../shared/actor.js';
@@ -43,6 +43,17 @@ export const USERS_MENU = MENUS.users.code;
  * rest: roles are assigned only when the actor covers them, never to oneself, and another account is edited, disabled,
  * deleted, reset or re-roled only when the actor covers everything it holds (403 PRIVILEGE_ESCALATION).
  */
+/**
+ * An operator's reset sets someone else's password. One's own goes through PUT /api/auth/password, which asks for the
+ * current one: a stolen access token alone must not be enough to take the account for good (issue 26).
+ */
+export function refuseOwnReset(actor: Actor, id: string): void {
+  if (id === actor.id)
+    throw privilegeEscalation(
+      '不能用重置密码修改自己的密码：请改用 PUT /api/auth/password（需提供当前密码 oldPassword），或在个人资料中修改密码',
+    );
+}
+
 export class UsersService {
   constructor(
     private readonly db: Db,
@@ -199,16 +210,17 @@ export class UsersService {
 
   /** Sets a new password and ends every session of the user (token_version + 1). The password is never logged. */
   async resetPassword(actor: Actor, id: string, password: string): Promise<void> {
+    refuseOwnReset(actor, id);
     const passwordHash = await hashPassword(password);
     const ended = await transact(this.k, async (trx) => {
       const user = await repo.find(trx, id);
       if (!user) throw notFound('user');
       if (!actor.isSuper && (await isSuperAdmin(trx, id))) throw forbidden();
-      if (id !== actor.id) await (await EscalationGuard.of(trx, actor)).assertMayActOn([id], '重置该用户的密码');
+      await (await EscalationGuard.of(trx, actor)).assertMayActOn([id], '重置该用户的密码');
       const { ended } = await this.sessions.invalidateSessions(id, trx, 'PASSWORD_CHANGED', actor.id);
       await trx
         .updateTable('users')
-        .set({ password_hash: passwordHash, must_change_password: id === actor.id ? 0 : 1, updated_at: nowIso() })
+        .set({ password_hash: passwordHash, must_change_password: 1, updated_at: nowIso() })
         .where('id', '=', id)
         .execute();
       await actor.audit('user.reset-password', 'user', id, { username: user.username }, trx);
