@@ -11,7 +11,7 @@ describe('life services and random strings over HTTP', () => {
     expect(ok.json()).toMatchObject({
       code: 200,
       msg: '请求成功',
-      data: { bmi: 22.85, category: '正常', standard: 'china' },
+      data: { bmi: 22.86, category: '正常', standard: 'china' },
     });
     const who = await get('/api/bmi?height=100&weight=24.5&standard=who');
     expect(who.json().data.category).toBe('正常');
