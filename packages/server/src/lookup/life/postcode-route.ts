@@ -26,8 +26,8 @@ export default async function postcodeRoute(app: FastifyInstance) {
       keyword: Type.String({
         minLength: 1,
         maxLength: 30,
-        description: 'Place name or (part of) a postcode',
-        examples: ['深圳', '518000'],
+        description: 'Place name or (part of) a postcode, e.g. 深圳, 广东 深圳 or 518000',
+        examples: ['深圳'],
       }),
       limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'At most this many rows (1–200)' }),
     }),
