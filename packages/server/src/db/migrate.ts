@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008-login-throttle.js';
 import * as m0009 from './migrations/0009-menu-kind.js';
 import * as m0010 from './migrations/0010-user-contact.js';
 import * as m0011 from './migrations/0011-account-security.js';
+import * as m0015 from './migrations/0015-usage-caller-errors.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0009-menu-kind': m0009,
   '0010-user-contact': m0010,
   '0011-account-security': m0011,
+  '0015-usage-caller-errors': m0015,
 };
 
 class ListedMigrations implements MigrationProvider {
