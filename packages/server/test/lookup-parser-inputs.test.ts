@@ -1,7 +1,7 @@
 /**
  * Property test of every public parameter that is handed to a third-party parser (culori for colours, lunar-javascript
  * for dates, ipaddr.js and the IP databases for addresses, bwip-js for barcode text, qrcode for QR text, zxcvbn for
- * passwords): seeded random strings built from the characters those parsers tokenise. Each answer must be a success
+ * passwords, libphonenumber-js for dialing-code keywords, DiceBear and resvg for avatar seeds): seeded random strings built from the characters those parsers tokenise. Each answer must be a success
  * or a parameter error that names the parameter (HTTP 500 with `参数 <name> 无效…`, the contract's failure status),
  * never the generic server error, and no request may log at error level.
  * Reproducible: PARSER_SEED overrides the seed.
@@ -104,6 +104,21 @@ const TARGETS: Target[] = [
     rounds: 150,
   },
   { path: '/api/password-strength', param: 'password', pieces: TEXT_PIECES, valid: ['p4ssw0rd!'], rounds: 60 },
+  {
+    path: '/api/dialing-code',
+    param: 'keyword',
+    pieces: TEXT_PIECES,
+    valid: ['日本', '+44', 'DE', '0086'],
+    rounds: 150,
+  },
+  {
+    path: '/api/random-avatar/image',
+    param: 'seed',
+    pieces: [...TEXT_PIECES, '<svg>', '&amp;', ']]>', '<!--'],
+    valid: ['alice'],
+    with: { format: ['svg', 'png'] },
+    rounds: 60,
+  },
 ];
 
 /**
@@ -165,10 +180,9 @@ describe('parameters handed to third-party parsers, under random input', () => {
           query[k] = values[Math.floor(rnd() * values.length)];
         const url = `${target.path}?${new URLSearchParams(query)}`;
         const res = await t.app.inject(url);
-        const body = res.json() as { code: number; msg: string };
         if (res.statusCode === 200) successes++;
-        else if (res.statusCode !== 500 || !body.msg.startsWith(`参数 ${target.param} `))
-          problems.push(`${url} → ${res.statusCode} ${body.msg}`);
+        else if (res.statusCode !== 500 || !(res.json() as { msg: string }).msg.startsWith(`参数 ${target.param} `))
+          problems.push(`${url} → ${res.statusCode} ${res.body.slice(0, 200)}`);
         const errors = logged.filter((l) => l.level >= 50);
         if (errors.length) problems.push(`${url} logged at error level: ${errors[0].err?.message ?? errors[0].msg}`);
         logged.length = 0;
