@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -146,3 +147,41 @@ export async function login(app: FastifyInstance, username = ADMIN.username, pas
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * A fresh app on a fresh database, built with options the seeded instances above do not take: a logger, a route hook,
+ * or routes a test adds (`prepare` runs after buildApp, before the app is ready).
+ * @example const t = await buildTestInstance('sqlite', { logger: false, prepare: (app) => app.get('/api/x', h) });
+ */
+export async function buildTestInstance(
+  dialect: Dialect,
+  opts: Pick<BuildOptions, 'logger' | 'onRoute'> & { prepare?: (app: FastifyInstance) => void } = {},
+): Promise<TestInstance> {
+  const db = await freshDb(dialect);
+  const app = await buildApp({ config: testConfig(), db, logger: opts.logger ?? false, onRoute: opts.onRoute });
+  opts.prepare?.(app);
+  await app.ready();
+  return {
+    app,
+    db,
+    close: async () => {
+      await app.close();
+      await db.close();
+    },
+  };
+}
+
+/** A pino destination that keeps each JSON log line, parsed, in `lines` (pass `stream` as the logger's stream). */
+export function capturedLog(): {
+  stream: Writable;
+  lines: Array<{ level: number; msg?: string; err?: { message?: string } }>;
+} {
+  const lines: Array<{ level: number; msg?: string; err?: { message?: string } }> = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { stream, lines };
+}

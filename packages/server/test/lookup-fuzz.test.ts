@@ -8,12 +8,11 @@
  * Reproducible: the PRNG is seeded (FUZZ_SEED overrides the default seed).
  */
 import net, { type AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteOptions } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { LOOKUP_GROUPS } from '../src/plugins/lookup-platform.js';
-import { freshDb, testConfig, type TestInstance } from './helpers.js';
+import { buildTestInstance, capturedLog, freshDb, testConfig, type TestInstance } from './helpers.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const TOTAL_REQUESTS = 3000;
@@ -268,31 +267,15 @@ const LEAK = /\bat \S+ \(|\bat .+:\d+:\d+|node:internal|node_modules|\/work\/|\/
 
 describe('public API under random and hostile query strings', () => {
   let t: TestInstance;
-  const errorLines: string[] = [];
+  const log = capturedLog();
   const routes: Route[] = [];
   beforeAll(async () => {
-    const db = await freshDb('sqlite');
     const onRoute = (r: RouteOptions) => {
       const route = routeOf(r);
       if (route) routes.push(route);
     };
     // Only error-level lines are kept: a request that logs one is a server fault (the stack trace of a crash).
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        errorLines.push(...String(chunk).split('\n').filter(Boolean));
-        done();
-      },
-    });
-    const app = await buildApp({ config: testConfig(), db, logger: { level: 'error', stream }, onRoute });
-    await app.ready();
-    t = {
-      app,
-      db,
-      close: async () => {
-        await app.close();
-        await db.close();
-      },
-    };
+    t = await buildTestInstance('sqlite', { logger: { level: 'error', stream: log.stream }, onRoute });
   });
   afterAll(() => t.close());
 
@@ -362,7 +345,7 @@ describe('public API under random and hostile query strings', () => {
 
     expect(jobs.length).toBeGreaterThanOrEqual(Math.min(TOTAL_REQUESTS, routes.length * MIN_PER_ROUTE));
     expect(problems.slice(0, 20), `${problems.length} problems with FUZZ_SEED=${SEED}`).toEqual([]);
-    expect(errorLines.slice(0, 3), 'error-level log lines').toEqual([]);
+    expect(log.lines.slice(0, 3), 'error-level log lines').toEqual([]);
     // Valid values are in the mix, so some requests succeed: the fuzz is not just bouncing off validation.
     expect(statuses.get(200) ?? 0).toBeGreaterThan(jobs.length / 20);
     expect((await t.app.inject('/healthz')).json()).toEqual({ status: 'ok' });

@@ -6,12 +6,10 @@
  * never the generic server error, and no request may log at error level.
  * Reproducible: PARSER_SEED overrides the seed.
  */
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { seededRng } from '../src/lookup/shared/rng.js';
 import { BARCODE_TYPES } from '../src/lookup/toolbox/barcode.js';
-import { freshDb, testConfig, type TestInstance } from './helpers.js';
+import { buildTestInstance, capturedLog, type TestInstance } from './helpers.js';
 
 const SEED = process.env.PARSER_SEED ?? '20261126';
 
@@ -144,25 +142,9 @@ function randomInput({ pieces, valid }: Target, rnd: () => number): string {
 
 describe('parameters handed to third-party parsers, under random input', () => {
   let t: TestInstance;
-  const logged: Array<{ level: number; msg?: string; err?: { message?: string } }> = [];
+  const { stream, lines: logged } = capturedLog();
   beforeAll(async () => {
-    const db = await freshDb('sqlite');
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        for (const line of String(chunk).split('\n').filter(Boolean)) logged.push(JSON.parse(line));
-        done();
-      },
-    });
-    const app = await buildApp({ config: testConfig(), db, logger: { level: 'warn', stream } });
-    await app.ready();
-    t = {
-      app,
-      db,
-      close: async () => {
-        await app.close();
-        await db.close();
-      },
-    };
+    t = await buildTestInstance('sqlite', { logger: { level: 'warn', stream } });
   });
   afterAll(() => t.close());
 

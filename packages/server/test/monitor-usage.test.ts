@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { bearer, describeEachDb, freshDb, getTestInstance, login, testConfig, type TestInstance } from './helpers.js';
+import { bearer, buildTestInstance, describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
 
 describeEachDb('public API usage statistics', (dialect) => {
   let t: TestInstance;
@@ -46,21 +45,13 @@ describeEachDb('caller errors apart from server faults', (dialect) => {
   let t: TestInstance;
   let token: string;
   beforeAll(async () => {
-    const db = await freshDb(dialect);
-    const app = await buildApp({ config: testConfig(), db, logger: false });
-    // A public route that fails on the server's side, as a bug would.
-    app.get('/api/test-fault', { config: { area: 'lookup' } }, () => {
-      throw new Error('simulated fault');
+    t = await buildTestInstance(dialect, {
+      // A public route that fails on the server's side, as a bug would.
+      prepare: (app) =>
+        app.get('/api/test-fault', { config: { area: 'lookup' } }, () => {
+          throw new Error('simulated fault');
+        }),
     });
-    await app.ready();
-    t = {
-      app,
-      db,
-      close: async () => {
-        await app.close();
-        await db.close();
-      },
-    };
     token = (await login(t.app)).accessToken;
   });
   afterAll(() => t.close());
