@@ -88,17 +88,27 @@ function seededSqliteImage(): Promise<Buffer> {
 /** Settings that change what the first start seeds: an app given any of them starts from an empty database. */
 const SEED_SETTINGS = /^ADMIN_/;
 
+/**
+ * What a test may add to an app's build: a route hook, a clock, a logger (default none), and `prepare`, which runs
+ * after buildApp and before the app is ready (to add a route of the test's own).
+ */
+export type TestBuildOptions = Pick<BuildOptions, 'onRoute' | 'now' | 'logger'> & {
+  prepare?: (app: FastifyInstance) => void;
+};
+
 /** Builds a fresh app on a fresh database (better-auth's getTestInstance, in spirit). */
 export async function getTestInstance(
   dialect: Dialect = 'sqlite',
   env: Record<string, string> = {},
-  build: Pick<BuildOptions, 'onRoute' | 'now'> = {},
+  build: TestBuildOptions = {},
 ): Promise<TestInstance> {
   const db =
     dialect === 'sqlite' && !Object.keys(env).some((k) => SEED_SETTINGS.test(k))
       ? openDatabase('sqlite::memory:', { image: await seededSqliteImage() })
       : await freshDb(dialect);
-  const app = await buildApp({ config: testConfig(env), db, logger: false, ...build });
+  const { prepare, ...options } = build;
+  const app = await buildApp({ config: testConfig(env), db, logger: false, ...options });
+  prepare?.(app);
   await app.ready();
   return {
     app,
@@ -118,7 +128,7 @@ export async function getTestInstance(
 export function useTestApp(
   dialect: Dialect = 'sqlite',
   env: Record<string, string> = {},
-  build: Pick<BuildOptions, 'onRoute' | 'now'> = {},
+  build: TestBuildOptions = {},
 ): TestInstance {
   let current: TestInstance | undefined;
   beforeAll(async () => {
@@ -147,29 +157,6 @@ export async function login(app: FastifyInstance, username = ADMIN.username, pas
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-/**
- * A fresh app on a fresh database, built with options the seeded instances above do not take: a logger, a route hook,
- * or routes a test adds (`prepare` runs after buildApp, before the app is ready).
- * @example const t = await buildTestInstance('sqlite', { logger: false, prepare: (app) => app.get('/api/x', h) });
- */
-export async function buildTestInstance(
-  dialect: Dialect,
-  opts: Pick<BuildOptions, 'logger' | 'onRoute'> & { prepare?: (app: FastifyInstance) => void } = {},
-): Promise<TestInstance> {
-  const db = await freshDb(dialect);
-  const app = await buildApp({ config: testConfig(), db, logger: opts.logger ?? false, onRoute: opts.onRoute });
-  opts.prepare?.(app);
-  await app.ready();
-  return {
-    app,
-    db,
-    close: async () => {
-      await app.close();
-      await db.close();
-    },
-  };
-}
 
 /** A pino destination that keeps each JSON log line, parsed, in `lines` (pass `stream` as the logger's stream). */
 export function capturedLog(): {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteOptions } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { LOOKUP_GROUPS } from '../src/plugins/lookup-platform.js';
-import { buildTestInstance, capturedLog, freshDb, testConfig, type TestInstance } from './helpers.js';
+import { capturedLog, freshDb, testConfig, type TestInstance, useTestApp } from './helpers.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const TOTAL_REQUESTS = 3000;
@@ -266,18 +266,14 @@ const SERVER_FAULT = '服务器内部错误，请稍后重试';
 const LEAK = /\bat \S+ \(|\bat .+:\d+:\d+|node:internal|node_modules|\/work\/|\/home\/|\/srv\/|\.[tj]s:\d+|Error: /;
 
 describe('public API under random and hostile query strings', () => {
-  let t: TestInstance;
   const log = capturedLog();
   const routes: Route[] = [];
-  beforeAll(async () => {
-    const onRoute = (r: RouteOptions) => {
-      const route = routeOf(r);
-      if (route) routes.push(route);
-    };
-    // Only error-level lines are kept: a request that logs one is a server fault (the stack trace of a crash).
-    t = await buildTestInstance('sqlite', { logger: { level: 'error', stream: log.stream }, onRoute });
-  });
-  afterAll(() => t.close());
+  const onRoute = (r: RouteOptions) => {
+    const route = routeOf(r);
+    if (route) routes.push(route);
+  };
+  // Only error-level lines are kept: a request that logs one is a server fault (the stack trace of a crash).
+  const t = useTestApp('sqlite', {}, { logger: { level: 'error', stream: log.stream }, onRoute });
 
   it('covers every public route, including each one the OpenAPI document lists', async () => {
     expect(routes.map((r) => r.path)).toContain('/api/password-strength');

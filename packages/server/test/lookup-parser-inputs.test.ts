@@ -6,10 +6,10 @@
  * never the generic server error, and no request may log at error level.
  * Reproducible: PARSER_SEED overrides the seed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seededRng } from '../src/lookup/shared/rng.js';
 import { BARCODE_TYPES } from '../src/lookup/toolbox/barcode.js';
-import { buildTestInstance, capturedLog, type TestInstance } from './helpers.js';
+import { capturedLog, useTestApp } from './helpers.js';
 
 const SEED = process.env.PARSER_SEED ?? '20261126';
 
@@ -141,12 +141,8 @@ function randomInput({ pieces, valid }: Target, rnd: () => number): string {
 }
 
 describe('parameters handed to third-party parsers, under random input', () => {
-  let t: TestInstance;
   const { stream, lines: logged } = capturedLog();
-  beforeAll(async () => {
-    t = await buildTestInstance('sqlite', { logger: { level: 'warn', stream } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp('sqlite', {}, { logger: { level: 'warn', stream } });
 
   it.each(TARGETS.map((x) => [`${x.path} ${x.param}`, x] as const))(
     '%s: a success or a message naming the parameter, never a server fault',

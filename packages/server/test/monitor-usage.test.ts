@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bearer, buildTestInstance, describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
+import { bearer, describeEachDb, getTestInstance, login, type TestInstance, useTestApp } from './helpers.js';
 
 describeEachDb('public API usage statistics', (dialect) => {
   let t: TestInstance;
@@ -42,19 +42,21 @@ describeEachDb('public API usage statistics', (dialect) => {
 });
 
 describeEachDb('caller errors apart from server faults', (dialect) => {
-  let t: TestInstance;
-  let token: string;
-  beforeAll(async () => {
-    t = await buildTestInstance(dialect, {
+  const t = useTestApp(
+    dialect,
+    {},
+    {
       // A public route that fails on the server's side, as a bug would.
       prepare: (app) =>
         app.get('/api/test-fault', { config: { area: 'lookup' } }, () => {
           throw new Error('simulated fault');
         }),
-    });
+    },
+  );
+  let token: string;
+  beforeAll(async () => {
     token = (await login(t.app)).accessToken;
   });
-  afterAll(() => t.close());
 
   const usageOf = async (endpoint: string) => {
     const res = await t.app.inject({ url: `/api/admin/usage?endpoint=${endpoint}`, headers: bearer(token) });
