@@ -1,12 +1,13 @@
 /**
  * The example request of an operation as the API reference at /docs shows it, computed the way the Scalar bundle we
- * serve (@scalar/fastify-api-reference 1.40, plugins/api-reference.ts) computes it, so a test can send exactly that:
- * - `snippet`: the request example and its copied curl command. Every query parameter is filled: the first of the
- *   parameter's `examples`, else its `example`, else the schema's `default`, else a value made from the schema (its
- *   `examples[0]`, `example`, `default`, `const`, first `enum`, first branch of `anyOf`; an empty string for any other
- *   string, the minimum or 1 for a number, true for a boolean, one pair per item of an array).
- * - `tryIt`: the "Test request" client. Only required parameters are switched on, each with the first of its
- *   `examples`, else its `example`, else the schema's `example`/`examples[0]`, else its `default`, else "".
+ * serve (@scalar/fastify-api-reference 1.40, plugins/api-reference.ts) computes it, so a test can send exactly that
+ * (lookup-docs-page.test.ts checks these against the page itself in Chromium):
+ * - `snippetQuery`: the request example and its copied curl command. Every query parameter is filled from its schema
+ *   alone (the parameter's own `example` is not read): its `default`, else its `examples[0]`, `example`, `const`, first
+ *   `enum`, first branch of `anyOf`; else an empty string for a string, the minimum or 1 for a number, true for a
+ *   boolean, one pair per item of an array.
+ * - `tryItQuery`: the "Test request" client. Only required parameters are switched on, each with the first of the
+ *   parameter's `examples`, else its `example`, else the schema's `example`/`examples[0]`, else its `default`, else "".
  */
 export interface DocParam {
   name: string;
@@ -59,10 +60,7 @@ export function snippetQuery(params: DocParam[]): string {
   const pairs: string[] = [];
   for (const p of params) {
     if (p.in !== 'query') continue;
-    let v = firstExample(p);
-    if (v === undefined && p.example !== undefined) v = p.example;
-    if (v === undefined && p.schema?.default !== undefined) v = p.schema.default;
-    if (v === undefined) v = fromSchema(p.schema);
+    const v = p.schema?.default !== undefined ? p.schema.default : fromSchema(p.schema);
     if (v === undefined) continue;
     for (const one of Array.isArray(v) ? v : [v])
       pairs.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(String(one))}`);
