@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { LookupError } from '../src/errors.js';
 import { bearer, describeEachDb, getTestInstance, login, type TestInstance, useTestApp } from './helpers.js';
 
 describeEachDb('public API usage statistics', (dialect) => {
@@ -46,11 +47,16 @@ describeEachDb('caller errors apart from server faults', (dialect) => {
     dialect,
     {},
     {
-      // A public route that fails on the server's side, as a bug would.
-      prepare: (app) =>
+      prepare: (app) => {
+        // A public route that fails on the server's side, as a bug would.
         app.get('/api/test-fault', { config: { area: 'lookup' } }, () => {
           throw new Error('simulated fault');
-        }),
+        });
+        // A worker pool past its queue's bound (lookup/shared/worker-entry.ts): the server's doing, not the caller's.
+        app.get('/api/test-busy', { config: { area: 'lookup' } }, () => {
+          throw new LookupError('繁忙，请稍后重试', 'server');
+        });
+      },
     },
   );
   let token: string;
@@ -76,12 +82,14 @@ describeEachDb('caller errors apart from server faults', (dialect) => {
     expect(await usageOf('/api/bmi')).toMatchObject({ requests: 4, errors: 3, callerErrors: 3, serverErrors: 0 });
   });
 
-  it('counts a failure of the server as a server fault', async () => {
+  it('counts a failure of the server, or a server too busy to answer, as a server fault', async () => {
     const res = await t.app.inject('/api/test-fault');
     expect(res.statusCode).toBe(500);
     expect(res.json().msg).toBe('服务器内部错误，请稍后重试');
+    expect((await t.app.inject('/api/test-busy')).json().msg).toBe('繁忙，请稍后重试');
     await t.app.usage.flush();
     expect(await usageOf('/api/test-fault')).toMatchObject({ errors: 1, callerErrors: 0, serverErrors: 1 });
+    expect(await usageOf('/api/test-busy')).toMatchObject({ errors: 1, callerErrors: 0, serverErrors: 1 });
   });
 
   it('labels failures in /metrics by whose fault they are, unknown paths included', async () => {

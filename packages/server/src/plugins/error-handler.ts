@@ -73,7 +73,10 @@ function sendLookupError(err: FastifyError, req: FastifyRequest, reply: FastifyR
     );
     return reply.code(500).send(fail(500, message));
   }
-  if (err instanceof LookupError) return reply.code(500).send(fail(500, err.message));
+  if (err instanceof LookupError) {
+    req.callerError = err.fault === 'caller';
+    return reply.code(500).send(fail(500, err.message));
+  }
   if (err instanceof AppError) {
     const status = err.statusCode === 429 || err.statusCode === 404 ? err.statusCode : 500;
     return reply.code(status).send(fail(status, err.message));
