@@ -77,6 +77,16 @@ const TARGETS: Target[] = [
   { path: '/api/palette', param: 'color', pieces: COLOR_PIECES, valid: COLORS, rounds: 400 },
   { path: '/api/almanac', param: 'date', pieces: DATE_PIECES, valid: DATES, rounds: 300 },
   { path: '/api/poem', param: 'date', pieces: DATE_PIECES, valid: DATES, rounds: 150 },
+  { path: '/api/wallpaper', param: 'date', pieces: DATE_PIECES, valid: DATES, rounds: 100 },
+  { path: '/api/solar-term', param: 'year', pieces: DATE_PIECES, valid: ['2026', '1900', '2100'], rounds: 100 },
+  {
+    path: '/api/qrcode',
+    param: 'color',
+    pieces: COLOR_PIECES,
+    valid: ['1e3a8a', '#000000', 'ffffff00'],
+    with: { text: ['天机'] },
+    rounds: 100,
+  },
   { path: '/api/ip-region', param: 'ip', pieces: IP_PIECES, valid: IPS, rounds: 500 },
   {
     path: '/api/id-card',
