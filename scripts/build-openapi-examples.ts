@@ -1,6 +1,7 @@
 /**
  * Builds `data/openapi-examples.json`: one real answer of every public JSON endpoint, asked with the example values
- * of its own parameters, shown as the whole-response example in the OpenAPI document (plugins/openapi.ts).
+ * of its own parameters exactly as the reference page at /docs fills them (packages/server/test/scalar-example-request.ts),
+ * shown as the whole-response example in the OpenAPI document (plugins/openapi.ts).
  *
  *   npx tsx scripts/build-openapi-examples.ts
  *
@@ -15,17 +16,9 @@ import { buildApp } from '../packages/server/src/app.js';
 import { loadConfig } from '../packages/server/src/config.js';
 import { openDatabase } from '../packages/server/src/db/index.js';
 import { LOOKUP_GROUPS } from '../packages/server/src/plugins/lookup-platform.js';
+import { type DocParam, snippetQuery } from '../packages/server/test/scalar-example-request.js';
 
-/** Where the parameters' own examples do not make one sensible request (alternatives, or no example). */
-const QUERIES: Record<string, string> = {
-  '/api/hitokoto': 'type=a',
-  '/api/poem-game': 'keyword=月',
-  '/api/postcode': 'keyword=深圳',
-  '/api/color-convert': 'color=#FF5733',
-};
 const PUBLIC_TAGS = new Set<string>(Object.values(LOOKUP_GROUPS).map((g) => g.name));
-
-type Param = { name: string; in: string; required?: boolean; example?: unknown; schema?: { examples?: unknown[]; example?: unknown } };
 
 const config = loadConfig({
   DATA_DIR: path.join(os.tmpdir(), 'tianji-examples'),
@@ -38,21 +31,16 @@ const config = loadConfig({
 const db = openDatabase('sqlite::memory:');
 const app = await buildApp({ config, db, logger: false });
 await app.ready();
-const doc = app.swagger() as { paths: Record<string, { get?: { tags?: string[]; parameters?: Param[]; responses?: Record<string, { content?: Record<string, unknown> }> } }> };
+const doc = app.swagger() as { paths: Record<string, { get?: { tags?: string[]; parameters?: DocParam[]; responses?: Record<string, { content?: Record<string, unknown> }> } }> };
 
 const out: Record<string, { query: string; response: unknown }> = {};
 for (const [url, item] of Object.entries(doc.paths)) {
   const op = item.get;
   if (!op?.tags?.some((t) => PUBLIC_TAGS.has(t))) continue;
   if (!op.responses?.['200']?.content?.['application/json']) continue; // image-only endpoints
-  const qs = new URLSearchParams();
-  for (const p of op.parameters ?? []) {
-    if (p.in !== 'query') continue;
-    const ex = p.example ?? p.schema?.example ?? p.schema?.examples?.[0];
-    if (ex === undefined) continue;
-    for (const v of Array.isArray(ex) ? ex : [ex]) qs.append(p.name, String(v));
-  }
-  const query = QUERIES[url] !== undefined ? new URLSearchParams(QUERIES[url]).toString() : qs.toString();
+  // The request the reference page shows for the endpoint (its request example and curl command), so the documented
+  // answer is the answer to that request.
+  const query = snippetQuery(op.parameters ?? []);
   const res = await app.inject(`${url}${query ? `?${query}` : ''}`);
   if (res.statusCode !== 200 || !String(res.headers['content-type']).startsWith('application/json')) {
     console.warn(`skipped ${url}?${query}: ${res.statusCode} ${res.body.slice(0, 200)}`);

@@ -81,10 +81,14 @@ export const validation = (message: string) => new AppError('VALIDATION_ERROR', 
 
 /**
  * A public-API failure with a message for the caller: which parameter, what was given, what is allowed.
- * Rendered as HTTP 500 in the envelope, as the public contract requires.
+ * Rendered as HTTP 500 in the envelope, as the public contract requires. `fault` says whose it is for usage and
+ * /metrics: the caller's (a bad parameter, nothing matches it) unless the server could not serve (busy, no content).
  */
 export class LookupError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly fault: 'caller' | 'server' = 'caller',
+  ) {
     super(message);
   }
 }

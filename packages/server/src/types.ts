@@ -30,5 +30,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     auth?: AuthContext;
+    /** Set by the error handler when a failed answer is the caller's doing (plugins/error-handler.ts). */
+    callerError: boolean;
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -87,17 +88,27 @@ function seededSqliteImage(): Promise<Buffer> {
 /** Settings that change what the first start seeds: an app given any of them starts from an empty database. */
 const SEED_SETTINGS = /^ADMIN_/;
 
+/**
+ * What a test may add to an app's build: a route hook, a clock, a logger (default none), and `prepare`, which runs
+ * after buildApp and before the app is ready (to add a route of the test's own).
+ */
+export type TestBuildOptions = Pick<BuildOptions, 'onRoute' | 'now' | 'logger'> & {
+  prepare?: (app: FastifyInstance) => void;
+};
+
 /** Builds a fresh app on a fresh database (better-auth's getTestInstance, in spirit). */
 export async function getTestInstance(
   dialect: Dialect = 'sqlite',
   env: Record<string, string> = {},
-  build: Pick<BuildOptions, 'onRoute' | 'now'> = {},
+  build: TestBuildOptions = {},
 ): Promise<TestInstance> {
   const db =
     dialect === 'sqlite' && !Object.keys(env).some((k) => SEED_SETTINGS.test(k))
       ? openDatabase('sqlite::memory:', { image: await seededSqliteImage() })
       : await freshDb(dialect);
-  const app = await buildApp({ config: testConfig(env), db, logger: false, ...build });
+  const { prepare, ...options } = build;
+  const app = await buildApp({ config: testConfig(env), db, logger: false, ...options });
+  prepare?.(app);
   await app.ready();
   return {
     app,
@@ -117,7 +128,7 @@ export async function getTestInstance(
 export function useTestApp(
   dialect: Dialect = 'sqlite',
   env: Record<string, string> = {},
-  build: Pick<BuildOptions, 'onRoute' | 'now'> = {},
+  build: TestBuildOptions = {},
 ): TestInstance {
   let current: TestInstance | undefined;
   beforeAll(async () => {
@@ -146,3 +157,18 @@ export async function login(app: FastifyInstance, username = ADMIN.username, pas
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A pino destination that keeps each JSON log line, parsed, in `lines` (pass `stream` as the logger's stream). */
+export function capturedLog(): {
+  stream: Writable;
+  lines: Array<{ level: number; msg?: string; err?: { message?: string } }>;
+} {
+  const lines: Array<{ level: number; msg?: string; err?: { message?: string } }> = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { stream, lines };
+}

@@ -3,6 +3,7 @@
  * tests hold it to the package: every lookup ip-region makes gives what the package itself gives, computed here the
  * way lookup/life/ip-gazetteer.ts computed it from the package before the file existed.
  */
+import tzAt from '@photostructure/tz-lookup';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type * as Package from 'country-state-city';
@@ -21,17 +22,27 @@ describe('ip-gazetteer: the shipped file answers as country-state-city does', ()
     expect(file.source).toBe(`country-state-city ${version}`);
   });
 
-  it('gives every country’s centre and single time zone', () => {
+  it('gives every country’s centre and a time zone: its only one, else the one at the centre', () => {
     const countries = Country.getAllCountries();
     expect(countries.length).toBeGreaterThan(240);
+    let atCentre = 0;
     for (const c of countries) {
-      const zones = c.timezones ?? [];
-      expect(countryCentre(c.isoCode), c.isoCode).toEqual({
-        lat: Number(c.latitude),
-        lon: Number(c.longitude),
-        timezone: c.isoCode === 'CN' ? 'Asia/Shanghai' : zones.length === 1 ? zones[0].zoneName : '',
-      });
+      const zones = (c.timezones ?? []).map((z) => z.zoneName);
+      const [lat, lon] = [Number(c.latitude), Number(c.longitude)];
+      const centre = countryCentre(c.isoCode)!;
+      expect({ lat: centre.lat, lon: centre.lon }, c.isoCode).toEqual({ lat, lon });
+      expect(() => new Intl.DateTimeFormat('en', { timeZone: centre.timezone }), c.isoCode).not.toThrow();
+      if (c.isoCode === 'CN') expect(centre.timezone).toBe('Asia/Shanghai');
+      else if (zones.length === 1) expect(centre.timezone, c.isoCode).toBe(zones[0]);
+      else {
+        const here = tzAt(lat, lon);
+        expect(centre.timezone, c.isoCode).toBe(here.startsWith('Etc/') && zones.length ? zones[0] : here);
+        atCentre++;
+      }
     }
+    expect(countryCentre('US')?.timezone).toBe('America/Chicago');
+    expect(countryCentre('RU')?.timezone).toMatch(/^Asia\//);
+    expect(atCentre).toBeGreaterThan(10);
   });
 
   it('finds every first-level subdivision by its name, with and without a descriptive tail, as the package’s first match', () => {

@@ -102,6 +102,15 @@ describe('GET /api/almanac', () => {
     expect((await ok<Entry[]>('/api/almanac?date=2100-12-31'))[0].date).toBe('2100-12-31');
   });
 
+  it('takes its own unpadded date back: 2026-1-5 gives the same answer as 2026-01-05', async () => {
+    const padded = await ok<Entry[]>('/api/almanac?date=2026-01-05');
+    expect(await ok<Entry[]>(`/api/almanac?date=${padded[0].date}`)).toEqual(padded);
+    expect(await ok<Entry[]>('/api/almanac?date=2026-1-05')).toEqual(padded);
+    expect(await ok<Entry[]>('/api/almanac?date=2026-01-5')).toEqual(padded);
+    await fails('/api/almanac?date=2026-001-5', /参数 date/, /2026-1-5/);
+    await fails('/api/almanac?date=2025-2-30', /参数 date/, /"2025-2-30"/);
+  });
+
   it('rejects malformed, impossible and out-of-range dates, naming the parameter and the value', async () => {
     await fails('/api/almanac?date=2024-13-1', /参数 date/, /YYYY-MM-DD/, /1900-01-01 至 2100-12-31/, /"2024-13-1"/);
     await fails('/api/almanac?date=2024-13-01', /参数 date/, /"2024-13-01"/);

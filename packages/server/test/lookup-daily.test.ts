@@ -78,8 +78,21 @@ describe('daily recommendation endpoints', () => {
     const none = await get(`/api/poem-game?keyword=${encodeURIComponent('龘')}`);
     expect(none.status).toBe(500);
     expect(none.body.msg).toContain('龘');
-    expect((await get('/api/poem-game')).body.msg).toContain('keyword');
     expect((await get('/api/poem-game?keyword=abc')).status).toBe(500);
+  });
+
+  it('poem-game refuses keyword with after, naming both, and plays 飞花令 on a classic character given neither', async () => {
+    const both = await get(
+      `/api/poem-game?keyword=${encodeURIComponent('月')}&after=${encodeURIComponent('床前明月光')}`,
+    );
+    expect(both.status).toBe(500);
+    expect(both.body.msg).toMatch(/^参数 keyword 无效：不能与 after（收到 "床前明月光"）同时给出.*收到 "月"$/);
+    const neither = await get('/api/poem-game?seed=demo');
+    expect(neither.status).toBe(200);
+    expect(neither.body.data.mode).toBe('feihua');
+    expect('花月春风雪山水云雨酒夜秋').toContain(neither.body.data.keyword);
+    for (const v of neither.body.data.items) expect(v.line).toContain(neither.body.data.keyword);
+    expect((await get('/api/poem-game?seed=demo')).body.data).toEqual(neither.body.data);
   });
 
   it('mood-quote keeps to the style and addresses the name in flattery', async () => {

@@ -2,7 +2,9 @@
  * Property test of the public API: every Area B route (every GET route whose config.area is 'lookup', collected as
  * it is registered, so routes added later are covered without touching this file) gets random and hostile query
  * strings; every answer must be a well-formed envelope (200 or 500; 404 only when a path segment is fuzzed) without
- * internals, and the server must stay up.
+ * internals, no failure may be the generic server fault nor log at error level (a bad input is the caller's error, with
+ * a message saying what is wrong), and the server must stay up. Parameters handed to third-party parsers get a
+ * closer look in lookup-parser-inputs.test.ts.
  * Reproducible: the PRNG is seeded (FUZZ_SEED overrides the default seed).
  */
 import net, { type AddressInfo } from 'node:net';
@@ -10,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteOptions } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { LOOKUP_GROUPS } from '../src/plugins/lookup-platform.js';
-import { freshDb, testConfig, type TestInstance } from './helpers.js';
+import { capturedLog, freshDb, testConfig, type TestInstance, useTestApp } from './helpers.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const TOTAL_REQUESTS = 3000;
@@ -121,6 +123,8 @@ const HOSTILE_VALUES = [
   '2101-01-01',
   '2026-1-1',
   '20260101',
+  'a/1x',
+  'aC/6H',
   '::1',
   '256.1.1.1',
   '1.2.3.4.5',
@@ -258,29 +262,18 @@ function fuzzUrl(route: Route, rnd: () => number): { url: string; fuzzedPath: bo
   return { url: pairs.length ? `${path}?${pairs.join('&')}` : path, fuzzedPath };
 }
 
+const SERVER_FAULT = '服务器内部错误，请稍后重试';
 const LEAK = /\bat \S+ \(|\bat .+:\d+:\d+|node:internal|node_modules|\/work\/|\/home\/|\/srv\/|\.[tj]s:\d+|Error: /;
 
 describe('public API under random and hostile query strings', () => {
-  let t: TestInstance;
+  const log = capturedLog();
   const routes: Route[] = [];
-  beforeAll(async () => {
-    const db = await freshDb('sqlite');
-    const onRoute = (r: RouteOptions) => {
-      const route = routeOf(r);
-      if (route) routes.push(route);
-    };
-    const app = await buildApp({ config: testConfig(), db, logger: false, onRoute });
-    await app.ready();
-    t = {
-      app,
-      db,
-      close: async () => {
-        await app.close();
-        await db.close();
-      },
-    };
-  });
-  afterAll(() => t.close());
+  const onRoute = (r: RouteOptions) => {
+    const route = routeOf(r);
+    if (route) routes.push(route);
+  };
+  // Only error-level lines are kept: a request that logs one is a server fault (the stack trace of a crash).
+  const t = useTestApp('sqlite', {}, { logger: { level: 'error', stream: log.stream }, onRoute });
 
   it('covers every public route, including each one the OpenAPI document lists', async () => {
     expect(routes.map((r) => r.path)).toContain('/api/password-strength');
@@ -335,6 +328,8 @@ describe('public API under random and hostile query strings', () => {
       if (res.statusCode === 200 && body.msg !== '请求成功') problems.push(`${where}: success msg ${String(body.msg)}`);
       if (res.statusCode !== 200 && (body.data !== null || !(body.msg as string).length))
         problems.push(`${where}: error envelope ${res.body.slice(0, 200)}`);
+      // No input is a server fault: a failure says what was wrong with the request.
+      if (body.msg === SERVER_FAULT) problems.push(`${where}: server fault`);
     };
 
     let next = 0;
@@ -346,6 +341,7 @@ describe('public API under random and hostile query strings', () => {
 
     expect(jobs.length).toBeGreaterThanOrEqual(Math.min(TOTAL_REQUESTS, routes.length * MIN_PER_ROUTE));
     expect(problems.slice(0, 20), `${problems.length} problems with FUZZ_SEED=${SEED}`).toEqual([]);
+    expect(log.lines.slice(0, 3), 'error-level log lines').toEqual([]);
     // Valid values are in the mix, so some requests succeed: the fuzz is not just bouncing off validation.
     expect(statuses.get(200) ?? 0).toBeGreaterThan(jobs.length / 20);
     expect((await t.app.inject('/healthz')).json()).toEqual({ status: 'ok' });

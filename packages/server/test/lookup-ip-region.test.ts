@@ -1,3 +1,4 @@
+import tzAt from '@photostructure/tz-lookup';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -58,8 +59,15 @@ describe('GET /api/ip-region', () => {
     expect(d).toMatchObject({ status: 'success', countryCode: 'US', country: '美国', query: '8.8.8.8' });
     expect(d.as).toMatch(/^AS15169 /);
     expect(d.as).toContain('Google');
-    // The City data knows only the country for 8.8.8.8: no state or city may be paired with the USA's centre.
-    expect(d).toMatchObject({ accuracy: 'country', region: '', regionName: '', city: '', timezone: '' });
+    // The City data knows only the country for 8.8.8.8: no state or city may be paired with the USA's centre,
+    // whose point (in Kansas) has a time zone all the same.
+    expect(d).toMatchObject({
+      accuracy: 'country',
+      region: '',
+      regionName: '',
+      city: '',
+      timezone: 'America/Chicago',
+    });
     expect(d.lat).not.toBe(0);
   });
 
@@ -93,6 +101,16 @@ describe('GET /api/ip-region', () => {
     expect(d.lat === 0 && d.lon === 0).toBe(false);
   });
 
+  it('gives a country-level answer the IANA zone of its point: one-zone countries theirs, others the zone there', async () => {
+    const zoneOf = async (ip: string) => (await get(`?ip=${ip}`)).body.data;
+    expect(await zoneOf('8.8.8.8')).toMatchObject({ countryCode: 'US', timezone: 'America/Chicago' });
+    expect(await zoneOf('1.0.0.1')).toMatchObject({ countryCode: 'US', timezone: 'America/Chicago' });
+    const cf = await zoneOf('1.1.1.1');
+    expect(cf).toMatchObject({ countryCode: 'AU', accuracy: 'country', timezone: 'Australia/Adelaide' });
+    // The zone is the one the point lies in.
+    expect(cf.timezone).toBe(tzAt(cf.lat, cf.lon));
+  });
+
   it('answers one coherent place over a sweep of addresses: English as complete as Chinese, fields reduced together', async () => {
     for (let a = 1; a < 224; a += 3) {
       for (const b of [7, 101, 203]) {
@@ -110,6 +128,9 @@ describe('GET /api/ip-region', () => {
           // A city may lie in a country without subdivisions (San Juan, Singapore): regionName is then empty.
           if (d.accuracy === 'region') expect(d.regionName, `${ip} regionName`).not.toBe('');
           if (d.accuracy === 'country') expect([d.region, d.regionName], ip).toEqual(['', '']);
+          // An IANA zone on every success, at every level (it was empty for country-level points abroad).
+          expect(d.timezone, `${ip} timezone`).toMatch(/^[A-Z][A-Za-z_]+(\/[A-Za-z0-9_+-]+)+$/);
+          expect(() => new Intl.DateTimeFormat('en', { timeZone: d.timezone }), ip).not.toThrow();
         }
       }
     }

@@ -11,7 +11,7 @@ describe('life services and random strings over HTTP', () => {
     expect(ok.json()).toMatchObject({
       code: 200,
       msg: '请求成功',
-      data: { bmi: 22.85, category: '正常', standard: 'china' },
+      data: { bmi: 22.86, category: '正常', standard: 'china' },
     });
     const who = await get('/api/bmi?height=100&weight=24.5&standard=who');
     expect(who.json().data.category).toBe('正常');
@@ -41,7 +41,9 @@ describe('life services and random strings over HTTP', () => {
     expect(byCode.json().data.items.some((r: { province: string }) => r.province === '北京市')).toBe(true);
     const none = await get(`/api/postcode?keyword=${encodeURIComponent('不存在的地方')}`);
     expect(none.statusCode).toBe(500);
-    expect(none.json().msg).toContain('不存在的地方');
+    expect(none.json().msg).toBe(
+      '参数 keyword 无效：没有与之匹配的地区或邮编，应为省、市、区县名称或 1–6 位邮编数字，收到 "不存在的地方"',
+    );
   });
 
   it('dialing-code looks up by Chinese name and code', async () => {
@@ -50,6 +52,11 @@ describe('life services and random strings over HTTP', () => {
       dial: '+86',
     });
     expect((await get('/api/dialing-code?keyword=%2B81')).json().data[0].iso2).toBe('JP');
+    const none = await get('/api/dialing-code?keyword=%2B45Y');
+    expect(none.statusCode).toBe(500);
+    expect(none.json().msg).toBe(
+      '参数 keyword 无效：没有与之匹配的国家或地区，应为国家或地区名称、ISO 代码或区号，收到 "+45Y"',
+    );
   });
 
   it('random-string respects length, charset, count and seed', async () => {

@@ -3,10 +3,12 @@ import formats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOOKUP_GROUPS } from '../src/plugins/lookup-platform.js';
 import { useTestApp } from './helpers.js';
+import { type DocParam, snippetQuery, tryItQuery } from './scalar-example-request.js';
 
 type Media = { schema?: Record<string, unknown>; example?: unknown };
 type Operation = {
   tags?: string[];
+  parameters?: DocParam[];
   summary?: string;
   description?: string;
   responses: Record<string, { content?: Record<string, Media> }>;
@@ -43,6 +45,31 @@ describe('the OpenAPI document of the public API', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(25);
+  });
+
+  it('answers every endpoint’s example request, as the reference page builds it, with 200', async () => {
+    const failed: string[] = [];
+    for (const [url, op] of operations) {
+      const jsonDocumented = !!op.responses['200']?.content?.['application/json'];
+      for (const [shown, query] of [
+        ['request example / curl', snippetQuery(op.parameters ?? [])],
+        ['test request', tryItQuery(op.parameters ?? [])],
+      ] as const) {
+        const res = await t.app.inject(`${url}${query ? `?${query}` : ''}`);
+        const type = String(res.headers['content-type']);
+        if (res.statusCode !== 200)
+          failed.push(`${shown} ${url}?${decodeURIComponent(query)} → ${res.statusCode} ${res.body}`);
+        // A JSON endpoint's example answers the envelope (not JSONP or text because of an example value).
+        else if (jsonDocumented && !type.startsWith('application/json'))
+          failed.push(`${shown} ${url}?${decodeURIComponent(query)} → ${type}`);
+      }
+    }
+    expect(failed).toEqual([]);
+  });
+
+  it('gives every required parameter one example, so no tool sends it empty', () => {
+    for (const [url, op] of operations)
+      for (const p of op.parameters ?? []) if (p.required) expect(p.example, `${url} ${p.name}`).toBeDefined();
   });
 
   it('describes every public endpoint in Chinese first', () => {

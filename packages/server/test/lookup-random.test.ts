@@ -49,6 +49,16 @@ describe('random generation endpoints (id-card, emoji, avatar, image, person)', 
       expect((await data('/api/random-id-card?province=44&gender=male'))[0].id).toMatch(/^44\d{14}[13579][\dX]$/);
     });
 
+    it('ages every seeded holder 18–70 on the day of the request, as documented', async () => {
+      const ages: number[] = [];
+      for (let s = 0; s < 30; s++) {
+        for (const c of await data(`/api/random-id-card?seed=age${s}&count=100`)) ages.push(c.age);
+        for (const p of await data(`/api/random-person?seed=age${s}&count=20`)) ages.push(p.age);
+      }
+      expect(ages).toHaveLength(3600);
+      expect(ages.filter((a) => a < 18 || a > 70)).toEqual([]);
+    });
+
     it('reproduces a seed and bounds every parameter', async () => {
       expect(await data('/api/random-id-card?seed=abc&count=5')).toEqual(
         await data('/api/random-id-card?seed=abc&count=5'),

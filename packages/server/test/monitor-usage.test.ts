@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bearer, describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
+import { LookupError } from '../src/errors.js';
+import { bearer, describeEachDb, getTestInstance, login, type TestInstance, useTestApp } from './helpers.js';
 
 describeEachDb('public API usage statistics', (dialect) => {
   let t: TestInstance;
@@ -38,5 +39,67 @@ describeEachDb('public API usage statistics', (dialect) => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('tianji_http_request_duration_seconds_bucket');
     expect(res.body).toContain('route="/api/mood-quote"');
+  });
+});
+
+describeEachDb('caller errors apart from server faults', (dialect) => {
+  const t = useTestApp(
+    dialect,
+    {},
+    {
+      prepare: (app) => {
+        // A public route that fails on the server's side, as a bug would.
+        app.get('/api/test-fault', { config: { area: 'lookup' } }, () => {
+          throw new Error('simulated fault');
+        });
+        // A worker pool past its queue's bound (lookup/shared/worker-entry.ts): the server's doing, not the caller's.
+        app.get('/api/test-busy', { config: { area: 'lookup' } }, () => {
+          throw new LookupError('繁忙，请稍后重试', 'server');
+        });
+      },
+    },
+  );
+  let token: string;
+  beforeAll(async () => {
+    token = (await login(t.app)).accessToken;
+  });
+
+  const usageOf = async (endpoint: string) => {
+    const res = await t.app.inject({ url: `/api/admin/usage?endpoint=${endpoint}`, headers: bearer(token) });
+    return res.json().data.items[0] as { requests: number; errors: number; callerErrors: number; serverErrors: number };
+  };
+
+  it('counts a typo in a parameter as the caller’s error, though the contract answers it 500', async () => {
+    await t.app.inject('/api/bmi?height=175&weight=70');
+    const typo = await t.app.inject('/api/bmi?heigth=175&weight=70');
+    expect(typo.statusCode).toBe(500);
+    expect(typo.json().msg).toMatch(/^参数 heigth 无效/);
+    expect((await t.app.inject('/api/bmi?height=abc&weight=70')).statusCode).toBe(500);
+    expect(await usageOf('/api/bmi')).toMatchObject({ requests: 3, errors: 2, callerErrors: 2, serverErrors: 0 });
+    // The same after the tallies are written to the database and read back.
+    await t.app.usage.flush();
+    await t.app.inject('/api/bmi?weight=70');
+    expect(await usageOf('/api/bmi')).toMatchObject({ requests: 4, errors: 3, callerErrors: 3, serverErrors: 0 });
+  });
+
+  it('counts a failure of the server, or a server too busy to answer, as a server fault', async () => {
+    const res = await t.app.inject('/api/test-fault');
+    expect(res.statusCode).toBe(500);
+    expect(res.json().msg).toBe('服务器内部错误，请稍后重试');
+    expect((await t.app.inject('/api/test-busy')).json().msg).toBe('繁忙，请稍后重试');
+    await t.app.usage.flush();
+    expect(await usageOf('/api/test-fault')).toMatchObject({ errors: 1, callerErrors: 0, serverErrors: 1 });
+    expect(await usageOf('/api/test-busy')).toMatchObject({ errors: 1, callerErrors: 0, serverErrors: 1 });
+  });
+
+  it('labels failures in /metrics by whose fault they are, unknown paths included', async () => {
+    await t.app.inject('/api/no-such-endpoint');
+    const body = (await t.app.inject('/metrics')).body;
+    const count = (labels: string) =>
+      Number(new RegExp(`^tianji_http_request_failures_total\\{${labels}\\} (\\d+)$`, 'm').exec(body)?.[1] ?? 0);
+    expect(count('route="/api/bmi",status="500",fault="caller"')).toBe(3);
+    expect(count('route="/api/bmi",status="500",fault="server"')).toBe(0);
+    expect(count('route="/api/test-fault",status="500",fault="server"')).toBe(1);
+    expect(count('route="\\(unmatched\\)",status="404",fault="caller"')).toBe(1);
   });
 });

@@ -2944,7 +2944,7 @@ export interface paths {
         };
         /**
          * Public API usage per endpoint and day
-         * @description Request count, error count and latency percentiles (ms, bucketed to ~12%) per endpoint and day (Asia/Shanghai), including this instance’s not yet flushed counts.
+         * @description Request count, failures (split into the caller’s and the server’s), and latency percentiles (ms, bucketed to ~12%) per endpoint and day (Asia/Shanghai), including this instance’s not yet flushed counts.
          */
         get: {
             parameters: {
@@ -2971,9 +2971,11 @@ export interface paths {
                         "application/json": {
                             data: {
                                 items: {
+                                    /** @description Failures the caller caused: a bad or unknown parameter (answered 500 with 参数 … 无效, as the public contract requires), an unknown path, a rate limit (429) */
+                                    callerErrors: number;
                                     day: string;
                                     endpoint: string;
-                                    /** @description Answers with status ≥ 400 */
+                                    /** @description Failed answers (status ≥ 400): callerErrors + serverErrors */
                                     errors: number;
                                     /** @description ms */
                                     p50: number;
@@ -2982,6 +2984,8 @@ export interface paths {
                                     /** @description ms */
                                     p99: number;
                                     requests: number;
+                                    /** @description Failures that are the server’s fault */
+                                    serverErrors: number;
                                 }[];
                             };
                         };

@@ -14,6 +14,7 @@ import * as m0011 from './migrations/0011-account-security.js';
 import * as m0012 from './migrations/0012-role-name-unique.js';
 import * as m0013 from './migrations/0013-content-cleanup.js';
 import * as m0014 from './migrations/0014-hitokoto-classics.js';
+import * as m0015 from './migrations/0015-usage-caller-errors.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0012-role-name-unique': m0012,
   '0013-content-cleanup': m0013,
   '0014-hitokoto-classics': m0014,
+  '0015-usage-caller-errors': m0015,
 };
 
 class ListedMigrations implements MigrationProvider {

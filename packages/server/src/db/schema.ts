@@ -167,7 +167,10 @@ export interface ApiUsageTable {
   endpoint: string;
   day: string;
   requests: number;
+  /** Failed answers, whoever's fault. */
   errors: number;
+  /** Of `errors`, those the caller caused: bad or unknown parameter, unknown path, rate limit (migration 0015). */
+  caller_errors: number;
   /** JSON array of counts per latency bucket (monitor/histogram.ts). */
   buckets: string;
 }

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import { DurationHistogram, REQUEST_DURATION_BUCKETS, type DurationSeries } from './duration-metric.js';
 import { UsageRecorder } from './usage.js';
 
@@ -29,6 +29,12 @@ export default fp(
       buckets: REQUEST_DURATION_BUCKETS,
     });
     registry.registerMetric(duration.metric());
+    const failures = new Counter({
+      name: 'tianji_http_request_failures_total',
+      help: 'Failed answers by route, status and whose fault: caller (bad or unknown parameter, unknown path, 429) or server',
+      labelNames: ['route', 'status', 'fault'],
+      registers: [registry],
+    });
 
     // One series per label set, looked up by one string.
     const series = new Map<string, DurationSeries>();
@@ -36,14 +42,18 @@ export default fp(
     app.addHook('onResponse', (req, reply, done) => {
       // Fastify builds a new routeOptions object on every read: read it once.
       const { url: route, config } = req.routeOptions;
-      // Unknown paths are not labelled, so they cannot blow up label cardinality.
+      // A public bad parameter is answered 500 by contract but is the caller's fault, as is every status below 500.
+      const failure =
+        reply.statusCode < 400 ? undefined : reply.statusCode < 500 || req.callerError ? 'caller' : 'server';
+      // Unknown paths share one label, so they cannot blow up label cardinality.
+      if (failure) failures.inc({ route: route ?? '(unmatched)', status: reply.statusCode, fault: failure });
       if (route) {
         const ms = reply.elapsedTime;
         const key = `${req.method} ${reply.statusCode} ${route}`;
         let s = series.get(key);
         if (!s) series.set(key, (s = duration.series({ method: req.method, route, status: String(reply.statusCode) })));
         s.observe(ms / 1000);
-        if (config?.area === 'lookup' || config?.countsUsage) usage.record(route, ms, reply.statusCode >= 400);
+        if (config?.area === 'lookup' || config?.countsUsage) usage.record(route, ms, failure);
       }
       done();
     });

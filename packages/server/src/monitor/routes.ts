@@ -17,7 +17,12 @@ const Row = Type.Object({
   endpoint: Type.String(),
   day: Type.String(),
   requests: Type.Integer(),
-  errors: Type.Integer({ description: 'Answers with status ≥ 400' }),
+  errors: Type.Integer({ description: 'Failed answers (status ≥ 400): callerErrors + serverErrors' }),
+  callerErrors: Type.Integer({
+    description:
+      'Failures the caller caused: a bad or unknown parameter (answered 500 with 参数 … 无效, as the public contract requires), an unknown path, a rate limit (429)',
+  }),
+  serverErrors: Type.Integer({ description: 'Failures that are the server’s fault' }),
   p50: Type.Number({ description: 'ms' }),
   p90: Type.Number({ description: 'ms' }),
   p99: Type.Number({ description: 'ms' }),
@@ -33,7 +38,7 @@ const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['监控 Monitor'],
         summary: 'Public API usage per endpoint and day',
         description:
-          'Request count, error count and latency percentiles (ms, bucketed to ~12%) per endpoint and day (Asia/Shanghai), including this instance’s not yet flushed counts.',
+          'Request count, failures (split into the caller’s and the server’s), and latency percentiles (ms, bucketed to ~12%) per endpoint and day (Asia/Shanghai), including this instance’s not yet flushed counts.',
         querystring: Query,
         response: { 200: Type.Object({ data: Type.Object({ items: Type.Array(Row) }) }) },
       },

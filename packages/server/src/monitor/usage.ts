@@ -8,6 +8,7 @@ import { bucketOf, emptyBuckets, mergeBuckets, quantile } from './histogram.js';
 interface Tally {
   requests: number;
   errors: number;
+  callerErrors: number;
   buckets: number[];
 }
 
@@ -15,7 +16,12 @@ export interface UsageRow {
   endpoint: string;
   day: string;
   requests: number;
+  /** Failed answers: callerErrors + serverErrors. */
   errors: number;
+  /** The caller's doing: a bad or unknown parameter (the public API's 500 with `参数 … 无效`), an unknown path, 429. */
+  callerErrors: number;
+  /** Everything else that failed: the server's fault. */
+  serverErrors: number;
   p50: number;
   p90: number;
   p99: number;
@@ -35,12 +41,14 @@ export class UsageRecorder {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  record(endpoint: string, ms: number, isError: boolean, day = todayInShanghai()): void {
+  /** One answer: `failure` is undefined on success, else whose fault it was. */
+  record(endpoint: string, ms: number, failure?: 'caller' | 'server', day = todayInShanghai()): void {
     const key = `${day}|${endpoint}`;
     let t = this.pending.get(key);
-    if (!t) this.pending.set(key, (t = { requests: 0, errors: 0, buckets: emptyBuckets() }));
+    if (!t) this.pending.set(key, (t = { requests: 0, errors: 0, callerErrors: 0, buckets: emptyBuckets() }));
     t.requests++;
-    if (isError) t.errors++;
+    if (failure) t.errors++;
+    if (failure === 'caller') t.callerErrors++;
     t.buckets[bucketOf(ms)]++;
   }
 
@@ -70,11 +78,19 @@ export class UsageRecorder {
         if (!row) {
           await trx
             .insertInto('api_usage')
-            .values({ endpoint, day, requests: t.requests, errors: t.errors, buckets: JSON.stringify(t.buckets) })
+            .values({
+              endpoint,
+              day,
+              requests: t.requests,
+              errors: t.errors,
+              caller_errors: t.callerErrors,
+              buckets: JSON.stringify(t.buckets),
+            })
             .onConflict((oc) =>
               oc.columns(['endpoint', 'day']).doUpdateSet((eb) => ({
                 requests: eb('api_usage.requests', '+', t.requests),
                 errors: eb('api_usage.errors', '+', t.errors),
+                caller_errors: eb('api_usage.caller_errors', '+', t.callerErrors),
               })),
             )
             .execute();
@@ -85,6 +101,7 @@ export class UsageRecorder {
           .set({
             requests: Number(row.requests) + t.requests,
             errors: Number(row.errors) + t.errors,
+            caller_errors: Number(row.caller_errors) + t.callerErrors,
             buckets: JSON.stringify(mergeBuckets(JSON.parse(row.buckets) as number[], t.buckets)),
           })
           .where('endpoint', '=', endpoint)
@@ -107,6 +124,7 @@ export class UsageRecorder {
         day: r.day,
         requests: Number(r.requests),
         errors: Number(r.errors),
+        callerErrors: Number(r.caller_errors),
         buckets: JSON.parse(r.buckets) as number[],
       });
     }
@@ -122,6 +140,7 @@ export class UsageRecorder {
               ...cur,
               requests: cur.requests + t.requests,
               errors: cur.errors + t.errors,
+              callerErrors: cur.callerErrors + t.callerErrors,
               buckets: mergeBuckets(cur.buckets, t.buckets),
             }
           : { endpoint, day, ...t },
@@ -133,6 +152,8 @@ export class UsageRecorder {
         day: m.day,
         requests: m.requests,
         errors: m.errors,
+        callerErrors: m.callerErrors,
+        serverErrors: m.errors - m.callerErrors,
         p50: quantile(m.buckets, 0.5),
         p90: quantile(m.buckets, 0.9),
         p99: quantile(m.buckets, 0.99),

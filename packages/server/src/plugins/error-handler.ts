@@ -16,6 +16,7 @@ function areaOf(req: FastifyRequest): Area {
  */
 export default fp(
   async (app) => {
+    app.decorateRequest('callerError', false);
     app.setErrorHandler((err: FastifyError & Partial<AppError>, req, reply) => {
       const area = areaOf(req);
       if (err instanceof AppError) {
@@ -62,6 +63,9 @@ function truncate(s: string) {
 }
 
 function sendLookupError(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  // Every answer here but the last is the caller's doing, though the contract answers a bad parameter with 500:
+  // usage and /metrics count those apart from server faults (monitor/plugin.ts).
+  req.callerError = true;
   if (err.validation) {
     const { message } = describeValidation(
       err.validation as unknown as AjvError[],
@@ -69,7 +73,10 @@ function sendLookupError(err: FastifyError, req: FastifyRequest, reply: FastifyR
     );
     return reply.code(500).send(fail(500, message));
   }
-  if (err instanceof LookupError) return reply.code(500).send(fail(500, err.message));
+  if (err instanceof LookupError) {
+    req.callerError = err.fault === 'caller';
+    return reply.code(500).send(fail(500, err.message));
+  }
   if (err instanceof AppError) {
     const status = err.statusCode === 429 || err.statusCode === 404 ? err.statusCode : 500;
     return reply.code(status).send(fail(status, err.message));
@@ -78,6 +85,7 @@ function sendLookupError(err: FastifyError, req: FastifyRequest, reply: FastifyR
   if (err.statusCode && err.statusCode < 500) {
     return reply.code(500).send(fail(500, `请求无效：${err.message}`));
   }
+  req.callerError = false;
   req.log.error({ err }, 'public API handler failed');
   return reply.code(500).send(fail(500, '服务器内部错误，请稍后重试'));
 }

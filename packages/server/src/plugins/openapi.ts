@@ -36,6 +36,29 @@ function documentLookupResponse({ schema, url, route }: { schema: Schema; url: s
   return { schema: { ...schema, response: { ...response, 200: { description: '成功 Success', content } } }, url };
 }
 
+interface DocParameter {
+  example?: unknown;
+  examples?: Record<string, { value?: unknown }>;
+  schema?: { examples?: unknown[] };
+}
+
+/**
+ * @fastify/swagger moves a query parameter's examples out of its schema onto the parameter, but Scalar's request
+ * example and copied curl command at /docs fill a parameter from its schema only (its default, else its examples):
+ * every string parameter was shown empty (`?text=`, `?id=`) and every number at its minimum. The parameter's first
+ * example goes back into its schema.
+ */
+function examplesIntoSchemas(doc: { openapiObject?: { paths?: Record<string, Record<string, unknown>> } }) {
+  const openapi = doc.openapiObject ?? {};
+  for (const item of Object.values(openapi.paths ?? {}))
+    for (const op of Object.values(item) as Array<{ parameters?: DocParameter[] }>)
+      for (const p of op?.parameters ?? []) {
+        const first = p.examples ? Object.values(p.examples)[0]?.value : p.example;
+        if (first !== undefined && p.schema && p.schema.examples === undefined) p.schema.examples = [first];
+      }
+  return openapi;
+}
+
 /**
  * The OpenAPI 3.1 document at /openapi.json is generated from the route schemas (one source for validation,
  * serialisation and documentation); /docs renders it with Scalar, served from this service (no CDN).
@@ -68,6 +91,7 @@ export default fp(
         components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       },
       transform: documentLookupResponse as never,
+      transformObject: examplesIntoSchemas as never,
       refResolver: {
         buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
       },

@@ -73,7 +73,7 @@ export default async function dailyTextRoutes(app: FastifyInstance) {
         const date = resolveDate(q.date);
         const items = app.content.items(lib.name);
         const item = q.random ? pickRandom(items) : pickForDay(items, date, lib.name);
-        if (!item) throw new LookupError(`${lib.label}库为空：请在管理后台添加内容`);
+        if (!item) throw new LookupError(`${lib.label}库为空：请在管理后台添加内容`, 'server');
         return answerOf(item, date) as never;
       },
     });

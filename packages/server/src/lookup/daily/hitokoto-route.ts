@@ -104,7 +104,9 @@ export default async function hitokotoRoute(app: FastifyInstance) {
       ),
       encode: Type.Optional(
         Type.Unsafe<'json' | 'text' | 'js'>(
-          Type.String({ enum: formats, description: 'hitokoto.cn：同 format The same as format', examples: ['text'] }),
+          // No example: the reference page fills every parameter with its example, and encode=text beside format=json
+          // is a conflict (the page's example request must answer 200 with the envelope).
+          Type.String({ enum: formats, description: 'hitokoto.cn：同 format The same as format' }),
         ),
       ),
       charset: Type.Optional(
@@ -121,8 +123,8 @@ export default async function hitokotoRoute(app: FastifyInstance) {
           maxLength: 64,
           pattern: '^[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*$',
           'x-hint': 'JavaScript 函数名（字母、数字、_、$，可用 . 连接），最长 64 个字符',
-          description: 'hitokoto.cn：JSONP 回调函数名（encode=json 时）JSONP callback',
-          examples: ['showHitokoto'],
+          // No example, so the reference page's example request answers the envelope, not JSONP.
+          description: 'hitokoto.cn：JSONP 回调函数名（encode=json 时），如 showHitokoto JSONP callback',
         }),
       ),
       min_length: length('Minimum', 'hitokoto.cn：同 minLength. '),

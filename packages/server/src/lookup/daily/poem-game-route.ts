@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { LookupError, paramError } from '../../errors.js';
+import { LookupError, paramError, quote } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { answersPerItem } from '../shared/memo.js';
-import { rngFor } from '../shared/rng.js';
+import { pickOne, rngFor } from '../shared/rng.js';
+import { SeedParam } from '../shared/schemas.js';
 import { lastHanChar, type Verse } from './poem-index.js';
 import { poemSource } from './poems.js';
 
@@ -28,6 +29,9 @@ const verseAnswer = answersPerItem((v: Verse) => ({
   poemId: v.poem.id,
 }));
 
+/** The characters a 飞花令 is classically played with: the keyword when the caller names neither keyword nor after. */
+const FEIHUA_KEYWORDS = ['花', '月', '春', '风', '雪', '山', '水', '云', '雨', '酒', '夜', '秋'] as const;
+
 /** Draws up to `count` distinct verses without copying the (possibly thousands of) matches: a partial shuffle of indices. */
 function draw(verses: readonly Verse[], count: number, seed?: string): Verse[] {
   const rng = rngFor(seed);
@@ -49,7 +53,7 @@ export default async function poemGameRoute(app: FastifyInstance) {
     summary: '诗词游戏：飞花令 / 接龙 Poetry word-chain game',
     description:
       '飞花令: `keyword` (1–4 Chinese characters) → verses of classical poetry containing it. 接龙: `after` (a verse) → verses that begin with its last character. ' +
-      'Give exactly one of the two. Each answer carries title, author and dynasty; `count` verses are drawn at random (reproducible with `seed`). No match is an error that says so.',
+      'Give at most one of the two (both is an error naming them); with neither, a 飞花令 on a classic character (花 月 春 风 雪 山 水 云 雨 酒 夜 秋) drawn at random, or from `seed`. Each answer carries title, author and dynasty; `count` verses are drawn at random (reproducible with `seed`). No match is an error that says so.',
     query: Type.Object({
       keyword: Type.Optional(
         Type.String({
@@ -64,12 +68,12 @@ export default async function poemGameRoute(app: FastifyInstance) {
         Type.String({
           minLength: 1,
           maxLength: 50,
-          description: 'The previous verse (接龙)',
-          examples: ['床前明月光'],
+          // No example: the reference page fills every parameter with its example, and keyword with after is an error.
+          description: 'The previous verse (接龙), e.g. 床前明月光; not together with keyword',
         }),
       ),
       count: Type.Integer({ minimum: 1, maximum: 20, default: 5, description: 'Verses to return (1–20)' }),
-      seed: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      seed: SeedParam,
     }),
     data: Type.Object({
       mode: Type.Union([Type.Literal('feihua'), Type.Literal('jielong')]),
@@ -78,13 +82,17 @@ export default async function poemGameRoute(app: FastifyInstance) {
       items: Type.Array(VerseSchema),
     }),
     handler: (q) => {
-      if ((q.keyword === undefined) === (q.after === undefined))
-        throw paramError('keyword', '请提供 keyword（飞花令）或 after（接龙）其中之一');
+      if (q.keyword !== undefined && q.after !== undefined)
+        throw paramError(
+          'keyword',
+          `不能与 after（收到 ${quote(q.after)}）同时给出：飞花令用 keyword，接龙用 after，二者选一`,
+          q.keyword,
+        );
       const index = source.index();
       let keyword: string;
       let matches: readonly Verse[];
-      if (q.keyword !== undefined) {
-        keyword = q.keyword;
+      if (q.after === undefined) {
+        keyword = q.keyword ?? pickOne(rngFor(q.seed), FEIHUA_KEYWORDS);
         matches = index.containing(keyword);
         if (!matches.length) throw new LookupError(`飞花令：诗词库中没有包含 "${keyword}" 的诗句，请换一个字`);
       } else {
@@ -95,7 +103,7 @@ export default async function poemGameRoute(app: FastifyInstance) {
         if (!matches.length) throw new LookupError(`接龙：诗词库中没有以 "${ch}" 开头的诗句`);
       }
       return {
-        mode: q.keyword !== undefined ? ('feihua' as const) : ('jielong' as const),
+        mode: q.after === undefined ? ('feihua' as const) : ('jielong' as const),
         keyword,
         total: matches.length,
         items: draw(matches, q.count, q.seed).map((v) => verseAnswer(v)),

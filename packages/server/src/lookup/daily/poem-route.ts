@@ -37,7 +37,7 @@ export default async function poemRoute(app: FastifyInstance) {
       const date = resolveDate(q.date);
       const poems = source.poems();
       const poem = q.random ? pickRandom(poems) : pickForDay(poems, date, 'poems');
-      if (!poem) throw new LookupError('诗词库为空：请在管理后台添加诗词');
+      if (!poem) throw new LookupError('诗词库为空：请在管理后台添加诗词', 'server');
       return answerOf(poem, date);
     },
   });

@@ -47,9 +47,10 @@ export default async function almanacRoute(app: FastifyInstance) {
     query: Type.Object({
       date: Type.Optional(
         Type.String({
-          pattern: '^\\d{4}-\\d{2}-\\d{2}$',
-          'x-hint': 'YYYY-MM-DD，范围 1900-01-01 至 2100-12-31',
-          description: 'The day, YYYY-MM-DD, 1900-01-01 … 2100-12-31 (default today in Asia/Shanghai)',
+          pattern: '^\\d{4}-\\d{1,2}-\\d{1,2}$',
+          'x-hint': 'YYYY-MM-DD 或不补零的 Y-M-D（如 2026-1-5），范围 1900-01-01 至 2100-12-31',
+          description:
+            'The day, YYYY-MM-DD or Y-M-D without zero padding (as the entries’ own `date`), 1900-01-01 … 2100-12-31 (default today in Asia/Shanghai)',
           examples: ['2026-11-21'],
         }),
       ),

@@ -27,8 +27,8 @@ export default async function bmiRoute(app: FastifyInstance) {
     data: Type.Object({
       bmi: Type.Number({
         description:
-          'weight / height², two decimals (cut, not rounded, so it never shows the next band’s value); the category is decided on the exact value',
-        examples: [22.85],
+          'weight / height², rounded to two decimals (half up); the category is decided on the exact value, so a BMI of 23.996 shows 24 and is still 正常',
+        examples: [22.86],
       }),
       category: Type.String({ examples: ['正常'] }),
       categoryEn: Type.String({ examples: ['normal'] }),

@@ -4,14 +4,31 @@ import { computeBmi } from './bmi.js';
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 describe('BMI', () => {
-  it('computes weight / height² to two decimals', () => {
-    expect(computeBmi(175, 70).bmi).toBe(22.85);
+  it('computes weight / height² rounded to two decimals', () => {
+    // 70 / 1.75² = 22.857…: rounded, not cut to 22.85.
+    expect(computeBmi(175, 70).bmi).toBe(22.86);
     expect(computeBmi(160, 50).bmi).toBe(19.53);
+    // 22.845 exactly (100 cm): half up, despite float noise in the division.
+    expect(computeBmi(100, 22.845).bmi).toBe(22.85);
+    expect(computeBmi(200, 91.38).bmi).toBe(22.85);
+  });
+
+  it('shows the correctly rounded value for every height and weight on a grid', () => {
+    for (let h = 140; h <= 210; h += 1)
+      for (let w = 400; w <= 1200; w += 7) {
+        const weight = w / 10;
+        // Exact integer arithmetic on w tenths of a kilogram: BMI×100 = w×10⁵ / h².
+        const num = BigInt(w) * 10n ** 5n;
+        const den = BigInt(h * h);
+        const expected = Number((num * 2n + den) / (den * 2n)) / 100;
+        expect(computeBmi(h, weight).bmi, `${h} cm ${weight} kg`).toBe(expected);
+      }
   });
 
   it('classifies the exact value: 23.96 is still normal in China, 27.99 still overweight', () => {
     expect(computeBmi(100, 23.96)).toMatchObject({ bmi: 23.96, category: '正常' });
-    expect(computeBmi(100, 23.999)).toMatchObject({ bmi: 23.99, category: '正常' });
+    // Shown rounded (24), classified exact (23.999 < 24).
+    expect(computeBmi(100, 23.999)).toMatchObject({ bmi: 24, category: '正常' });
     expect(computeBmi(100, 27.99).category).toBe('超重');
     expect(computeBmi(100, 18.49).category).toBe('偏瘦');
     expect(computeBmi(100, 24.96, 'who').category).toBe('正常');

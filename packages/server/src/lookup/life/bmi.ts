@@ -35,7 +35,7 @@ const HEALTHY: Record<BmiStandard, [number, number]> = { china: [18.5, 24], who:
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 export interface BmiResult {
-  /** weight / height², two decimals (cut, not rounded). */
+  /** weight / height², rounded half up to two decimals. */
   bmi: number;
   category: string;
   categoryEn: string;
@@ -48,15 +48,18 @@ export interface BmiResult {
   toHealthy: number;
 }
 
-/** Two decimals, cut rather than rounded: every band edge is a multiple of 0.1, so the printed value never shows a
- * neighbouring band's number (23.996 prints 23.99, still 正常, where rounding would print 24.00). */
-const cut2 = (n: number) => Math.floor(round(n * 100, 6)) / 100;
+/**
+ * Two decimals, rounded half up (22.857… shows 22.86). Hundredths are first rounded to 6 decimals so float noise
+ * (70.1 / 2² × 100 = 1752.4999…) does not move an exact half down. The category is still decided on the exact
+ * BMI, so 23.996 shows 24 and stays 正常: the shown figure is a rounding, the band edge is `< 24`.
+ */
+const round2 = (n: number) => Math.round(round(n * 100, 6)) / 100;
 
 /** `heightCm` in centimetres, `weightKg` in kilograms. The category is decided on the exact BMI, not on a rounded one. */
 export function computeBmi(heightCm: number, weightKg: number, standard: BmiStandard = 'china'): BmiResult {
   const m = heightCm / 100;
   const exact = weightKg / (m * m);
-  const bmi = cut2(exact);
+  const bmi = round2(exact);
   const band = BANDS[standard].find((b) => exact < b.upTo)!;
   const [lo, hi] = HEALTHY[standard];
   // Weights to 0.1 kg: the lightest with BMI ≥ lo, and the heaviest with BMI < hi (exactly hi is already outside).

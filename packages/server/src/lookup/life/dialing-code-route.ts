@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { LookupError } from '../../errors.js';
+import { paramError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { buildDialingCodes, searchDialingCodes } from './dialing-codes.js';
 
@@ -37,7 +37,7 @@ export default async function dialingCodeRoute(app: FastifyInstance) {
     handler: (q) => {
       const found = searchDialingCodes(all, q.keyword);
       if (found.length === 0)
-        throw new LookupError(`未找到与 "${q.keyword}" 匹配的国家或地区：请输入国家名称、ISO 代码或区号`);
+        throw paramError('keyword', '没有与之匹配的国家或地区，应为国家或地区名称、ISO 代码或区号', q.keyword);
       return found;
     },
   });

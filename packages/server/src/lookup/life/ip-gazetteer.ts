@@ -8,6 +8,7 @@
  * Pure module: no HTTP framework here.
  */
 import { readFileSync } from 'node:fs';
+import tzAt from '@photostructure/tz-lookup';
 
 export interface Centre {
   lat: number;
@@ -15,8 +16,10 @@ export interface Centre {
 }
 
 export interface CountryCentre extends Centre {
-  /** The country's time zone when it has exactly one (`Asia/Tokyo`); empty when it spans several. */
+  /** The country's time zone at its centre: its only one (`Asia/Tokyo`), else the one at that point (timeZoneAt). */
   timezone: string;
+  /** The tz database zones the country spans (empty when the gazetteer lists none). */
+  zones: readonly string[];
 }
 
 export interface Subdivision {
@@ -73,7 +76,7 @@ function places(): Gazetteer {
   const countries = new Map<string, CountryCentre>();
   const subdivisions = new Map<string, Map<string, Subdivision>>();
   for (const [iso, lat, lon, zones] of data.countries) {
-    countries.set(iso, { lat, lon, timezone: LEGAL_TIME[iso] ?? (zones.length === 1 ? zones[0] : '') });
+    countries.set(iso, { lat, lon, zones, timezone: zoneAt(iso, zones, lat, lon) });
     subdivisions.set(iso, new Map());
   }
   for (const [country, code, name] of data.subdivisions) {
@@ -89,6 +92,24 @@ function places(): Gazetteer {
   }
   gazetteer = { countries, subdivisions, chinaCities };
   return gazetteer;
+}
+
+/**
+ * The IANA zone of a point in a country: the country's legal time or only zone; for a country with several, the zone
+ * the point lies in (offline polygons of @photostructure/tz-lookup, as ip-api and MaxMind answer: 8.8.8.8's point
+ * in Kansas is America/Chicago). A point at sea gets an `Etc/GMT±n` zone from the polygons; a country's own first
+ * zone is the better answer then.
+ */
+function zoneAt(countryCode: string, zones: readonly string[], lat: number, lon: number): string {
+  const legal = LEGAL_TIME[countryCode] ?? (zones.length === 1 ? zones[0] : undefined);
+  if (legal) return legal;
+  const here = tzAt(lat, lon);
+  return here.startsWith('Etc/') && zones.length ? zones[0] : here;
+}
+
+/** The IANA zone at a point of the country `countryCode` (ISO alpha-2); never empty. */
+export function timeZoneAt(countryCode: string, lat: number, lon: number): string {
+  return zoneAt(countryCode, countryCentre(countryCode)?.zones ?? [], lat, lon);
 }
 
 export function countryCentre(code: string): CountryCentre | undefined {

@@ -23,7 +23,7 @@ const IpRegionSuccessSchema = Type.Object(
     lat: num('纬度 Latitude of the place the answer names (city, region or country centre), 4 decimals', [30.2943]),
     lon: num('经度 Longitude of the same place, 4 decimals', [120.1663]),
     timezone: str(
-      'IANA time zone of the same place; at country accuracy only when the country has a single one, else empty',
+      'IANA time zone of the same place: the City database’s, else the country’s only zone, else the zone its point lies in (a country-level answer for the USA at its centre: America/Chicago); never empty',
       ['Asia/Shanghai'],
     ),
     accuracy: Type.Union([Type.Literal('city'), Type.Literal('region'), Type.Literal('country')], {

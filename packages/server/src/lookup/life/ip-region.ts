@@ -11,7 +11,8 @@
  *   is a province-level record of the same province, else the provincial capital's;
  * - elsewhere: the place is the City database's record (coordinates, time zone, region, city, postcode), Chinese
  *   names from the Chinese database at the same level when it has them; with no City record the answer is the
- *   country, at the gazetteer's centre with the country's time zone when it has only one;
+ *   country, at the gazetteer's centre;
+ * - `timezone` is the City record's zone, else the country's only zone, else the zone the point lies in (never empty);
  * - `region` is the ISO 3166-2 subdivision code (the City database's, else the gazetteer's for the name);
  * - `as` and the English `isp`/`org`: the ASN source; the Chinese `isp`/`org`: the Chinese database's operator
  *   and block owner, unless the AS belongs to another of China's operators, whose name then wins;
@@ -24,7 +25,7 @@ import { classifyAddress } from '../shared/ip-address.js';
 import { shortNames, type PostcodeRow } from '../shared/postcodes.js';
 import { GREATER_CHINA, chinaRegionByCode, findChinaRegion, type ChinaRegion } from './china-regions.js';
 import type { AsnIpSource, ChineseIpSource, CityIpSource, CityPlace } from './ip-region-sources.js';
-import { chinaCity, countryCentre, placeKey, subdivision } from './ip-gazetteer.js';
+import { chinaCity, countryCentre, placeKey, subdivision, timeZoneAt } from './ip-gazetteer.js';
 
 export type IpLang = 'zh-CN' | 'en';
 
@@ -296,8 +297,9 @@ function foreignPlace(
       zip: accuracy === 'city' ? (geo.zip ?? '') : '',
       lat: geo.lat,
       lon: geo.lon,
-      // A country-level point in a country with several time zones has no time zone of its own.
-      timezone: accuracy === 'country' ? (countryCentre(countryCode)?.timezone ?? '') : (geo.timezone ?? ''),
+      // The City record's zone when it places the address below the country; a country-level point (often a
+      // country's centre, in a country with several zones) gets the zone it lies in.
+      timezone: (accuracy !== 'country' && geo.timezone) || timeZoneAt(countryCode, geo.lat, geo.lon),
       accuracy,
     };
   }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { LookupError } from '../../errors.js';
+import { paramError } from '../../errors.js';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { loadPostcodes, searchPostcodes } from '../shared/postcodes.js';
 
@@ -26,8 +26,8 @@ export default async function postcodeRoute(app: FastifyInstance) {
       keyword: Type.String({
         minLength: 1,
         maxLength: 30,
-        description: 'Place name or (part of) a postcode',
-        examples: ['深圳', '518000'],
+        description: 'Place name or (part of) a postcode, e.g. 深圳, 广东 深圳 or 518000',
+        examples: ['深圳'],
       }),
       limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'At most this many rows (1–200)' }),
     }),
@@ -36,9 +36,7 @@ export default async function postcodeRoute(app: FastifyInstance) {
     handler: (q) => {
       const result = searchPostcodes(rows, q.keyword, q.limit);
       if (result.total === 0)
-        throw new LookupError(
-          `未找到与 "${q.keyword.slice(0, 30)}" 匹配的地区或邮编：请输入省、市、区县名称或 1–6 位邮编数字`,
-        );
+        throw paramError('keyword', '没有与之匹配的地区或邮编，应为省、市、区县名称或 1–6 位邮编数字', q.keyword);
       return result;
     },
   });

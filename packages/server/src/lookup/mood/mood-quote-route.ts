@@ -54,7 +54,8 @@ export default async function moodQuoteRoute(app: FastifyInstance) {
     stableData: true,
     handler: (q) => {
       const pick = pickRandom(poolOf(app.content.items('mood-quotes'), q.style, q.name));
-      if (!pick) throw new LookupError(`心情语录库中没有${q.style ? `风格 ${q.style} 的` : ''}内容：请在管理后台添加`);
+      if (!pick)
+        throw new LookupError(`心情语录库中没有${q.style ? `风格 ${q.style} 的` : ''}内容：请在管理后台添加`, 'server');
       // A quote addressed to a given name is made afresh; without one, each quote's answer is made once.
       return q.name ? answerOf(pick, q.name) : namelessAnswerOf(pick);
     },

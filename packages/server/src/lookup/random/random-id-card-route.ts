@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute, todayInShanghai } from '../../plugins/lookup-platform.js';
 import { MIN_BIRTH_YEAR, issuingCodes, issuingProvinces, randomIdCard, resolveProvince } from './random-id-card.js';
-import { SEEDED_REFERENCE, parseGender } from './random-user.js';
+import { parseGender } from './random-user.js';
 import { rngFor } from '../shared/rng.js';
 import { SeedParam, IdFactsSchema } from '../shared/schemas.js';
 
@@ -19,7 +19,6 @@ const RandomIdCardSchema = Type.Object({
 export default async function randomIdCardRoute(app: FastifyInstance) {
   const codes = issuingCodes();
   const provinces = issuingProvinces();
-  const anchor = SEEDED_REFERENCE.toISOString().slice(0, 10);
 
   lookupRoute(app, {
     path: '/random-id-card',
@@ -33,7 +32,8 @@ export default async function randomIdCardRoute(app: FastifyInstance) {
       '- `gender`: `male`/`female` or `男`/`女`; omitted = either.',
       `- \`province\`: a provincial-level region by name (\`广东\`, \`广东省\`, \`内蒙古\`) or two-digit code (\`44\`); omitted = any of the ${provinces.length}.`,
       `- \`birthYear\`: ${MIN_BIRTH_YEAR} to the current year; omitted = aged 18–70.`,
-      '- `count`: 1–100, default 1. `seed`: the same seed and parameters give the same numbers (ages follow today’s date).',
+      '- `count`: 1–100, default 1. `seed`: the same seed and parameters give the same numbers all calendar year (Asia/Shanghai); without `birthYear`',
+      '  their birthdays are drawn so that every holder is 18–70 on every day of that year, and move on with the year on 1 January.',
     ].join('\n'),
     query: Type.Object({
       gender: Type.Optional(
@@ -78,7 +78,7 @@ export default async function randomIdCardRoute(app: FastifyInstance) {
         gender: parseGender(q.gender),
         province: q.province === undefined ? undefined : resolveProvince(q.province, provinces),
         birthYear: q.birthYear,
-        anchor: rng.seeded ? anchor : today,
+        ageWindow: rng.seeded ? ('year' as const) : ('day' as const),
       };
       return Array.from({ length: q.count }, () => randomIdCard(rng, opts, today, codes));
     },

@@ -54,14 +54,35 @@ describe('random ID numbers', () => {
     expect(() => resolveProvince('99')).toThrow(/province/);
   });
 
+  it('keep a seeded holder aged 18–70 on every day of the year, with the same birthday all year', () => {
+    const ageOn = (birthday: string, day: string) =>
+      Number(day.slice(0, 4)) - Number(birthday.slice(0, 4)) - (day.slice(5) < birthday.slice(5) ? 1 : 0);
+    const days = Array.from({ length: 366 }, (_, i) => new Date(Date.UTC(2028, 0, 1 + i)).toISOString().slice(0, 10));
+    const ages = new Set<number>();
+    for (let s = 0; s < 400; s++) {
+      const birthdays = new Set(days.map((d) => randomBirthday(seededRng(`s${s}`), d, undefined, 'year')));
+      expect(birthdays.size, `seed s${s}`).toBe(1);
+      const [b] = birthdays;
+      for (const d of [days[0], days[59], days[365]]) {
+        const age = ageOn(b, d);
+        ages.add(age);
+        expect(age >= 18 && age <= 70, `${b} on ${d}: ${age}`).toBe(true);
+      }
+    }
+    // The whole range is used, both edges included.
+    expect(Math.min(...ages)).toBe(18);
+    expect(Math.max(...ages)).toBe(70);
+    // The next year's draw moves with it.
+    expect(randomBirthday(seededRng('x'), '2029-01-01', undefined, 'year')).not.toBe(
+      randomBirthday(seededRng('x'), '2028-12-31', undefined, 'year'),
+    );
+  });
+
   it('keep birthdays in range and reject a birth year outside 1900 … this year', () => {
     for (let i = 0; i < 200; i++) {
       const b = randomBirthday(secureRng, '2024-02-29', 2024);
       expect(b >= '2024-01-01' && b <= '2024-02-29').toBe(true);
     }
-    expect(randomBirthday(seededRng('x'), TODAY, undefined, '2025-01-01')).toBe(
-      randomBirthday(seededRng('x'), '2030-01-01', undefined, '2025-01-01'),
-    );
     expect(() => randomBirthday(secureRng, TODAY, 1899)).toThrow(/birthYear/);
     expect(() => randomBirthday(secureRng, TODAY, 2027)).toThrow(/1900 至 2026/);
   });

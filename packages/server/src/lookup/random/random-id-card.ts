@@ -55,11 +55,19 @@ function yearsBefore(ymd: string, years: number): string {
 }
 
 /**
- * A birthday up to `today`: any day of `birthYear` when given (up to today in the current year), otherwise someone
- * aged 18 to 70 on `anchor` (today, or a fixed date for seeded answers so they never change).
- * `birthYear` out of 1900…this year is an error naming it.
+ * Which days a default (no `birthYear`) birthday is drawn from, so that the person is aged 18 to 70 on the day of the
+ * request. `day`: born between 71 years minus a day and 18 years before today (every age 18–70 equally likely), the
+ * draw of a caller without a seed. `year`: born between 1 January 70 years and 1 January 18 years before this year,
+ * so the person is 18–70 on every day of the year; a seeded answer then stays the same all calendar year (Asia/Shanghai)
+ * and moves on with the year, instead of being aged against a fixed date and drifting past 70.
  */
-export function randomBirthday(rng: Rng, today: string, birthYear?: number, anchor = today): string {
+export type AgeWindow = 'day' | 'year';
+
+/**
+ * A birthday up to `today`: any day of `birthYear` when given (up to today in the current year), otherwise someone
+ * aged 18 to 70 today (see AgeWindow). `birthYear` out of 1900…this year is an error naming it.
+ */
+export function randomBirthday(rng: Rng, today: string, birthYear?: number, window: AgeWindow = 'day'): string {
   const year = Number(today.slice(0, 4));
   let from: number;
   let to: number;
@@ -68,9 +76,12 @@ export function randomBirthday(rng: Rng, today: string, birthYear?: number, anch
       throw paramError('birthYear', `应为 ${MIN_BIRTH_YEAR} 至 ${year} 之间的年份`, birthYear);
     from = dayNumber(`${birthYear}-01-01`);
     to = Math.min(dayNumber(`${birthYear}-12-31`), dayNumber(today));
+  } else if (window === 'year') {
+    from = dayNumber(`${year - 70}-01-01`);
+    to = dayNumber(`${year - 18}-01-01`);
   } else {
-    from = dayNumber(yearsBefore(anchor, 71)) + 1;
-    to = dayNumber(yearsBefore(anchor, 18));
+    from = dayNumber(yearsBefore(today, 71)) + 1;
+    to = dayNumber(yearsBefore(today, 18));
   }
   return ymdOf(from + rng.int(to - from + 1));
 }
@@ -85,8 +96,8 @@ export interface RandomIdOptions {
   /** Two-digit province code (see resolveProvince). */
   province?: string;
   birthYear?: number;
-  /** Day the default age range (18–70) is counted from; defaults to today. */
-  anchor?: string;
+  /** How a default birthday keeps the age 18–70 today: `year` for seeded answers (see AgeWindow). */
+  ageWindow?: AgeWindow;
 }
 
 /** Draws one number and returns it with what it encodes (the same report /api/id-card gives). */
@@ -100,7 +111,7 @@ export function randomIdCard(
   const gender = opts.gender ?? (rng.int(2) === 0 ? 'male' : 'female');
   const id = composeIdCard(
     pool[rng.int(pool.length)],
-    randomBirthday(rng, today, opts.birthYear, opts.anchor),
+    randomBirthday(rng, today, opts.birthYear, opts.ageWindow),
     randomSequence(rng, gender),
   );
   return { id, ...factsOf(id, today) };

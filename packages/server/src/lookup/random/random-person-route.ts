@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute, todayInShanghai } from '../../plugins/lookup-platform.js';
 import { loadPersonData, randomPerson } from './random-person.js';
-import { SEEDED_REFERENCE, parseGender } from './random-user.js';
+import { parseGender } from './random-user.js';
 import { rngFor } from '../shared/rng.js';
 import { SeedParam } from '../shared/schemas.js';
 import { literalUnion } from '../../shared/literal-union.js';
@@ -53,7 +53,6 @@ const PersonSchema = Type.Object({
 
 export default async function randomPersonRoute(app: FastifyInstance) {
   const data = loadPersonData();
-  const anchor = SEEDED_REFERENCE.toISOString().slice(0, 10);
 
   lookupRoute(app, {
     path: '/random-person',
@@ -68,7 +67,7 @@ export default async function randomPersonRoute(app: FastifyInstance) {
       'education follows the birth cohort, occupation the education and age (retired at 60 for men, 55 for women). Aged 18–70.',
       '',
       '- `gender`: `male`/`female` or `男`/`女`; omitted = either. `count`: 1–100, default 1.',
-      '- `seed`: the same seed and parameters give the same people (their ages follow today’s date).',
+      '- `seed`: the same seed and parameters give the same people all calendar year (Asia/Shanghai); their birthdays are drawn so that everyone is 18–70 on every day of that year, and move on with the year on 1 January.',
     ].join('\n'),
     query: Type.Object({
       gender: Type.Optional(
@@ -92,7 +91,11 @@ export default async function randomPersonRoute(app: FastifyInstance) {
     handler: (q) => {
       const rng = rngFor(q.seed);
       const today = todayInShanghai();
-      const opts = { gender: parseGender(q.gender), today, anchor: rng.seeded ? anchor : today };
+      const opts = {
+        gender: parseGender(q.gender),
+        today,
+        ageWindow: rng.seeded ? ('year' as const) : ('day' as const),
+      };
       return Array.from({ length: q.count }, () => randomPerson(rng, data, opts));
     },
   });

@@ -7,7 +7,7 @@ import { seededRng } from '../shared/rng.js';
 
 const TODAY = '2026-11-21';
 const data = loadPersonData();
-const opts = { today: TODAY, anchor: '2025-01-01' };
+const opts = { today: TODAY, ageWindow: 'year' as const };
 const people = (n: number, seed = 'people', gender?: 'male' | 'female') => {
   const rng = seededRng(seed);
   return Array.from({ length: n }, () => randomPerson(rng, data, { ...opts, gender }));

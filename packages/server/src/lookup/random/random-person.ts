@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { pinyin } from 'pinyin-pro';
 import { composeIdCard, factsOf, idRegions, type BirthFacts } from '../shared/id-card.js';
 import { loadPostcodes, type PostcodeRow } from '../shared/postcodes.js';
-import { randomBirthday, randomSequence } from './random-id-card.js';
+import { randomBirthday, randomSequence, type AgeWindow } from './random-id-card.js';
 import type { Gender } from './random-user.js';
 import { perObject } from '../shared/memo.js';
 import { pickOne, pickWeighted, type Rng } from '../shared/rng.js';
@@ -219,8 +219,8 @@ export interface PersonOptions {
   gender?: Gender;
   /** Today in Asia/Shanghai (ages, and no birthday after it). */
   today: string;
-  /** Day the 18–70 age range is counted from (a fixed date for seeded answers). */
-  anchor: string;
+  /** How the birthday keeps the age 18–70 today: `year` for seeded answers (see AgeWindow). */
+  ageWindow: AgeWindow;
 }
 
 export function randomPerson(rng: Rng, data: PersonData, opts: PersonOptions): Person {
@@ -229,7 +229,7 @@ export function randomPerson(rng: Rng, data: PersonData, opts: PersonOptions): P
   const given = pickOne(rng, data.given[gender]);
   const group = pickWeighted(rng, data.ethnicGroups);
   const place = placeFor(rng, data, group);
-  const birthday = randomBirthday(rng, opts.today, undefined, opts.anchor);
+  const birthday = randomBirthday(rng, opts.today, undefined, opts.ageWindow);
   const idCard = composeIdCard(place.code, birthday, randomSequence(rng, gender));
   const { region: _region, gender: genderZh, ...facts } = factsOf(idCard, opts.today);
 

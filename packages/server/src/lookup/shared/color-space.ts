@@ -23,11 +23,27 @@ export interface ParsedColor {
   chineseName?: string;
 }
 
+/**
+ * culori's parse, for text from a caller: its tokenizer throws on some malformed input (`a/1x`, `aC/6H` read as a
+ * hex colour followed by an alpha), and that is no colour, not a server fault. NaN channels are no colour either.
+ */
+function parseCss(text: string): Color | undefined {
+  let parsed: Color | undefined;
+  try {
+    parsed = parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!parsed) return undefined;
+  const channels = Object.entries(parsed).filter(([k]) => k !== 'mode');
+  return channels.every(([, v]) => v === undefined || Number.isFinite(v)) ? parsed : undefined;
+}
+
 /** Parses any CSS colour, a bare hex value, or a Chinese traditional colour name; undefined when it is none of these. */
 export function parseColor(input: string): ParsedColor | undefined {
   const text = input.trim();
   const named = chineseColorByName(text);
-  const parsed: Color | undefined = named ? parse(named.hex) : parse(text);
+  const parsed: Color | undefined = named ? parse(named.hex) : parseCss(text);
   if (!parsed) return undefined;
   const rgb = toRgb(parsed);
   const alpha = parsed.alpha ?? 1;

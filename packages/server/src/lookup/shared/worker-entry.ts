@@ -59,7 +59,8 @@ export function lazyPool(moduleUrl: string, name: string, busyMessage: string) {
     try {
       return (await pool.run({ module, task } satisfies PoolTask)) as T;
     } catch (err) {
-      if (err instanceof Error && err.message === 'Task queue is at limit') throw new LookupError(busyMessage);
+      if (err instanceof Error && err.message === 'Task queue is at limit')
+        throw new LookupError(busyMessage, 'server');
       throw err;
     }
   };

@@ -32,8 +32,8 @@ export default async function colorConvertRoute(app: FastifyInstance) {
         minLength: 1,
         maxLength: 100,
         'x-hint': ACCEPTED_FORMATS,
-        description: 'The colour to convert',
-        examples: ['#3b82f6', 'oklch(62.3% 0.214 259.8)', '胭脂'],
+        description: 'The colour to convert, e.g. #3b82f6, oklch(62.3% 0.214 259.8) or 胭脂',
+        examples: ['#3b82f6'],
       }),
     }),
     data: Type.Object({

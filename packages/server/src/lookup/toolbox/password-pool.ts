@@ -221,10 +221,11 @@ export class PasswordPool {
         lane.reload();
         throw new LookupError(
           `密码强度检测超时：${this.budgetMs / 1000} 秒内未能完成（输入过于复杂或服务繁忙），请稍后重试或换一个较短的密码`,
+          'server',
         );
       }
       if (err instanceof Error && err.message === 'Task queue is at limit') {
-        throw new LookupError('密码强度检测繁忙：排队的检测过多，请稍后重试');
+        throw new LookupError('密码强度检测繁忙：排队的检测过多，请稍后重试', 'server');
       }
       throw err;
     } finally {
