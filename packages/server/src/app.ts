@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
 import { handleClientError } from './plugins/client-errors.js';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
@@ -33,6 +33,8 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** Sees every route as it is registered (tests walk them all, e.g. to prove each admin route declares a permission). */
   onRoute?: (route: RouteOptions) => void;
+  /** Receives the first super administrator's generated password (the server prints it as a banner); without it, it is logged. */
+  onGeneratedPassword?: (password: string) => void;
   /** The clock of session bookkeeping (tests move it to either side of the refresh grace window); default Date.now. */
   now?: () => number;
 }
@@ -45,6 +47,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app: FastifyInstance = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
+    // A line per request and per answer only where a log collector wants them (LOG_REQUESTS).
+    logController: new LogController({ disableRequestLogging: !config.logRequests }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { verbose: true, keywords: ['x-hint'], allErrors: false } },
@@ -107,7 +111,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     await content.init();
     return result;
   });
-  if (seeded.generatedPassword) {
+  if (seeded.generatedPassword && opts.onGeneratedPassword) {
+    app.log.warn(
+      `Created the first super administrator "${config.adminUsername}" with a generated password (see the banner on stderr)`,
+    );
+    opts.onGeneratedPassword(seeded.generatedPassword);
+  } else if (seeded.generatedPassword) {
     app.log.warn(
       `Created the first super administrator "${config.adminUsername}" with the generated password: ${seeded.generatedPassword} (shown once; change it after signing in)`,
     );
