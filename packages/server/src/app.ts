@@ -20,6 +20,7 @@ import lookupApi from './lookup/index.js';
 import healthRoutes from './plugins/health.js';
 import adminApp from './plugins/admin-app.js';
 import mobileApp from './plugins/mobile-app.js';
+import docsSite from './plugins/docs-site.js';
 import { ContentStore } from './content/store.js';
 import monitor from './monitor/plugin.js';
 import './types.js';
@@ -157,5 +158,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(lookupApi, { prefix: '/api' });
   await app.register(adminApp);
   await app.register(mobileApp);
+  await app.register(docsSite);
   return app;
 }
