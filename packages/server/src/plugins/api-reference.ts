@@ -30,7 +30,8 @@ export function registerApiReference(
   const { prefix } = opts;
   const bundle = compressedFile(opts.file ?? scalarBundlePath());
   const script = `js/scalar.${bundle.hash}.js`;
-  const page = getHtmlDocument({
+  // Typed loosely on purpose: @scalar/core's types predate `showToolbar`, which the pinned bundle reads.
+  const options = {
     cdn: script,
     pageTitle: opts.title,
     url: opts.specUrl,
@@ -40,10 +41,11 @@ export function registerApiReference(
     // Nothing that needs another host: no "Open API Client" (it opened Scalar's site with our URL), no toolbar with
     // "Share" and "Generate SDKs", no developer tools, no telemetry. "Test request" stays: it calls this server.
     hideClientButton: true,
-    showToolbar: 'never',
-    showDeveloperTools: 'never',
+    showToolbar: 'never' as const,
+    showDeveloperTools: 'never' as const,
     telemetry: false,
-  });
+  };
+  const page = getHtmlDocument(options);
   const hide = { schema: { hide: true } };
 
   // One route for `<prefix>` and `<prefix>/` (the app ignores trailing slashes): the page's relative links need the slash.
