@@ -38,6 +38,10 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the documentation pages in a browser'
       });
       page.on('requestfailed', (req) => failed.push(req.url()));
       page.on('pageerror', (e) => failed.push(e.message));
+      // A refused inline script (its hash missing from the CSP) shows only here. Scalar probes eval and works without.
+      page.on('console', (m) => {
+        if (/Content Security Policy/.test(m.text()) && !/unsafe-eval/.test(m.text())) failed.push(m.text());
+      });
       await page.goto(`${base}${url}`);
       await page.waitForSelector(ready, { timeout: 45_000 });
       // A moment for what the page loads after it renders (Scalar keeps a connection open, so no networkidle).
