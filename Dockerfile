@@ -3,8 +3,10 @@
 # Build: docker build -t tianji .      Run: docker run -p 3000:3000 -v tianji-data:/var/lib/tianji tianji
 # See docs/deploy.md (single process, the compose cluster, Kubernetes).
 
-# 1. Build: every workspace's dependencies, then the server (tsc), the admin app and the phone app (vite).
-FROM node:20-slim AS build
+# Node 24, the current LTS (Node 20 reached its end of life on 2026-04-30; the code still runs on 20.19+).
+# 1. Build: every workspace's dependencies, then the server (tsc), the admin app, the phone app (vite) and the
+#    documentation site (VitePress).
+FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/server/package.json packages/server/
@@ -16,7 +18,7 @@ COPY . .
 RUN npm run build
 
 # 2. Production dependencies of the server only (no Vue, Vite, TypeScript or test tools in the image).
-FROM node:20-slim AS deps
+FROM node:24-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/server/package.json packages/server/
@@ -25,7 +27,7 @@ COPY apps/admin/package.json apps/admin/
 RUN npm ci --omit=dev --workspace packages/server --no-audit --no-fund && npm cache clean --force
 
 # 3. Runtime.
-FROM node:20-slim
+FROM node:24-slim
 # MALLOC_MMAP_THRESHOLD_: glibc gives every allocation of 128 KiB or more its own mapping, returned to the system when
 # freed, instead of raising that threshold as large buffers come and go and keeping freed pixels and PNG bytes in its
 # heaps. Measured with `npm run bench:memory`: 25-45 MB less RSS after every route (455-471 against 476-527 MB),
@@ -40,6 +42,7 @@ COPY --from=deps /app ./
 COPY --from=build /app/packages/server/dist packages/server/dist
 COPY --from=build /app/apps/admin/dist apps/admin/dist
 COPY --from=build /app/apps/mobile/dist apps/mobile/dist
+COPY --from=build /app/docs/.vitepress/dist docs/.vitepress/dist
 # The shipped data sets (read-only; see data/README.md). The writable DATA_DIR is a separate volume.
 COPY data data
 RUN mkdir -p /var/lib/tianji && chown node:node /var/lib/tianji

@@ -12,18 +12,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const WORKSPACES = ['packages/server', 'packages/client', 'apps/admin', 'apps/mobile'];
+const WORKSPACES = ['packages/server', 'packages/client', 'apps/admin', 'apps/mobile', 'docs'];
 /** What each workspace's build writes; a missing one means "build". */
 const OUTPUTS = [
   'packages/server/dist/server.js',
   'packages/client/dist',
   'apps/admin/dist/index.html',
   'apps/mobile/dist/index.html',
+  'docs/.vitepress/dist/index.html',
 ];
 const STAMP = path.join(root, 'packages/server/dist/.build-inputs');
 const ROOT_INPUTS = ['package.json', 'package-lock.json', 'tsconfig.base.json'];
 /** Not build inputs: outputs, dependencies, tests. */
-const SKIP_DIRS = new Set(['node_modules', 'dist', 'test', 'test-results', 'coverage']);
+const SKIP_DIRS = new Set(['node_modules', 'dist', 'cache', 'test', 'test-results', 'coverage']);
 const isTest = (name) => /\.test\.[cm]?[jt]s$/.test(name) || name.endsWith('.tsbuildinfo');
 
 function listFiles(dir, out) {

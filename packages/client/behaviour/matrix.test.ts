@@ -1,5 +1,6 @@
 /**
- * The README's scenario × client matrix is generated from the scenario table: this test fails when they differ.
+ * The scenario × client matrix of the documentation (docs/guide/clients.md) is generated from the scenario table:
+ * this test fails when they differ.
  * `TIANJI_UPDATE_README=1 npx vitest run packages/client/behaviour/matrix.test.ts` rewrites the block.
  */
 import fs from 'node:fs';
@@ -7,12 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { CLIENT_KINDS } from './driver.js';
 import { matrixMarkdown, SCENARIOS } from './scenarios.js';
 
-const README = new URL('../../../README.md', import.meta.url);
+const README = new URL('../../../docs/guide/clients.md', import.meta.url);
 const START = '<!-- behaviour-matrix:start (generated from packages/client/behaviour/scenarios.ts) -->';
 const END = '<!-- behaviour-matrix:end -->';
 
 describe('behaviour matrix', () => {
-  it('the README matrix is the scenario table', () => {
+  it('the matrix in docs/guide/clients.md is the scenario table', () => {
     const readme = fs.readFileSync(README, 'utf8');
     const block = `${START}\n${matrixMarkdown()}\n${END}`;
     const at = readme.indexOf(START);
@@ -21,7 +22,7 @@ describe('behaviour matrix', () => {
       fs.writeFileSync(README, readme.slice(0, at) + block + readme.slice(end + END.length));
       return;
     }
-    expect(at, 'README lacks the behaviour matrix markers').toBeGreaterThanOrEqual(0);
+    expect(at, 'docs/guide/clients.md lacks the behaviour matrix markers').toBeGreaterThanOrEqual(0);
     expect(readme.slice(at, end + END.length)).toBe(block);
   });
 

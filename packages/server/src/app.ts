@@ -1,5 +1,5 @@
 import proxyWarnings from './plugins/proxy-warnings.js';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
 import { handleClientError, refuseBareRequests } from './plugins/client-errors.js';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
@@ -21,6 +21,7 @@ import lookupApi from './lookup/index.js';
 import healthRoutes from './plugins/health.js';
 import adminApp from './plugins/admin-app.js';
 import mobileApp from './plugins/mobile-app.js';
+import docsSite from './plugins/docs-site.js';
 import { ContentStore } from './content/store.js';
 import monitor from './monitor/plugin.js';
 import './types.js';
@@ -34,6 +35,8 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** Sees every route as it is registered (tests walk them all, e.g. to prove each admin route declares a permission). */
   onRoute?: (route: RouteOptions) => void;
+  /** Receives the first super administrator's generated password (the server prints it as a banner); without it, it is logged. */
+  onGeneratedPassword?: (password: string) => void;
   /** The clock of session bookkeeping (tests move it to either side of the refresh grace window); default Date.now. */
   now?: () => number;
 }
@@ -46,6 +49,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app: FastifyInstance = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
+    // A line per request and per answer only where a log collector wants them (LOG_REQUESTS).
+    logController: new LogController({ disableRequestLogging: !config.logRequests }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // removeAdditional off: a body field a schema does not know is a 400 naming it (as an unknown query parameter of
@@ -119,7 +124,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       `ADMIN_PASSWORD 不符合密码策略（${seeded.weakPassword}）：超级管理员 "${config.adminUsername}" 首次登录后须先修改密码 · ADMIN_PASSWORD is below the password policy: the account must change it at first sign-in`,
     );
   }
-  if (seeded.generatedPassword) {
+  if (seeded.generatedPassword && opts.onGeneratedPassword) {
+    app.log.warn(
+      `Created the first super administrator "${config.adminUsername}" with a generated password (see the banner on stderr)`,
+    );
+    opts.onGeneratedPassword(seeded.generatedPassword);
+  } else if (seeded.generatedPassword) {
     app.log.warn(
       `Created the first super administrator "${config.adminUsername}" with the generated password: ${seeded.generatedPassword} (shown once; change it after signing in)`,
     );
@@ -161,5 +171,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(lookupApi);
   await app.register(adminApp);
   await app.register(mobileApp);
+  await app.register(docsSite);
   return app;
 }

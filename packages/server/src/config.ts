@@ -8,7 +8,11 @@ import { Value } from '@sinclair/typebox/value';
  */
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'HTTP port' }),
-  HOST: Type.String({ default: '0.0.0.0', description: 'Interface to listen on' }),
+  HOST: Type.String({
+    default: '127.0.0.1',
+    description:
+      'Interface to listen on: this machine only by default; 0.0.0.0 (every interface) in the container image, compose and Kubernetes',
+  }),
   DATA_DIR: Type.String({ default: './data', description: 'Folder for the SQLite file and the generated JWT secret' }),
   DATABASE_URL: Type.Optional(
     Type.String({
@@ -40,7 +44,7 @@ const EnvSchema = Type.Object({
       minLength: 8,
       maxLength: 128,
       description:
-        'Password of that first super administrator; when unset one is generated and printed once in the log',
+        'Password of that first super administrator; when unset one is generated, printed once as a banner on stderr, and must be changed at first sign-in',
     }),
   ),
   ACCESS_TOKEN_TTL: Type.String({
@@ -100,6 +104,13 @@ const EnvSchema = Type.Object({
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level (fatal, error, warn, info, debug, trace, silent)' },
+  ),
+  LOG_REQUESTS: Type.Union(
+    ['auto', 'true', 'false'].map((l) => Type.Literal(l)),
+    {
+      default: 'auto',
+      description: 'One info line per request and per answer: auto = only when NODE_ENV=production',
+    },
   ),
   USAGE_FLUSH_INTERVAL: Type.String({
     default: '60s',
@@ -162,6 +173,8 @@ export interface Config {
   rateLimit: { max: number; windowMs: number };
   loginThrottle: { perAccountIp: number; perIp: number; accountSlowdownAfter: number };
   logLevel: string;
+  /** Fastify's request/response lines (LOG_REQUESTS; auto = NODE_ENV=production). */
+  logRequests: boolean;
   publicBaseUrl?: string;
   trustedHosts: string[];
   usageFlushMs: number;
@@ -260,6 +273,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       accountSlowdownAfter: e.LOGIN_ACCOUNT_SLOWDOWN_AFTER,
     },
     logLevel: e.LOG_LEVEL,
+    // NODE_ENV is not a tianji setting (Node tooling reads it too), only what `auto` follows.
+    logRequests: e.LOG_REQUESTS === 'auto' ? env.NODE_ENV === 'production' : e.LOG_REQUESTS === 'true',
     usageFlushMs: parseDuration('USAGE_FLUSH_INTERVAL', e.USAGE_FLUSH_INTERVAL) * 1000,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     trustedHosts: e.TRUSTED_HOSTS.split(',')

@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { type Config, ConfigError, assertSharedSecret, loadConfig } from './config.js';
 import { ensurePrivateDir } from './private-files.js';
 import { logDestination } from './log-destination.js';
+import { adminUrl, firstStartBanner } from './first-start-banner.js';
 
 /**
  * In-flight requests get this long after SIGTERM, then the process exits regardless. With at most LOG_FLUSH_MS
@@ -25,8 +26,16 @@ async function main() {
   }
   // Tightened at every start: installs from before this rule created it 0755.
   ensurePrivateDir(config.dataDir, { tighten: true });
-  const log = logDestination();
-  const app = await buildApp({ config, persistSecret: true, logger: { level: config.logLevel, stream: log } });
+  const log = await terminalOrDestination();
+  let generatedPassword: string | undefined;
+  const app = await buildApp({
+    config,
+    persistSecret: true,
+    logger: { level: config.logLevel, stream: log },
+    onGeneratedPassword: (p) => {
+      generatedPassword = p;
+    },
+  });
   let closing = false;
   const exit = (code: number) => void log.flush(LOG_FLUSH_MS).finally(() => process.exit(code));
   const shutdown = async (signal: string) => {
@@ -56,6 +65,35 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
+  if (generatedPassword) {
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    process.stderr.write(
+      firstStartBanner({
+        adminUrl: adminUrl({ publicBaseUrl: config.publicBaseUrl, host: config.host, port }),
+        username: config.adminUsername,
+        password: generatedPassword,
+        host: config.host,
+      }),
+    );
+  }
+}
+
+/**
+ * On a terminal, readable lines (pino-pretty, when installed: it is a dependency, but an image may leave it out);
+ * anywhere else, JSON lines for the log collector, written so they never hold the process (log-destination.ts).
+ */
+async function terminalOrDestination() {
+  if (process.stdout.isTTY) {
+    try {
+      const { default: pretty } = await import('pino-pretty');
+      const stream = pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
+      return { write: (line: string) => void stream.write(line), flush: async (_ms: number) => undefined };
+    } catch {
+      // Not installed: JSON lines, as in production.
+    }
+  }
+  return logDestination();
 }
 
 main().catch((err) => {

@@ -77,6 +77,17 @@ describe('Kubernetes manifests', () => {
 
 describe('Dockerfile', () => {
   const dockerfile = read('Dockerfile');
+  it('builds and runs on the current Node.js LTS, every stage on the same image', () => {
+    const images = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]);
+    expect(images.length).toBeGreaterThan(0);
+    for (const image of images) expect(image).toMatch(/^node:(22|24)-slim$/);
+    expect(new Set(images).size).toBe(1);
+  });
+
+  it('ships the built documentation site beside the apps', () => {
+    expect(dockerfile).toContain('COPY --from=build /app/docs/.vitepress/dist docs/.vitepress/dist');
+  });
+
   it('runs as a non-root user, checks /readyz, and starts the built server', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/readyz/m);

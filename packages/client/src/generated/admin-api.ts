@@ -11,7 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List 一言 */
+        /** 列出一言 List 一言 */
         get: {
             parameters: {
                 query: {
@@ -55,7 +55,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Add a 一言 item */
+        /** 新增一条一言 Add a 一言 item */
         post: {
             parameters: {
                 query?: never;
@@ -113,7 +113,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one 一言 item */
+        /** 查看一条一言 Get one 一言 item */
         get: {
             parameters: {
                 query?: never;
@@ -149,7 +149,7 @@ export interface paths {
                 };
             };
         };
-        /** Edit a 一言 item (full replacement) */
+        /** 编辑一条一言（整条替换） Edit a 一言 item (full replacement) */
         put: {
             parameters: {
                 query?: never;
@@ -197,7 +197,7 @@ export interface paths {
             };
         };
         post?: never;
-        /** Delete a 一言 item */
+        /** 删除一条一言 Delete a 一言 item */
         delete: {
             parameters: {
                 query?: never;
@@ -224,7 +224,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete several 一言 items */
+        /** 批量删除一言 Delete several 一言 items */
         post: {
             parameters: {
                 query?: never;
@@ -268,7 +268,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export 一言 (CSV with BOM, or JSON) */
+        /** 导出一言（带 BOM 的 CSV 或 JSON） Export 一言 (CSV with BOM, or JSON) */
         get: {
             parameters: {
                 query: {
@@ -300,7 +300,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Bulk import 一言 (JSON or CSV)
+         * 批量导入一言（JSON 或 CSV） Bulk import 一言 (JSON or CSV)
          * @description All or nothing: every row is validated first; any malformed row (or a duplicate) rejects the whole file with a per-row error list, and nothing is imported.
          */
         post: {
@@ -348,7 +348,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List 节假日安排 */
+        /** 列出节假日安排 List 节假日安排 */
         get: {
             parameters: {
                 query: {
@@ -394,7 +394,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Add a 节假日安排 item */
+        /** 新增一条节假日安排 Add a 节假日安排 item */
         post: {
             parameters: {
                 query?: never;
@@ -456,7 +456,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one 节假日安排 item */
+        /** 查看一条节假日安排 Get one 节假日安排 item */
         get: {
             parameters: {
                 query?: never;
@@ -494,7 +494,7 @@ export interface paths {
                 };
             };
         };
-        /** Edit a 节假日安排 item (full replacement) */
+        /** 编辑一条节假日安排（整条替换） Edit a 节假日安排 item (full replacement) */
         put: {
             parameters: {
                 query?: never;
@@ -546,7 +546,7 @@ export interface paths {
             };
         };
         post?: never;
-        /** Delete a 节假日安排 item */
+        /** 删除一条节假日安排 Delete a 节假日安排 item */
         delete: {
             parameters: {
                 query?: never;
@@ -573,7 +573,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete several 节假日安排 items */
+        /** 批量删除节假日安排 Delete several 节假日安排 items */
         post: {
             parameters: {
                 query?: never;
@@ -617,7 +617,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export 节假日安排 (CSV with BOM, or JSON) */
+        /** 导出节假日安排（带 BOM 的 CSV 或 JSON） Export 节假日安排 (CSV with BOM, or JSON) */
         get: {
             parameters: {
                 query: {
@@ -649,7 +649,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Bulk import 节假日安排 (JSON or CSV)
+         * 批量导入节假日安排（JSON 或 CSV） Bulk import 节假日安排 (JSON or CSV)
          * @description All or nothing: every row is validated first; any malformed row (or a duplicate) rejects the whole file with a per-row error list, and nothing is imported.
          */
         post: {
@@ -697,7 +697,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List 笑话 */
+        /** 列出笑话 List 笑话 */
         get: {
             parameters: {
                 query: {
@@ -736,7 +736,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Add a 笑话 item */
+        /** 新增一条笑话 Add a 笑话 item */
         post: {
             parameters: {
                 query?: never;
@@ -784,7 +784,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one 笑话 item */
+        /** 查看一条笑话 Get one 笑话 item */
         get: {
             parameters: {
                 query?: never;
@@ -815,7 +815,7 @@ export interface paths {
                 };
             };
         };
-        /** Edit a 笑话 item (full replacement) */
+        /** 编辑一条笑话（整条替换） Edit a 笑话 item (full replacement) */
         put: {
             parameters: {
                 query?: never;
@@ -853,7 +853,7 @@ export interface paths {
             };
         };
         post?: never;
-        /** Delete a 笑话 item */
+        /** 删除一条笑话 Delete a 笑话 item */
         delete: {
             parameters: {
                 query?: never;
@@ -880,7 +880,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete several 笑话 items */
+        /** 批量删除笑话 Delete several 笑话 items */
         post: {
             parameters: {
                 query?: never;
@@ -924,7 +924,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export 笑话 (CSV with BOM, or JSON) */
+        /** 导出笑话（带 BOM 的 CSV 或 JSON） Export 笑话 (CSV with BOM, or JSON) */
         get: {
             parameters: {
                 query: {
@@ -956,7 +956,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Bulk import 笑话 (JSON or CSV)
+         * 批量导入笑话（JSON 或 CSV） Bulk import 笑话 (JSON or CSV)
          * @description All or nothing: every row is validated first; any malformed row (or a duplicate) rejects the whole file with a per-row error list, and nothing is imported.
          */
         post: {
@@ -1004,7 +1004,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List 心情语录 */
+        /** 列出心情语录 List 心情语录 */
         get: {
             parameters: {
                 query: {
@@ -1044,7 +1044,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Add a 心情语录 item */
+        /** 新增一条心情语录 Add a 心情语录 item */
         post: {
             parameters: {
                 query?: never;
@@ -1094,7 +1094,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one 心情语录 item */
+        /** 查看一条心情语录 Get one 心情语录 item */
         get: {
             parameters: {
                 query?: never;
@@ -1126,7 +1126,7 @@ export interface paths {
                 };
             };
         };
-        /** Edit a 心情语录 item (full replacement) */
+        /** 编辑一条心情语录（整条替换） Edit a 心情语录 item (full replacement) */
         put: {
             parameters: {
                 query?: never;
@@ -1166,7 +1166,7 @@ export interface paths {
             };
         };
         post?: never;
-        /** Delete a 心情语录 item */
+        /** 删除一条心情语录 Delete a 心情语录 item */
         delete: {
             parameters: {
                 query?: never;
@@ -1193,7 +1193,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete several 心情语录 items */
+        /** 批量删除心情语录 Delete several 心情语录 items */
         post: {
             parameters: {
                 query?: never;
@@ -1237,7 +1237,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export 心情语录 (CSV with BOM, or JSON) */
+        /** 导出心情语录（带 BOM 的 CSV 或 JSON） Export 心情语录 (CSV with BOM, or JSON) */
         get: {
             parameters: {
                 query: {
@@ -1269,7 +1269,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Bulk import 心情语录 (JSON or CSV)
+         * 批量导入心情语录（JSON 或 CSV） Bulk import 心情语录 (JSON or CSV)
          * @description All or nothing: every row is validated first; any malformed row (or a duplicate) rejects the whole file with a per-row error list, and nothing is imported.
          */
         post: {
@@ -1317,7 +1317,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List 古诗词 */
+        /** 列出古诗词 List 古诗词 */
         get: {
             parameters: {
                 query: {
@@ -1361,7 +1361,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Add a 古诗词 item */
+        /** 新增一条古诗词 Add a 古诗词 item */
         post: {
             parameters: {
                 query?: never;
@@ -1419,7 +1419,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one 古诗词 item */
+        /** 查看一条古诗词 Get one 古诗词 item */
         get: {
             parameters: {
                 query?: never;
@@ -1455,7 +1455,7 @@ export interface paths {
                 };
             };
         };
-        /** Edit a 古诗词 item (full replacement) */
+        /** 编辑一条古诗词（整条替换） Edit a 古诗词 item (full replacement) */
         put: {
             parameters: {
                 query?: never;
@@ -1503,7 +1503,7 @@ export interface paths {
             };
         };
         post?: never;
-        /** Delete a 古诗词 item */
+        /** 删除一条古诗词 Delete a 古诗词 item */
         delete: {
             parameters: {
                 query?: never;
@@ -1530,7 +1530,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete several 古诗词 items */
+        /** 批量删除古诗词 Delete several 古诗词 items */
         post: {
             parameters: {
                 query?: never;
@@ -1574,7 +1574,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export 古诗词 (CSV with BOM, or JSON) */
+        /** 导出古诗词（带 BOM 的 CSV 或 JSON） Export 古诗词 (CSV with BOM, or JSON) */
         get: {
             parameters: {
                 query: {
@@ -1606,7 +1606,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Bulk import 古诗词 (JSON or CSV)
+         * 批量导入古诗词（JSON 或 CSV） Bulk import 古诗词 (JSON or CSV)
          * @description All or nothing: every row is validated first; any malformed row (or a duplicate) rejects the whole file with a per-row error list, and nothing is imported.
          */
         post: {
@@ -1654,7 +1654,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List 绕口令 */
+        /** 列出绕口令 List 绕口令 */
         get: {
             parameters: {
                 query: {
@@ -1694,7 +1694,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Add a 绕口令 item */
+        /** 新增一条绕口令 Add a 绕口令 item */
         post: {
             parameters: {
                 query?: never;
@@ -1744,7 +1744,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one 绕口令 item */
+        /** 查看一条绕口令 Get one 绕口令 item */
         get: {
             parameters: {
                 query?: never;
@@ -1776,7 +1776,7 @@ export interface paths {
                 };
             };
         };
-        /** Edit a 绕口令 item (full replacement) */
+        /** 编辑一条绕口令（整条替换） Edit a 绕口令 item (full replacement) */
         put: {
             parameters: {
                 query?: never;
@@ -1816,7 +1816,7 @@ export interface paths {
             };
         };
         post?: never;
-        /** Delete a 绕口令 item */
+        /** 删除一条绕口令 Delete a 绕口令 item */
         delete: {
             parameters: {
                 query?: never;
@@ -1843,7 +1843,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete several 绕口令 items */
+        /** 批量删除绕口令 Delete several 绕口令 items */
         post: {
             parameters: {
                 query?: never;
@@ -1887,7 +1887,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export 绕口令 (CSV with BOM, or JSON) */
+        /** 导出绕口令（带 BOM 的 CSV 或 JSON） Export 绕口令 (CSV with BOM, or JSON) */
         get: {
             parameters: {
                 query: {
@@ -1919,7 +1919,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Bulk import 绕口令 (JSON or CSV)
+         * 批量导入绕口令（JSON 或 CSV） Bulk import 绕口令 (JSON or CSV)
          * @description All or nothing: every row is validated first; any malformed row (or a duplicate) rejects the whole file with a per-row error list, and nothing is imported.
          */
         post: {
@@ -1967,7 +1967,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List 冷知识 */
+        /** 列出冷知识 List 冷知识 */
         get: {
             parameters: {
                 query: {
@@ -2007,7 +2007,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Add a 冷知识 item */
+        /** 新增一条冷知识 Add a 冷知识 item */
         post: {
             parameters: {
                 query?: never;
@@ -2057,7 +2057,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one 冷知识 item */
+        /** 查看一条冷知识 Get one 冷知识 item */
         get: {
             parameters: {
                 query?: never;
@@ -2089,7 +2089,7 @@ export interface paths {
                 };
             };
         };
-        /** Edit a 冷知识 item (full replacement) */
+        /** 编辑一条冷知识（整条替换） Edit a 冷知识 item (full replacement) */
         put: {
             parameters: {
                 query?: never;
@@ -2129,7 +2129,7 @@ export interface paths {
             };
         };
         post?: never;
-        /** Delete a 冷知识 item */
+        /** 删除一条冷知识 Delete a 冷知识 item */
         delete: {
             parameters: {
                 query?: never;
@@ -2156,7 +2156,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete several 冷知识 items */
+        /** 批量删除冷知识 Delete several 冷知识 items */
         post: {
             parameters: {
                 query?: never;
@@ -2200,7 +2200,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export 冷知识 (CSV with BOM, or JSON) */
+        /** 导出冷知识（带 BOM 的 CSV 或 JSON） Export 冷知识 (CSV with BOM, or JSON) */
         get: {
             parameters: {
                 query: {
@@ -2232,7 +2232,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Bulk import 冷知识 (JSON or CSV)
+         * 批量导入冷知识（JSON 或 CSV） Bulk import 冷知识 (JSON or CSV)
          * @description All or nothing: every row is validated first; any malformed row (or a duplicate) rejects the whole file with a per-row error list, and nothing is imported.
          */
         post: {
@@ -2280,7 +2280,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List 每日壁纸 */
+        /** 列出每日壁纸 List 每日壁纸 */
         get: {
             parameters: {
                 query: {
@@ -2326,7 +2326,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Add a 每日壁纸 item */
+        /** 新增一条每日壁纸 Add a 每日壁纸 item */
         post: {
             parameters: {
                 query?: never;
@@ -2388,7 +2388,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one 每日壁纸 item */
+        /** 查看一条每日壁纸 Get one 每日壁纸 item */
         get: {
             parameters: {
                 query?: never;
@@ -2426,7 +2426,7 @@ export interface paths {
                 };
             };
         };
-        /** Edit a 每日壁纸 item (full replacement) */
+        /** 编辑一条每日壁纸（整条替换） Edit a 每日壁纸 item (full replacement) */
         put: {
             parameters: {
                 query?: never;
@@ -2478,7 +2478,7 @@ export interface paths {
             };
         };
         post?: never;
-        /** Delete a 每日壁纸 item */
+        /** 删除一条每日壁纸 Delete a 每日壁纸 item */
         delete: {
             parameters: {
                 query?: never;
@@ -2505,7 +2505,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete several 每日壁纸 items */
+        /** 批量删除每日壁纸 Delete several 每日壁纸 items */
         post: {
             parameters: {
                 query?: never;
@@ -2549,7 +2549,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export 每日壁纸 (CSV with BOM, or JSON) */
+        /** 导出每日壁纸（带 BOM 的 CSV 或 JSON） Export 每日壁纸 (CSV with BOM, or JSON) */
         get: {
             parameters: {
                 query: {
@@ -2581,7 +2581,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Bulk import 每日壁纸 (JSON or CSV)
+         * 批量导入每日壁纸（JSON 或 CSV） Bulk import 每日壁纸 (JSON or CSV)
          * @description All or nothing: every row is validated first; any malformed row (or a duplicate) rejects the whole file with a per-row error list, and nothing is imported.
          */
         post: {
@@ -2629,7 +2629,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List 歇后语 */
+        /** 列出歇后语 List 歇后语 */
         get: {
             parameters: {
                 query: {
@@ -2669,7 +2669,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Add a 歇后语 item */
+        /** 新增一条歇后语 Add a 歇后语 item */
         post: {
             parameters: {
                 query?: never;
@@ -2719,7 +2719,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one 歇后语 item */
+        /** 查看一条歇后语 Get one 歇后语 item */
         get: {
             parameters: {
                 query?: never;
@@ -2751,7 +2751,7 @@ export interface paths {
                 };
             };
         };
-        /** Edit a 歇后语 item (full replacement) */
+        /** 编辑一条歇后语（整条替换） Edit a 歇后语 item (full replacement) */
         put: {
             parameters: {
                 query?: never;
@@ -2791,7 +2791,7 @@ export interface paths {
             };
         };
         post?: never;
-        /** Delete a 歇后语 item */
+        /** 删除一条歇后语 Delete a 歇后语 item */
         delete: {
             parameters: {
                 query?: never;
@@ -2818,7 +2818,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete several 歇后语 items */
+        /** 批量删除歇后语 Delete several 歇后语 items */
         post: {
             parameters: {
                 query?: never;
@@ -2862,7 +2862,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export 歇后语 (CSV with BOM, or JSON) */
+        /** 导出歇后语（带 BOM 的 CSV 或 JSON） Export 歇后语 (CSV with BOM, or JSON) */
         get: {
             parameters: {
                 query: {
@@ -2894,7 +2894,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Bulk import 歇后语 (JSON or CSV)
+         * 批量导入歇后语（JSON 或 CSV） Bulk import 歇后语 (JSON or CSV)
          * @description All or nothing: every row is validated first; any malformed row (or a duplicate) rejects the whole file with a per-row error list, and nothing is imported.
          */
         post: {
@@ -2943,7 +2943,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Public API usage per endpoint and day
+         * 公共接口每天每个接口的调用量 Public API usage per endpoint and day
          * @description Request count, failures (split into the caller’s and the server’s), and latency percentiles (ms, bucketed to ~12%) per endpoint and day (Asia/Shanghai), including this instance’s not yet flushed counts.
          */
         get: {
@@ -3009,7 +3009,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Search the audit log
+         * 查询审计日志 Search the audit log
          * @description Newest first. Filters combine: keyword, exact action, actorId, and a time window from/to (ISO dates or instants).
          */
         get: {
@@ -3097,7 +3097,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export the audit log as CSV
+         * 导出审计日志（CSV） Export the audit log as CSV
          * @description Same filters as the search, without paging; the newest 50 000 rows at most (`X-Export-Truncated: true` when cut).
          */
         get: {
@@ -3156,7 +3156,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Server-Sent Events of this session
+         * 本会话的事件流（SSE） Server-Sent Events of this session
          * @description A text/event-stream (read it with fetch and the Bearer header). When this session ends — signed out elsewhere, by an operator, forced sign-out, new password, account disabled, refresh replay — it sends `event: session-ended` with `data: {"reason": "<401 code>", "message": "<Chinese text>"}` and closes. With REDIS_URL the notice reaches the streams on every instance.
          */
         get: {
@@ -3197,7 +3197,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sign in with username and password
+         * 用户名密码登录 Sign in with username and password
          * @description Returns an access token (short-lived) and a refresh token (single use). Unknown user, wrong password and disabled user all answer 401 with the same body. Repeated failures per account or per IP answer 429 with Retry-After. For an account with TOTP enabled the answer is `{mfaRequired: true, mfaToken}` instead: finish with POST /api/auth/login/totp.
          */
         post: {
@@ -3273,7 +3273,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Second step of a sign-in with TOTP
+         * 两步验证登录的第二步 Second step of a sign-in with TOTP
          * @description With the mfaToken of POST /api/auth/login (valid 5 minutes) and a 6-digit code (±30 s accepted, each code once) or an unused recovery code. A wrong code is 401 UNAUTHORIZED, counted by the same throttle as passwords (429 with Retry-After) and recorded in the login log as WRONG_TOTP. An expired or foreign mfaToken is 401: sign in again.
          */
         post: {
@@ -3345,7 +3345,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sign out: revoke the presented refresh token
+         * 退出登录：吊销所出示的刷新令牌 Sign out: revoke the presented refresh token
          * @description Revokes the presented refresh token and every token rotated from the same sign-in (other devices stay signed in). The access token is stateless and stays usable until its own expiry (ACCESS_TOKEN_TTL, 15 minutes by default).
          */
         post: {
@@ -3386,7 +3386,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The signed-in user, roles, aggregate mask and visible menu tree
+         * 当前用户、角色、权限掩码与可见菜单树 The signed-in user, roles, aggregate mask and visible menu tree
          * @description A menu is visible when any of the user’s enabled roles holds a grant on it, even with bits 0; its ancestors are included so the tree is complete.
          */
         get: {
@@ -3471,7 +3471,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Change one’s own password
+         * 修改自己的密码 Change one’s own password
          * @description Increments token_version: every token on every device dies. The response carries a fresh pair for this caller. A wrong oldPassword is 400 and counts toward the same failure limit as sign-in (429 with Retry-After).
          */
         put: {
@@ -3523,7 +3523,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** My profile */
+        /** 我的资料 My profile */
         get: {
             parameters: {
                 query?: never;
@@ -3560,7 +3560,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Edit my nickname, email and phone
+         * 修改我的昵称、邮箱和手机号 Edit my nickname, email and phone
          * @description Username, status and roles are changed by an administrator (PATCH /api/users/{id}). Audited as auth.update-profile.
          */
         patch: {
@@ -3616,7 +3616,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Exchange a refresh token for a new pair
+         * 用刷新令牌换取新的一对令牌 Exchange a refresh token for a new pair
          * @description Rotates the pair: the presented refresh token is void at once. Presenting an already-rotated token again is treated as theft and revokes every token of that sign-in (401). A failed refresh means: sign in again.
          */
         post: {
@@ -3666,7 +3666,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * My live sessions
+         * 我的在线会话 My live sessions
          * @description `current` marks the session of the token making this request.
          */
         get: {
@@ -3741,7 +3741,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Sign out one of my devices
+         * 让我的某台设备下线 Sign out one of my devices
          * @description Its tokens answer 401 SESSION_ENDED from their next use. 404 when the id is not a live session of yours.
          */
         delete: {
@@ -3780,7 +3780,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sign out every other device
+         * 让我的其他设备全部下线 Sign out every other device
          * @description Ends every session of yours except the one making this request.
          */
         post: {
@@ -3823,7 +3823,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Turn TOTP off for one’s own account
+         * 关闭自己账号的两步验证 Turn TOTP off for one’s own account
          * @description Proven by the current password or a code (6-digit or recovery). A wrong proof is 400 and counts toward the sign-in throttle. If one of your roles requires TOTP, admin routes then answer 403 TOTP_SETUP_REQUIRED until you enrol again.
          */
         post: {
@@ -3867,7 +3867,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Confirm TOTP with a current code; returns ten recovery codes
+         * 用当前动态码确认两步验证，返回十个恢复码 Confirm TOTP with a current code; returns ten recovery codes
          * @description The recovery codes are shown only here (stored hashed); each signs in once in place of a 6-digit code. A wrong code is 400. With signOutOthers, every other session of the account ends (SESSION_ENDED); signedOut says how many.
          */
         post: {
@@ -3924,7 +3924,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start TOTP enrolment of one’s own account
+         * 开始为自己的账号设置两步验证 Start TOTP enrolment of one’s own account
          * @description A new secret (pending until POST /api/auth/totp/enable confirms it; calling again replaces it). 409 when TOTP is already enabled.
          */
         post: {
@@ -3970,7 +3970,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Search the login log
+         * 查询登录日志 Search the login log
          * @description Newest first. Filters combine: keyword (username as typed), userId, ip (prefix), event, result, and a time window from/to.
          */
         get: {
@@ -4066,7 +4066,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export the login log as CSV
+         * 导出登录日志（CSV） Export the login log as CSV
          * @description Same filters as the search, without paging; the newest 50 000 rows at most (`X-Export-Truncated: true` when cut).
          */
         get: {
@@ -4126,7 +4126,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The whole menu tree
+         * 完整菜单树 The whole menu tree
          * @description Every menu, nested; siblings ordered by sort, then code.
          */
         get: {
@@ -4153,7 +4153,7 @@ export interface paths {
         };
         put?: never;
         /**
-         * Create a root menu
+         * 新增顶级菜单 Create a root menu
          * @description The super administrator role is granted every permission on it; other roles see it once granted (PUT /api/roles/{id}/menus). A taken code answers 409.
          */
         post: {
@@ -4217,7 +4217,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A menu with its subtree */
+        /** 查看菜单及其子树 A menu with its subtree */
         get: {
             parameters: {
                 query?: never;
@@ -4246,7 +4246,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a menu
+         * 删除菜单 Delete a menu
          * @description A menu with children answers 409 CONFLICT unless `cascade=true`, which deletes the whole subtree. Grants on deleted menus go with them, so below super administrators every bit a role is granted on them must be yours (403 PRIVILEGE_ESCALATION). Built-in menus cannot be deleted (409).
          */
         delete: {
@@ -4276,7 +4276,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Edit or move a menu
+         * 编辑或移动菜单 Edit or move a menu
          * @description `parentId` moves the menu (null: to the root); a menu cannot move under itself or its own descendants (400). Built-in menus keep their code (409).
          */
         patch: {
@@ -4344,7 +4344,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a child menu
+         * 新增下级菜单 Create a child menu
          * @description Like creating a root menu, under the menu `id` (404 if it does not exist).
          */
         post: {
@@ -4411,7 +4411,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The ten permission points */
+        /** 十个权限点 The ten permission points */
         get: {
             parameters: {
                 query?: never;
@@ -4455,7 +4455,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List roles
+         * 列出角色 List roles
          * @description `keyword` matches code or name (case-insensitive substring); ordered by sort, then code.
          */
         get: {
@@ -4518,7 +4518,7 @@ export interface paths {
         };
         put?: never;
         /**
-         * Create a role
+         * 新增角色 Create a role
          * @description A taken code, or a name another role has (compared without case, width or whitespace), answers 409 CONFLICT naming it. A new role has no grants.
          */
         post: {
@@ -4595,7 +4595,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a role with its menu grants
+         * 查看角色及其菜单授权 Get a role with its menu grants
          * @description Grant masks are normalised: the super administrator’s all-ones mask reads 9223372036854775807.
          */
         get: {
@@ -4659,7 +4659,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a role
+         * 删除角色 Delete a role
          * @description Removes its user assignments and grants. The super administrator role cannot be deleted (409 SUPER_ADMIN_PROTECTED). As for disabling it, the role must be covered by your own masks and not held by you, and a role with requireTotp is deleted by a super administrator only (403 PRIVILEGE_ESCALATION).
          */
         delete: {
@@ -4686,7 +4686,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Edit a role
+         * 编辑角色 Edit a role
          * @description A disabled role contributes no permission from its holders’ next request. The super administrator role cannot be disabled or renamed in code (409 SUPER_ADMIN_PROTECTED), and only a super administrator edits it. Switching a role on or off, or changing its name or code, needs it covered by your own masks and not held by you (403 PRIVILEGE_ESCALATION). A name another role has answers 409 CONFLICT.
          */
         patch: {
@@ -4763,7 +4763,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Replace the menu grants of a role
+         * 设置角色的菜单授权 Replace the menu grants of a role
          * @description Each grant is `{menuId, bits}`; bits is an OR of the ten permission points (0–1023); 0 keeps the menu visible with every action hidden. The all-ones mask is reserved for the super administrator role, whose grants cannot be changed (409 SUPER_ADMIN_PROTECTED). An unknown menuId answers 400 naming it. Below super administrators you grant only bits you hold (403 PRIVILEGE_ESCALATION naming the rest), bits the role has that you lack stay as they are, and never on a role you hold.
          */
         put: {
@@ -4856,7 +4856,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Delete several roles
+         * 批量删除角色 Delete several roles
          * @description All or nothing: a batch holding the super administrator role is refused (409 SUPER_ADMIN_PROTECTED), and one holding a role you may not delete alone (403 PRIVILEGE_ESCALATION). Unknown ids are ignored.
          */
         post: {
@@ -4905,7 +4905,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export roles as CSV
+         * 导出角色（CSV） Export roles as CSV
          * @description Same filters as the list, without paging; at most 50 000 rows.
          */
         get: {
@@ -4949,7 +4949,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List live sessions
+         * 列出在线会话 List live sessions
          * @description Sessions that have not ended or expired, most recently refreshed first. Filters: userId, ip (prefix), clientKind, keyword (username or nickname).
          */
         get: {
@@ -5039,7 +5039,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * End a session
+         * 结束会话 End a session
          * @description Its tokens answer 401 SESSION_ENDED from their next use. Only a super administrator may end a super administrator’s session (409 SUPER_ADMIN_PROTECTED).
          */
         delete: {
@@ -5078,7 +5078,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * End several sessions
+         * 批量结束会话 End several sessions
          * @description All or nothing: if one of them belongs to a super administrator and you are not one, none ends (409). Unknown or ended ids are ignored.
          */
         post: {
@@ -5127,7 +5127,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List users
+         * 列出用户 List users
          * @description `keyword` matches username or nickname (case-insensitive substring); newest first.
          */
         get: {
@@ -5192,7 +5192,7 @@ export interface paths {
         };
         put?: never;
         /**
-         * Create a user
+         * 新增用户 Create a user
          * @description A password shorter than PASSWORD_MIN_LENGTH or weaker than PASSWORD_MIN_SCORE answers 400. A taken username answers 409 CONFLICT. `roleIds` needs GRANT on system:user as well as ADD, and every role must be covered by your own masks (403 PRIVILEGE_ESCALATION otherwise); giving the super_admin role requires a super administrator (403 FORBIDDEN).
          */
         post: {
@@ -5269,7 +5269,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a user */
+        /** 查看用户 Get a user */
         get: {
             parameters: {
                 query?: never;
@@ -5322,7 +5322,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a user
+         * 删除用户 Delete a user
          * @description You cannot delete yourself (409 CONFLICT) nor the last active super administrator (409 SUPER_ADMIN_PROTECTED); a user holding anything you lack answers 403 PRIVILEGE_ESCALATION.
          */
         delete: {
@@ -5349,7 +5349,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Edit a user (username, nickname, status)
+         * 编辑用户（用户名、昵称、状态） Edit a user (username, nickname, status)
          * @description Disabling a user ends all of their sessions at once (token_version + 1, refresh tokens revoked). You cannot disable yourself (409 CONFLICT), nor the last active super administrator (409 SUPER_ADMIN_PROTECTED). Only a super administrator may edit a super administrator (403 FORBIDDEN); below that, a user holding anything you lack (through any of its roles, enabled or not) answers 403 PRIVILEGE_ESCALATION.
          */
         patch: {
@@ -5424,7 +5424,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Force a user to sign out everywhere
+         * 强制用户在所有设备下线 Force a user to sign out everywhere
          * @description token_version + 1: every token on every device answers 401 FORCED_LOGOUT from its next use. Only a super administrator may do this to a super administrator (409).
          */
         post: {
@@ -5471,7 +5471,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Set a new password for a user
+         * 重置用户密码 Set a new password for a user
          * @description Ends every session of that user (token_version + 1); they must choose their own password at the next sign-in (mustChangePassword). The password policy applies (400). The password is never written to the audit log. A user holding anything you lack answers 403 PRIVILEGE_ESCALATION, and so does your own account: change your own password with PUT /api/auth/password, which asks for the current one.
          */
         post: {
@@ -5517,7 +5517,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Replace a user's roles
+         * 设置用户的角色 Replace a user's roles
          * @description Applies from the user’s next request. Granting or revoking super_admin requires a super administrator; the last active super administrator cannot lose the role (409 SUPER_ADMIN_PROTECTED). Below super administrators: not your own roles, only for a user you cover, and only roles you cover (403 PRIVILEGE_ESCALATION).
          */
         put: {
@@ -5593,7 +5593,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Delete several users
+         * 批量删除用户 Delete several users
          * @description All or nothing: if any rule refuses one of them (yourself, the last super administrators, a user holding anything you lack), none is deleted. Unknown ids are ignored.
          */
         post: {
@@ -5642,7 +5642,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export users as CSV
+         * 导出用户（CSV） Export users as CSV
          * @description Same filters as the list, without paging; at most 50 000 rows (`X-Export-Truncated: true` when cut). Roles are listed by name.
          */
         get: {

@@ -26,7 +26,7 @@ function libraryRoutes(lib: LibraryDef) {
       {
         config: { auth: { menu, bits: ['SEARCH'] } },
         schema: schema({
-          summary: `List ${lib.label}`,
+          summary: `列出${lib.label} List ${lib.label}`,
           querystring: Paging,
           response: {
             200: Type.Object({
@@ -52,7 +52,7 @@ function libraryRoutes(lib: LibraryDef) {
       {
         config: { auth: { menu, bits: ['EXPORT'] } },
         schema: schema({
-          summary: `Export ${lib.label} (CSV with BOM, or JSON)`,
+          summary: `导出${lib.label}（带 BOM 的 CSV 或 JSON） Export ${lib.label} (CSV with BOM, or JSON)`,
           querystring: ExportQuery,
         }),
       },
@@ -86,7 +86,7 @@ function libraryRoutes(lib: LibraryDef) {
       {
         config: { auth: { menu, bits: ['SEARCH'] } },
         schema: schema({
-          summary: `Get one ${lib.label} item`,
+          summary: `查看一条${lib.label} Get one ${lib.label} item`,
           params: IdParams,
           response: { 200: Type.Object({ data: itemSchema(lib) }) },
         }),
@@ -103,7 +103,7 @@ function libraryRoutes(lib: LibraryDef) {
       {
         config: { auth: { menu, bits: ['ADD'] } },
         schema: schema({
-          summary: `Add a ${lib.label} item`,
+          summary: `新增一条${lib.label} Add a ${lib.label} item`,
           body: lib.schema,
           response: { 201: Type.Object({ data: itemSchema(lib) }) },
         }),
@@ -124,7 +124,7 @@ function libraryRoutes(lib: LibraryDef) {
       {
         config: { auth: { menu, bits: ['EDIT'] } },
         schema: schema({
-          summary: `Edit a ${lib.label} item (full replacement)`,
+          summary: `编辑一条${lib.label}（整条替换） Edit a ${lib.label} item (full replacement)`,
           params: IdParams,
           body: lib.schema,
           response: { 200: Type.Object({ data: itemSchema(lib) }) },
@@ -146,7 +146,7 @@ function libraryRoutes(lib: LibraryDef) {
       '/:id',
       {
         config: { auth: { menu, bits: ['DELETE'] } },
-        schema: schema({ summary: `Delete a ${lib.label} item`, params: IdParams }),
+        schema: schema({ summary: `删除一条${lib.label} Delete a ${lib.label} item`, params: IdParams }),
       },
       async (req, reply) => {
         const { id } = req.params;
@@ -162,7 +162,7 @@ function libraryRoutes(lib: LibraryDef) {
       {
         config: { auth: { menu, bits: ['BATCH_DELETE'] } },
         schema: schema({
-          summary: `Delete several ${lib.label} items`,
+          summary: `批量删除${lib.label} Delete several ${lib.label} items`,
           body: Ids,
           response: { 200: Type.Object({ data: Type.Object({ deleted: Type.Integer() }) }) },
         }),
@@ -182,7 +182,7 @@ function libraryRoutes(lib: LibraryDef) {
         bodyLimit: 6 * 1024 * 1024,
         config: { auth: { menu, bits: ['ADD'] } },
         schema: schema({
-          summary: `Bulk import ${lib.label} (JSON or CSV)`,
+          summary: `批量导入${lib.label}（JSON 或 CSV） Bulk import ${lib.label} (JSON or CSV)`,
           description:
             'All or nothing: every row is validated first; any malformed row (or a duplicate) rejects the whole file with a per-row error list, and nothing is imported.',
           body: ImportBody,

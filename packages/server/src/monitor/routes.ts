@@ -36,7 +36,7 @@ const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: { menu: MENUS.usage.code, bits: ['SEARCH'] } },
       schema: {
         tags: ['监控 Monitor'],
-        summary: 'Public API usage per endpoint and day',
+        summary: '公共接口每天每个接口的调用量 Public API usage per endpoint and day',
         description:
           'Request count, failures (split into the caller’s and the server’s), and latency percentiles (ms, bucketed to ~12%) per endpoint and day (Asia/Shanghai), including this instance’s not yet flushed counts.',
         querystring: Query,

@@ -1,58 +1,13 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
-import { negotiate } from '@fastify/accept-negotiator';
 import { getHtmlDocument } from '@scalar/core/libs/html-rendering';
 import type { FastifyInstance } from 'fastify';
-import { matchesEtag } from '../shared/etag.js';
+import { compressedFile, sendCompressed } from './compressed-files.js';
 
 /** Scalar's browser bundle, as `@scalar/fastify-api-reference` ships it (resolved only: its plugin is not loaded). */
 export function scalarBundlePath(): string {
   const entry = fileURLToPath(import.meta.resolve('@scalar/fastify-api-reference'));
   return path.join(path.dirname(entry), 'js', 'standalone.js');
-}
-
-/** Encodings offered, best first; identity is what a client that accepts neither gets. */
-const ENCODINGS: Encoding[] = ['br', 'gzip'];
-type Encoding = 'br' | 'gzip';
-
-const compress: Record<Encoding, (b: Buffer) => Promise<Buffer>> = {
-  // Quality 9: 3.4 MB → ~0.83 MB in ~0.3 s on the thread pool, once per process (quality 11 takes 5 s for 10 % less).
-  br: (b) =>
-    promisify(zlib.brotliCompress)(b, {
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: b.length },
-    }),
-  gzip: (b) => promisify(zlib.gzip)(b, { level: 9 }),
-};
-
-/** A bundle's bytes, content hash and compressed forms: once per file and process (apps built here share them). */
-const bundles = new Map<string, ReturnType<typeof readBundle>>();
-const bundleOf = (file: string) => {
-  let b = bundles.get(file);
-  if (!b) bundles.set(file, (b = readBundle(file)));
-  return b;
-};
-
-function readBundle(file: string) {
-  const hash = createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16);
-  // The bytes are read again at the first request, not kept from start-up: most processes never serve /docs.
-  let kept: Buffer | undefined;
-  const bytes = () => (kept ??= fs.readFileSync(file));
-  const variants = new Map<Encoding, Promise<Buffer>>();
-  const variant = (encoding: Encoding) => {
-    let v = variants.get(encoding);
-    if (!v) {
-      v = compress[encoding](bytes());
-      variants.set(encoding, v);
-      // A failed compression is retried by the next request rather than remembered.
-      v.catch(() => variants.delete(encoding));
-    }
-    return v;
-  };
-  return { bytes, hash, variant };
 }
 
 /**
@@ -73,16 +28,24 @@ export function registerApiReference(
   opts: { prefix: string; specUrl: string; title: string; file?: string },
 ): { script: string } {
   const { prefix } = opts;
-  const { bytes, hash, variant } = bundleOf(opts.file ?? scalarBundlePath());
-  const script = `js/scalar.${hash}.js`;
-  const page = getHtmlDocument({
+  const bundle = compressedFile(opts.file ?? scalarBundlePath());
+  const script = `js/scalar.${bundle.hash}.js`;
+  // Typed loosely on purpose: @scalar/core's types predate `showToolbar`, which the pinned bundle reads.
+  const options = {
     cdn: script,
     pageTitle: opts.title,
     url: opts.specUrl,
     // Scalar would fetch 14 font files from its own host, which the CSP blocks and the rule "the reference page
     // loads nothing from outside" forbids: system fonts instead.
     withDefaultFonts: false,
-  });
+    // Nothing that needs another host: no "Open API Client" (it opened Scalar's site with our URL), no toolbar with
+    // "Share" and "Generate SDKs", no developer tools, no telemetry. "Test request" stays: it calls this server.
+    hideClientButton: true,
+    showToolbar: 'never' as const,
+    showDeveloperTools: 'never' as const,
+    telemetry: false,
+  };
+  const page = getHtmlDocument(options);
   const hide = { schema: { hide: true } };
 
   // One route for `<prefix>` and `<prefix>/` (the app ignores trailing slashes): the page's relative links need the slash.
@@ -93,18 +56,11 @@ export function registerApiReference(
   });
   // Temporary (302): the target moves with every Scalar release, and a cached permanent redirect would not.
   app.get(`${prefix}/js/scalar.js`, hide, (_req, reply) => reply.redirect(`${prefix}/${script}`, 302));
-  app.get(`${prefix}/${script}`, hide, async (req, reply) => {
-    const encoding = negotiate(req.headers['accept-encoding'] ?? '', ENCODINGS) as Encoding | null;
-    const etag = `"${hash}${encoding ? `-${encoding}` : ''}"`;
-    reply
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('vary', 'accept-encoding')
-      .header('etag', etag)
-      .type('application/javascript; charset=utf-8');
-    if (matchesEtag(req.headers['if-none-match'], etag)) return reply.code(304).send();
-    if (!encoding) return bytes();
-    reply.header('content-encoding', encoding);
-    return variant(encoding);
-  });
+  app.get(`${prefix}/${script}`, hide, (req, reply) =>
+    sendCompressed(req, reply, bundle, {
+      type: 'application/javascript; charset=utf-8',
+      cacheControl: 'public, max-age=31536000, immutable',
+    }),
+  );
   return { script };
 }

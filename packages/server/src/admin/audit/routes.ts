@@ -32,7 +32,7 @@ export default async function auditRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
       schema: {
         tags,
-        summary: 'Search the audit log',
+        summary: '查询审计日志 Search the audit log',
         description:
           'Newest first. Filters combine: keyword, exact action, actorId, and a time window from/to (ISO dates or instants).',
         querystring: AuditQuery,
@@ -51,7 +51,7 @@ export default async function auditRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['EXPORT'] } },
       schema: {
         tags,
-        summary: 'Export the audit log as CSV',
+        summary: '导出审计日志（CSV） Export the audit log as CSV',
         description:
           'Same filters as the search, without paging; the newest 50 000 rows at most (`X-Export-Truncated: true` when cut).',
         querystring: AuditExportQuery,

@@ -55,7 +55,7 @@ export default async function profileRoutes(parent: FastifyInstance) {
     '/',
     {
       config: { auth: 'authenticated', whilePending: ANY_PENDING },
-      schema: { tags: [TAG], summary: 'My profile', response: { 200: data(ProfileSchema) } },
+      schema: { tags: [TAG], summary: '我的资料 My profile', response: { 200: data(ProfileSchema) } },
     },
     async (req) => ({ data: await read(req.auth!.id) }),
   );
@@ -66,7 +66,7 @@ export default async function profileRoutes(parent: FastifyInstance) {
       config: { auth: 'authenticated' },
       schema: {
         tags: [TAG],
-        summary: 'Edit my nickname, email and phone',
+        summary: '修改我的昵称、邮箱和手机号 Edit my nickname, email and phone',
         description:
           'Username, status and roles are changed by an administrator (PATCH /api/users/{id}). Audited as auth.update-profile.',
         body: ProfileBody,

@@ -77,7 +77,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       config: { auth: 'public' },
       schema: {
         tags: [TAG],
-        summary: 'Sign in with username and password',
+        summary: '用户名密码登录 Sign in with username and password',
         description:
           'Returns an access token (short-lived) and a refresh token (single use). Unknown user, wrong password and disabled user all answer 401 with the same body. ' +
           'Repeated failures per account or per IP answer 429 with Retry-After. ' +
@@ -131,7 +131,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       config: { auth: 'public' },
       schema: {
         tags: [TAG],
-        summary: 'Second step of a sign-in with TOTP',
+        summary: '两步验证登录的第二步 Second step of a sign-in with TOTP',
         description:
           'With the mfaToken of POST /api/auth/login (valid 5 minutes) and a 6-digit code (±30 s accepted, each code once) or an unused recovery code. ' +
           'A wrong code is 401 UNAUTHORIZED, counted by the same throttle as passwords (429 with Retry-After) and recorded in the login log as WRONG_TOTP. ' +
@@ -188,7 +188,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       config: { auth: 'authenticated', whilePending: ['TOTP_SETUP_REQUIRED'] },
       schema: {
         tags: [TAG],
-        summary: 'Start TOTP enrolment of one’s own account',
+        summary: '开始为自己的账号设置两步验证 Start TOTP enrolment of one’s own account',
         description:
           'A new secret (pending until POST /api/auth/totp/enable confirms it; calling again replaces it). 409 when TOTP is already enabled.',
         response: { 200: data(TotpSetupSchema) },
@@ -203,7 +203,8 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       config: { auth: 'authenticated', whilePending: ['TOTP_SETUP_REQUIRED'] },
       schema: {
         tags: [TAG],
-        summary: 'Confirm TOTP with a current code; returns ten recovery codes',
+        summary:
+          '用当前动态码确认两步验证，返回十个恢复码 Confirm TOTP with a current code; returns ten recovery codes',
         description:
           'The recovery codes are shown only here (stored hashed); each signs in once in place of a 6-digit code. A wrong code is 400. ' +
           'With signOutOthers, every other session of the account ends (SESSION_ENDED); signedOut says how many.',
@@ -233,7 +234,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       config: { auth: 'authenticated' },
       schema: {
         tags: [TAG],
-        summary: 'Turn TOTP off for one’s own account',
+        summary: '关闭自己账号的两步验证 Turn TOTP off for one’s own account',
         description:
           'Proven by the current password or a code (6-digit or recovery). A wrong proof is 400 and counts toward the sign-in throttle. ' +
           'If one of your roles requires TOTP, admin routes then answer 403 TOTP_SETUP_REQUIRED until you enrol again.',
@@ -255,7 +256,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       config: { auth: 'public' },
       schema: {
         tags: [TAG],
-        summary: 'Exchange a refresh token for a new pair',
+        summary: '用刷新令牌换取新的一对令牌 Exchange a refresh token for a new pair',
         description:
           'Rotates the pair: the presented refresh token is void at once. Presenting an already-rotated token again is treated as theft and revokes every token of that sign-in (401). ' +
           'A failed refresh means: sign in again.',
@@ -274,7 +275,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       config: { auth: 'authenticated', whilePending: ANY_PENDING },
       schema: {
         tags: [TAG],
-        summary: 'Sign out: revoke the presented refresh token',
+        summary: '退出登录：吊销所出示的刷新令牌 Sign out: revoke the presented refresh token',
         description:
           'Revokes the presented refresh token and every token rotated from the same sign-in (other devices stay signed in). ' +
           'The access token is stateless and stays usable until its own expiry (ACCESS_TOKEN_TTL, 15 minutes by default).',
@@ -296,7 +297,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       config: { auth: 'authenticated', whilePending: ANY_PENDING },
       schema: {
         tags: [TAG],
-        summary: 'The signed-in user, roles, aggregate mask and visible menu tree',
+        summary: '当前用户、角色、权限掩码与可见菜单树 The signed-in user, roles, aggregate mask and visible menu tree',
         description:
           'A menu is visible when any of the user’s enabled roles holds a grant on it, even with bits 0; its ancestors are included so the tree is complete.',
         response: {
@@ -336,7 +337,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       config: { auth: 'authenticated', whilePending: ANY_PENDING },
       schema: {
         tags: [TAG],
-        summary: 'Change one’s own password',
+        summary: '修改自己的密码 Change one’s own password',
         description:
           'Increments token_version: every token on every device dies. The response carries a fresh pair for this caller. ' +
           'A wrong oldPassword is 400 and counts toward the same failure limit as sign-in (429 with Retry-After).',
@@ -369,7 +370,7 @@ export async function permissionRoutes(parent: FastifyInstance) {
       config: { auth: 'authenticated' },
       schema: {
         tags: [TAG],
-        summary: 'The ten permission points',
+        summary: '十个权限点 The ten permission points',
         response: { 200: data(Type.Array(PermissionPointSchema)) },
       },
     },

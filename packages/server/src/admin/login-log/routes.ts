@@ -36,7 +36,7 @@ export default async function loginLogRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
       schema: {
         tags,
-        summary: 'Search the login log',
+        summary: '查询登录日志 Search the login log',
         description:
           'Newest first. Filters combine: keyword (username as typed), userId, ip (prefix), event, result, and a time window from/to.',
         querystring: LoginLogQuery,
@@ -55,7 +55,7 @@ export default async function loginLogRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['EXPORT'] } },
       schema: {
         tags,
-        summary: 'Export the login log as CSV',
+        summary: '导出登录日志（CSV） Export the login log as CSV',
         description:
           'Same filters as the search, without paging; the newest 50 000 rows at most (`X-Export-Truncated: true` when cut).',
         querystring: LoginLogExportQuery,

@@ -23,7 +23,7 @@ export default async function menusRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
       schema: {
         tags,
-        summary: 'The whole menu tree',
+        summary: '完整菜单树 The whole menu tree',
         description: 'Every menu, nested; siblings ordered by sort, then code.',
         response: { 200: data(Type.Array(MenuTreeNodeSchema)) },
       },
@@ -35,7 +35,12 @@ export default async function menusRoutes(parent: FastifyInstance) {
     '/:id',
     {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
-      schema: { tags, summary: 'A menu with its subtree', params: IdParams, response: { 200: NodeResponse } },
+      schema: {
+        tags,
+        summary: '查看菜单及其子树 A menu with its subtree',
+        params: IdParams,
+        response: { 200: NodeResponse },
+      },
     },
     async (req) => ({ data: await menus.get(req.params.id) }),
   );
@@ -46,7 +51,7 @@ export default async function menusRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['ADD'] } },
       schema: {
         tags,
-        summary: 'Create a root menu',
+        summary: '新增顶级菜单 Create a root menu',
         description:
           'The super administrator role is granted every permission on it; other roles see it once granted (PUT /api/roles/{id}/menus). A taken code answers 409.',
         body: CreateMenuBody,
@@ -62,7 +67,7 @@ export default async function menusRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['ADD_CHILD'] } },
       schema: {
         tags,
-        summary: 'Create a child menu',
+        summary: '新增下级菜单 Create a child menu',
         description: 'Like creating a root menu, under the menu `id` (404 if it does not exist).',
         params: IdParams,
         body: CreateMenuBody,
@@ -78,7 +83,7 @@ export default async function menusRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['EDIT'] } },
       schema: {
         tags,
-        summary: 'Edit or move a menu',
+        summary: '编辑或移动菜单 Edit or move a menu',
         description:
           '`parentId` moves the menu (null: to the root); a menu cannot move under itself or its own descendants (400). Built-in menus keep their code (409).',
         params: IdParams,
@@ -95,7 +100,7 @@ export default async function menusRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['DELETE'] } },
       schema: {
         tags,
-        summary: 'Delete a menu',
+        summary: '删除菜单 Delete a menu',
         description:
           'A menu with children answers 409 CONFLICT unless `cascade=true`, which deletes the whole subtree. Grants on deleted menus go with them, so below super administrators every bit a role is granted on them must be yours (403 PRIVILEGE_ESCALATION). Built-in menus cannot be deleted (409).',
         params: IdParams,

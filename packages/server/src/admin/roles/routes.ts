@@ -49,7 +49,7 @@ export default async function rolesRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
       schema: {
         tags,
-        summary: 'List roles',
+        summary: '列出角色 List roles',
         description: '`keyword` matches code or name (case-insensitive substring); ordered by sort, then code.',
         querystring: RoleFilter,
         response: { 200: PagedSchema(RoleSchema) },
@@ -66,7 +66,7 @@ export default async function rolesRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['EXPORT'] } },
       schema: {
         tags,
-        summary: 'Export roles as CSV',
+        summary: '导出角色（CSV） Export roles as CSV',
         description: 'Same filters as the list, without paging; at most 50 000 rows.',
         querystring: RoleExportQuery,
         response: { 200: CsvResponse },
@@ -85,7 +85,7 @@ export default async function rolesRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
       schema: {
         tags,
-        summary: 'Get a role with its menu grants',
+        summary: '查看角色及其菜单授权 Get a role with its menu grants',
         description: 'Grant masks are normalised: the super administrator’s all-ones mask reads 9223372036854775807.',
         params: IdParams,
         response: { 200: data(RoleDetailSchema) },
@@ -100,7 +100,7 @@ export default async function rolesRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['ADD'] } },
       schema: {
         tags,
-        summary: 'Create a role',
+        summary: '新增角色 Create a role',
         description:
           'A taken code, or a name another role has (compared without case, width or whitespace), answers 409 CONFLICT naming it. A new role has no grants.',
         body: CreateRoleBody,
@@ -116,7 +116,7 @@ export default async function rolesRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['EDIT'] } },
       schema: {
         tags,
-        summary: 'Edit a role',
+        summary: '编辑角色 Edit a role',
         description:
           'A disabled role contributes no permission from its holders’ next request. The super administrator role cannot be disabled or renamed in code (409 SUPER_ADMIN_PROTECTED), and only a super administrator edits it. ' +
           'Switching a role on or off, or changing its name or code, needs it covered by your own masks and not held by you (403 PRIVILEGE_ESCALATION). A name another role has answers 409 CONFLICT.',
@@ -134,7 +134,7 @@ export default async function rolesRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['DELETE'] } },
       schema: {
         tags,
-        summary: 'Delete a role',
+        summary: '删除角色 Delete a role',
         description:
           'Removes its user assignments and grants. The super administrator role cannot be deleted (409 SUPER_ADMIN_PROTECTED). ' +
           'As for disabling it, the role must be covered by your own masks and not held by you, and a role with requireTotp is deleted by a super administrator only (403 PRIVILEGE_ESCALATION).',
@@ -154,7 +154,7 @@ export default async function rolesRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['BATCH_DELETE'] } },
       schema: {
         tags,
-        summary: 'Delete several roles',
+        summary: '批量删除角色 Delete several roles',
         description:
           'All or nothing: a batch holding the super administrator role is refused (409 SUPER_ADMIN_PROTECTED), and one holding a role you may not delete alone (403 PRIVILEGE_ESCALATION). Unknown ids are ignored.',
         body: IdsBody,
@@ -170,7 +170,7 @@ export default async function rolesRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['GRANT'] } },
       schema: {
         tags,
-        summary: 'Replace the menu grants of a role',
+        summary: '设置角色的菜单授权 Replace the menu grants of a role',
         description:
           'Each grant is `{menuId, bits}`; bits is an OR of the ten permission points (0–1023); 0 keeps the menu visible with every action hidden. ' +
           'The all-ones mask is reserved for the super administrator role, whose grants cannot be changed (409 SUPER_ADMIN_PROTECTED). An unknown menuId answers 400 naming it. ' +

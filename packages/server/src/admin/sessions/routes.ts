@@ -35,7 +35,7 @@ export default async function sessionRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
       schema: {
         tags,
-        summary: 'List live sessions',
+        summary: '列出在线会话 List live sessions',
         description:
           'Sessions that have not ended or expired, most recently refreshed first. Filters: userId, ip (prefix), clientKind, keyword (username or nickname).',
         querystring: SessionQuery,
@@ -54,7 +54,7 @@ export default async function sessionRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['DELETE'] } },
       schema: {
         tags,
-        summary: 'End a session',
+        summary: '结束会话 End a session',
         description:
           'Its tokens answer 401 SESSION_ENDED from their next use. Only a super administrator may end a super administrator’s session (409 SUPER_ADMIN_PROTECTED).',
         params: IdParams,
@@ -73,7 +73,7 @@ export default async function sessionRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['BATCH_DELETE'] } },
       schema: {
         tags,
-        summary: 'End several sessions',
+        summary: '批量结束会话 End several sessions',
         description:
           'All or nothing: if one of them belongs to a super administrator and you are not one, none ends (409). Unknown or ended ids are ignored.',
         body: IdsBody,
@@ -89,7 +89,7 @@ export default async function sessionRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['DELETE'] } },
       schema: {
         tags,
-        summary: 'Force a user to sign out everywhere',
+        summary: '强制用户在所有设备下线 Force a user to sign out everywhere',
         description:
           'token_version + 1: every token on every device answers 401 FORCED_LOGOUT from its next use. Only a super administrator may do this to a super administrator (409).',
         params: IdParams,
@@ -120,7 +120,7 @@ export async function sessionEventRoutes(parent: FastifyInstance) {
       config: { auth: 'authenticated', whilePending: ANY_PENDING },
       schema: {
         tags: AUTH_TAGS,
-        summary: 'Server-Sent Events of this session',
+        summary: '本会话的事件流（SSE） Server-Sent Events of this session',
         description:
           'A text/event-stream (read it with fetch and the Bearer header). When this session ends — signed out elsewhere, by an operator, forced sign-out, ' +
           'new password, account disabled, refresh replay — it sends `event: session-ended` with `data: {"reason": "<401 code>", "message": "<Chinese text>"}` and closes. ' +
@@ -168,7 +168,7 @@ export async function ownSessionRoutes(parent: FastifyInstance) {
       config: { auth: 'authenticated', whilePending: ANY_PENDING },
       schema: {
         tags: AUTH_TAGS,
-        summary: 'My live sessions',
+        summary: '我的在线会话 My live sessions',
         description: '`current` marks the session of the token making this request.',
         response: { 200: data(Type.Array(OwnSessionSchema)) },
       },
@@ -182,7 +182,7 @@ export async function ownSessionRoutes(parent: FastifyInstance) {
       config: { auth: 'authenticated' },
       schema: {
         tags: AUTH_TAGS,
-        summary: 'Sign out one of my devices',
+        summary: '让我的某台设备下线 Sign out one of my devices',
         description:
           'Its tokens answer 401 SESSION_ENDED from their next use. 404 when the id is not a live session of yours.',
         params: IdParams,
@@ -201,7 +201,7 @@ export async function ownSessionRoutes(parent: FastifyInstance) {
       config: { auth: 'authenticated' },
       schema: {
         tags: AUTH_TAGS,
-        summary: 'Sign out every other device',
+        summary: '让我的其他设备全部下线 Sign out every other device',
         description: 'Ends every session of yours except the one making this request.',
         response: { 200: data(Type.Object({ ended: Type.Integer() })) },
       },

@@ -48,7 +48,7 @@ export default async function usersRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
       schema: {
         tags,
-        summary: 'List users',
+        summary: '列出用户 List users',
         description: '`keyword` matches username or nickname (case-insensitive substring); newest first.',
         querystring: UserFilter,
         response: { 200: PagedSchema(UserSchema) },
@@ -66,7 +66,7 @@ export default async function usersRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['EXPORT'] } },
       schema: {
         tags,
-        summary: 'Export users as CSV',
+        summary: '导出用户（CSV） Export users as CSV',
         description:
           'Same filters as the list, without paging; at most 50 000 rows (`X-Export-Truncated: true` when cut). Roles are listed by name.',
         querystring: UserExportQuery,
@@ -84,7 +84,7 @@ export default async function usersRoutes(parent: FastifyInstance) {
     '/:id',
     {
       config: { auth: { menu: MENU, bits: ['SEARCH'] } },
-      schema: { tags, summary: 'Get a user', params: IdParams, response: { 200: data(UserSchema) } },
+      schema: { tags, summary: '查看用户 Get a user', params: IdParams, response: { 200: data(UserSchema) } },
     },
     async (req) => ({ data: await users.get(actorOf(req), req.params.id) }),
   );
@@ -95,7 +95,7 @@ export default async function usersRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['ADD'] } },
       schema: {
         tags,
-        summary: 'Create a user',
+        summary: '新增用户 Create a user',
         description:
           'A password shorter than PASSWORD_MIN_LENGTH or weaker than PASSWORD_MIN_SCORE answers 400. A taken username answers 409 CONFLICT. `roleIds` needs GRANT on system:user as well as ADD, and every role must be covered by your own masks (403 PRIVILEGE_ESCALATION otherwise); giving the super_admin role requires a super administrator (403 FORBIDDEN).',
         body: CreateUserBody,
@@ -114,7 +114,7 @@ export default async function usersRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['EDIT'] } },
       schema: {
         tags,
-        summary: 'Edit a user (username, nickname, status)',
+        summary: '编辑用户（用户名、昵称、状态） Edit a user (username, nickname, status)',
         description:
           'Disabling a user ends all of their sessions at once (token_version + 1, refresh tokens revoked). You cannot disable yourself (409 CONFLICT), ' +
           'nor the last active super administrator (409 SUPER_ADMIN_PROTECTED). Only a super administrator may edit a super administrator (403 FORBIDDEN); ' +
@@ -133,7 +133,7 @@ export default async function usersRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['DELETE'] } },
       schema: {
         tags,
-        summary: 'Delete a user',
+        summary: '删除用户 Delete a user',
         description:
           'You cannot delete yourself (409 CONFLICT) nor the last active super administrator (409 SUPER_ADMIN_PROTECTED); a user holding anything you lack answers 403 PRIVILEGE_ESCALATION.',
         params: IdParams,
@@ -152,7 +152,7 @@ export default async function usersRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['BATCH_DELETE'] } },
       schema: {
         tags,
-        summary: 'Delete several users',
+        summary: '批量删除用户 Delete several users',
         description:
           'All or nothing: if any rule refuses one of them (yourself, the last super administrators, a user holding anything you lack), none is deleted. Unknown ids are ignored.',
         body: IdsBody,
@@ -168,7 +168,7 @@ export default async function usersRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['RESET_PASSWORD'] } },
       schema: {
         tags,
-        summary: 'Set a new password for a user',
+        summary: '重置用户密码 Set a new password for a user',
         description:
           'Ends every session of that user (token_version + 1); they must choose their own password at the next sign-in (mustChangePassword). The password policy applies (400). The password is never written to the audit log. A user holding anything you lack answers 403 PRIVILEGE_ESCALATION, and so does your own account: change your own password with PUT /api/auth/password, which asks for the current one.',
         params: IdParams,
@@ -191,7 +191,7 @@ export default async function usersRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['GRANT'] } },
       schema: {
         tags,
-        summary: "Replace a user's roles",
+        summary: "设置用户的角色 Replace a user's roles",
         description:
           'Applies from the user’s next request. Granting or revoking super_admin requires a super administrator; the last active super administrator cannot lose the role (409 SUPER_ADMIN_PROTECTED). ' +
           'Below super administrators: not your own roles, only for a user you cover, and only roles you cover (403 PRIVILEGE_ESCALATION).',
