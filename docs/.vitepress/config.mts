@@ -32,6 +32,7 @@ export default defineConfig({
           { text: '快速开始', link: '/guide/quick-start' },
           { text: '公共接口', link: '/guide/public-api' },
           { text: '从 hitokoto.cn 迁移', link: '/guide/hitokoto' },
+          { text: '参数、示例与错误归属', link: '/guide/public-api-inputs' },
         ],
       },
       {
