@@ -1,3 +1,4 @@
+import { transact } from '../db/transaction.js';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -194,7 +195,7 @@ function libraryRoutes(lib: LibraryDef) {
         const read = await service.readImport(format, content);
         if (!('rows' in read)) return reply.code(400).send({ code: 'VALIDATION_ERROR', ...read });
         const { rows } = read;
-        await app.db.kysely.transaction().execute(async (trx) => {
+        await transact(app.db.kysely, async (trx) => {
           await repo.insertMany(lib, rows, trx);
           await app.audit(req, 'content.import', lib.name, null, { format, count: rows.length }, trx);
         });

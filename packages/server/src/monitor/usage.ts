@@ -1,3 +1,4 @@
+import { transact } from '../db/transaction.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -71,7 +72,7 @@ export class UsageRecorder {
     this.pending = new Map();
     for (const [key, t] of batch) {
       const [day, endpoint] = key.split('|');
-      await this.db.transaction().execute(async (trx) => {
+      await transact(this.db, async (trx) => {
         let q = trx.selectFrom('api_usage').selectAll().where('endpoint', '=', endpoint).where('day', '=', day);
         if (this.dialect === 'postgres') q = q.forUpdate();
         const row = await q.executeTakeFirst();
