@@ -34,6 +34,13 @@ export { decodeClaims, lifetimeMs } from './jwt.js';
 export {
   ROUTE_PERMISSIONS,
   MENU_CATALOGUE,
+  POINT_NAMES,
+  ERROR_MESSAGES,
+  AUDIT_ACTIONS,
+  AUDIT_TARGETS,
+  MENU_KIND_NAMES,
+  LOGIN_EVENT_NAMES,
+  LOGIN_REASON_NAMES,
   type CatalogueMenu,
   type RouteKey,
   type paths,
