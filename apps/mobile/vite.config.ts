@@ -36,7 +36,7 @@ function pwa(): Plugin {
 /**
  * The phone app, served by the tianji server at /m/. Vant components are imported per use (unplugin-vue-components
  * with Vant's resolver, styles included) and every page is its own chunk. `@tianji/client` is read from its sources;
- * `@admin/lib/*` are the desktop app's pure helpers (Beijing time, library schema forms), shared rather than copied.
+ * what it shares with the desktop app (session, router rules, texts, schema forms) is `@tianji/web-core`.
  */
 export default defineConfig({
   base: BASE,
@@ -44,7 +44,6 @@ export default defineConfig({
   resolve: {
     alias: {
       '@tianji/client': fileURLToPath(new URL('../../packages/client/src/index.ts', import.meta.url)),
-      '@admin': fileURLToPath(new URL('../admin/src', import.meta.url)),
     },
   },
   define: {
