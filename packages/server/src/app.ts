@@ -47,7 +47,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
-    ajv: { customOptions: { verbose: true, keywords: ['x-hint'], allErrors: false } },
+    ajv: { customOptions: { verbose: true, keywords: ['x-hint', 'x-names'], allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Malformed paths are answered in the area's own body shape, not Fastify's (plugins/error-handler.ts).
     frameworkErrors: renderFrameworkError,

@@ -201,6 +201,7 @@ const en: typeof zh = {
     addTitle: 'Add item',
     editTitle: 'Edit item',
     listHint: 'One per line',
+    optional: 'Optional',
     addRow: 'Add a row',
     rows: '{n} items',
     jsonInvalid: '{field} is not valid JSON',

@@ -197,6 +197,7 @@ export default {
     addTitle: '新增条目',
     editTitle: '编辑条目',
     listHint: '每行一项',
+    optional: '可不填',
     addRow: '添加一行',
     rows: '{n} 项',
     jsonInvalid: '{field} 不是有效的 JSON',
