@@ -1,8 +1,14 @@
 import { ApiError, createSession, localStorageAdapter } from '@tianji/client';
 import { isUnreachable, markReachable, markUnreachable, unreachableError } from './connection';
+import type { FieldErrors } from './field-errors';
 import { reactiveSession, signedOutHub } from './reactive-session';
 
 type Result<T> = { data?: T; error?: unknown; response: Response };
+
+export interface CallOptions {
+  /** The form the call submits: a validation error on one of its fields shows under that field, not as a toast. */
+  form?: FieldErrors;
+}
 
 export interface AppSessionOptions {
   /** Sent as X-Client-Kind, so the session lists say 网页 or 移动端. */
@@ -45,10 +51,13 @@ export function createAppSession(o: AppSessionOptions) {
     }
   }
 
-  /** The failed answer as an ApiError, shown to the user unless it is a 403 (announced by onForbidden). */
-  function failed(err: ApiError): never {
+  /**
+   * The failed answer as an ApiError, shown to the user: under its field when the form has it, else as the app's
+   * toast, unless it is a 403 (announced by onForbidden).
+   */
+  function failed(err: ApiError, form?: FieldErrors): never {
     if (isUnreachable(err)) markUnreachable(o.retry);
-    else if (err.status !== 403) o.showError(err);
+    else if (err.status !== 403 && !form?.show(err)) o.showError(err);
     throw err;
   }
 
@@ -57,16 +66,16 @@ export function createAppSession(o: AppSessionOptions) {
     onSignedOut: signedOut.add,
     ...reactiveSession(session),
     /** Unwraps a typed call (`call(session.api.GET('/api/users', …))`): its data, or an ApiError already shown. */
-    async call<T>(p: Promise<Result<T>>): Promise<T> {
+    async call<T>(p: Promise<Result<T>>, opts: CallOptions = {}): Promise<T> {
       const r = await answered(p);
       if (r.response.ok) return r.data as T;
-      return failed(ApiError.fromBody(r.response, r.error));
+      return failed(ApiError.fromBody(r.response, r.error), opts.form);
     },
     /**
      * A JSON call on a path built at run time (one content page serves many libraries, so the typed per-path calls
      * do not apply), with the same error handling as `call`.
      */
-    async rawCall<T>(method: string, path: string, body?: unknown): Promise<T> {
+    async rawCall<T>(method: string, path: string, body?: unknown, opts: CallOptions = {}): Promise<T> {
       const res = await answered(
         session.fetch(path, {
           method,
@@ -74,7 +83,7 @@ export function createAppSession(o: AppSessionOptions) {
           body: body === undefined ? undefined : JSON.stringify(body),
         }),
       );
-      if (!res.ok) return failed(await ApiError.from(res));
+      if (!res.ok) return failed(await ApiError.from(res), opts.form);
       return (res.status === 204 ? undefined : await res.json()) as T;
     },
   };

@@ -3,7 +3,8 @@
  * route access, the texts for the server's codes, time formatting, schema-driven forms and the admin API's row types.
  * The apps (apps/admin with Element Plus, apps/mobile with Vant) are its UI layers; neither imports the other.
  */
-export { createAppSession, type AppSessionOptions } from './app-session';
+export { createAppSession, type AppSessionOptions, type CallOptions } from './app-session';
+export { fieldErrorOf, useFieldErrors, type FieldErrors } from './field-errors';
 export { reactiveSession, signedOutHub, isHandled, type SignedOutHandler } from './reactive-session';
 export { guardRouter, type GuardOptions } from './router-guard';
 export { connection, isUnreachable, markUnreachable } from './connection';
