@@ -1,6 +1,6 @@
 import type { RouteLocationNormalized, RouteLocationRaw, Router } from 'vue-router';
 import { ref } from 'vue';
-import { SessionEndedError, type createSession, type SignOutDetail, type SignOutReason } from '@tianji/client';
+import type { createSession, SignOutDetail, SignOutReason } from '@tianji/client';
 import { isUnreachable, markReachable, markUnreachable } from './connection';
 import { signedOutText } from './signed-out';
 import type { Lang } from './texts';
@@ -52,7 +52,7 @@ export function guardRouter(router: Router, o: GuardOptions) {
       }
       markReachable();
     } catch (e) {
-      if (!(e instanceof SessionEndedError) && isUnreachable(e)) {
+      if (isUnreachable(e)) {
         // The session is still good: stay where we are (or on a blank shell at start), and try again on request.
         markUnreachable(() => void router.push(to.fullPath));
         pending = null;

@@ -1,0 +1,167 @@
+/**
+ * What an operator meets in the admin app every day, at 1440×900 and at 390×844, in Debian's headless Chromium against
+ * a real server (sign-in passwords of at least 12 characters, so the server's own policy is what refuses a short one):
+ * one's own sign-out, the server's validation message under its field, an unreachable server, the content pages'
+ * names for codes. Screenshots of the changed pages go to docs/screenshots/.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
+import { ROOT, ensureBuilt, hasChromium, launchChromium } from './browser.js';
+
+const SHOTS = path.join(ROOT, 'docs/screenshots');
+const VIEWPORTS = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { timeout: 90_000 }, () => {
+  let t: TestInstance;
+  let base: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    fs.mkdirSync(SHOTS, { recursive: true });
+    t = await getTestInstance('sqlite', { PASSWORD_MIN_LENGTH: '12' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function open(vp: (typeof VIEWPORTS)[number]) {
+    const c = await browser.newContext({ viewport: { width: vp.width, height: vp.height }, locale: 'zh-CN' });
+    c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
+    c.setDefaultTimeout(15_000);
+    return c.newPage();
+  }
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+
+  async function signIn(page: Page, username = ADMIN.username, password = ADMIN.password) {
+    await page.goto(`${base}/admin/`);
+    await page.waitForURL(/\/admin\/login/);
+    await page.fill('input[name="username"]', username);
+    await page.fill('input[name="password"]', password);
+    await page.click('[data-testid="login-submit"]');
+    await page.waitForURL((u) => !u.pathname.startsWith('/admin/login'));
+    await page.locator('[data-testid="user-menu"]').waitFor();
+  }
+
+  /** Clicks a menu entry, from the side menu or, on a phone, from the drawer behind the hamburger. */
+  async function clickMenu(page: Page, parent: string, leaf: string) {
+    const toggle = page.locator('[data-testid="menu-toggle"]');
+    if (await toggle.isVisible()) await toggle.click();
+    const sub = page.locator(`.side-menu [data-menu="${parent}"]`);
+    await sub.waitFor();
+    if (!(await sub.evaluate((el) => el.classList.contains('is-opened'))))
+      await sub.locator('.el-sub-menu__title').click();
+    await page.locator(`.side-menu [data-menu="${leaf}"]`).click();
+  }
+
+  for (const vp of VIEWPORTS) {
+    describe(`at ${vp.width}×${vp.height}`, () => {
+      it('signing out on purpose says 已退出登录, not that the session was ended elsewhere', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        await page.locator('[data-testid="user-menu"]').click();
+        await page.locator('[data-testid="logout"]').click();
+        await page.waitForURL(/\/admin\/login/);
+        await page.locator('.signed-out-reason', { hasText: '已退出登录' }).waitFor();
+        await shot(page, `admin-signed-out-${vp.name}`);
+        // The server's session-ended notice for this very logout must not follow as a second, wrong reason.
+        await page.waitForTimeout(1500);
+        expect(await page.getByText('会话已结束').count()).toBe(0);
+        await page.context().close();
+      });
+
+      it('a password the server’s policy refuses is explained under 新密码, with its label, not in a toast', async () => {
+        const name = `pw-${vp.name}-${Math.random().toString(36).slice(2, 6)}`;
+        await createUser(await adminCall(t.app), name);
+        const page = await open(vp);
+        await signIn(page, name, PASSWORD);
+        await page.locator('[data-testid="user-menu"]').click();
+        await page.locator('[data-testid="open-password"]').click();
+        const dialog = page.locator('[data-dialog="change-password"]');
+        await dialog.locator('input[name="old-password"]').fill(PASSWORD);
+        await dialog.locator('input[name="new-password"]').fill('abcdefgh1'); // 9 characters: the app's own rule passes
+        await dialog.locator('input[name="confirm-password"]').fill('abcdefgh1');
+        await dialog.locator('[data-testid="save-password"]').click();
+        const error = dialog.locator('.el-form-item__error', { hasText: '新密码无效：密码长度应至少为 12 个字符' });
+        await error.waitFor();
+        expect(await page.locator('.el-message', { hasText: 'newPassword' }).count()).toBe(0);
+        await shot(page, `admin-password-field-error-${vp.name}`);
+        await page.context().close();
+      });
+
+      it('an unreachable server keeps the session: 无法连接服务器 with a retry, never the sign-in page', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        // The server stops answering: every API request fails as a refused connection would.
+        await page.context().route('**/api/**', (r) => r.abort('connectionrefused'));
+        await clickMenu(page, 'system', 'system:user');
+        const banner = page.locator('[data-testid="unreachable"]', { hasText: '无法连接服务器' });
+        await banner.waitFor();
+        expect(new URL(page.url()).pathname).not.toMatch(/login/);
+        await shot(page, `admin-unreachable-${vp.name}`);
+        // A reload while it is down finds the session still there.
+        await page.reload();
+        await banner.waitFor();
+        expect(new URL(page.url()).pathname).not.toMatch(/login/);
+        // Back up: retry carries on, signed in.
+        await page.context().unroute('**/api/**');
+        await page.locator('[data-testid="unreachable-retry"]').click();
+        await banner.waitFor({ state: 'hidden' });
+        await page.locator('[data-testid="user-menu"]').waitFor();
+        await clickMenu(page, 'system', 'system:user');
+        await page.locator('[data-page="users"] .el-table__row').first().waitFor();
+        expect(new URL(page.url()).pathname).toBe('/admin/system/users');
+        await page.context().close();
+      });
+
+      it('一言 lists its 内容, names its 分类, offers them in a select; 心情语录 names its 风格', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        await page.goto(`${base}/admin/content/hitokoto`);
+        const table = page.locator('[data-page="content:hitokoto"]');
+        await table.locator('.el-table__row').first().waitFor();
+        const headers = await table.locator('.el-table__header th').allInnerTexts();
+        expect(headers.map((h) => h.trim())).toEqual(expect.arrayContaining(['分类', '内容', '出处', '作者']));
+        const typeCells = await table.locator('.el-table__body tr td:nth-child(2)').allInnerTexts();
+        expect(typeCells.length).toBeGreaterThan(0);
+        for (const cell of typeCells) expect(cell.trim()).not.toMatch(/^[a-l]$/);
+        expect(await table.locator('.el-table__body').textContent()).not.toContain('null');
+        await shot(page, `admin-hitokoto-${vp.name}`);
+        await page.locator('[data-page="content:hitokoto"] [data-action="ADD"]').first().click();
+        const form = page.locator('[data-dialog="content-form"]');
+        await form.locator('.el-select').first().click();
+        await page.locator('.el-select-dropdown__item', { hasText: '抖机灵' }).waitFor();
+        expect(await form.locator('input[name="from_who"]').getAttribute('placeholder')).toBe('可不填');
+        await shot(page, `admin-hitokoto-form-${vp.name}`);
+        await page.keyboard.press('Escape');
+
+        await page.goto(`${base}/admin/content/mood-quotes`);
+        const mood = page.locator('[data-page="content:mood-quotes"]');
+        await mood.locator('.el-table__row').first().waitFor();
+        const body = (await mood.locator('.el-table__body').textContent()) ?? '';
+        expect(body).not.toMatch(/\b(diary|toxic|flattery|love|caption)\b/);
+        expect(body).toMatch(/日记|毒鸡汤|彩虹屁|情话|朋友圈文案/);
+        await page.context().close();
+      });
+    });
+  }
+
+  it('the super administrator role is described in Chinese', async () => {
+    const roles = await (await adminCall(t.app))('GET', '/api/roles');
+    const superRole = roles.json().data.items.find((r: { code: string }) => r.code === 'super_admin');
+    expect(superRole.description).toBe('内置角色：拥有所有菜单的全部权限');
+  });
+});
