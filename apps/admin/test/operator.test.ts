@@ -59,12 +59,15 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
   /** Clicks a menu entry, from the side menu or, on a phone, from the drawer behind the hamburger. */
   async function clickMenu(page: Page, parent: string, leaf: string) {
     const toggle = page.locator('[data-testid="menu-toggle"]');
-    if (await toggle.isVisible()) await toggle.click();
+    const drawer = await toggle.isVisible();
+    if (drawer) await toggle.click();
     const sub = page.locator(`.side-menu [data-menu="${parent}"]`);
     await sub.waitFor();
     if (!(await sub.evaluate((el) => el.classList.contains('is-opened'))))
       await sub.locator('.el-sub-menu__title').click();
     await page.locator(`.side-menu [data-menu="${leaf}"]`).click();
+    // On a phone the drawer closes behind the click (or after 无法连接服务器).
+    if (drawer) await page.locator('.side-menu').waitFor({ state: 'hidden' });
   }
 
   for (const vp of VIEWPORTS) {
@@ -124,6 +127,61 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
         await clickMenu(page, 'system', 'system:user');
         await page.locator('[data-page="users"] .el-table__row').first().waitFor();
         expect(new URL(page.url()).pathname).toBe('/admin/system/users');
+        await page.context().close();
+      });
+
+      it('dark mode follows the system, is switched from the header, and is remembered', async () => {
+        const page = await open(vp);
+        await page.emulateMedia({ colorScheme: 'dark' });
+        await signIn(page);
+        const isDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));
+        const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        expect(await isDark()).toBe(true); // nothing chosen yet: the system's dark
+        await page.locator('[data-testid="toggle-theme"]').click();
+        expect(await isDark()).toBe(false);
+        const light = await background();
+        await page.locator('[data-testid="toggle-theme"]').click();
+        expect(await isDark()).toBe(true);
+        expect(await background()).not.toBe(light);
+        await page.emulateMedia({ colorScheme: 'light' });
+        await page.reload();
+        await page.locator('[data-testid="user-menu"]').waitFor();
+        expect(await isDark()).toBe(true); // the choice outlives the reload and the system's change
+        await clickMenu(page, 'system', 'system:user');
+        await page.locator('[data-page="users"] .el-table__row').first().waitFor();
+        await shot(page, `admin-dark-${vp.name}`);
+        await page.locator('[data-testid="toggle-theme"]').click();
+        await page.context().close();
+      });
+
+      it('every page opens a tab; a tab closes to its neighbour; close others keeps home and this one', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        const tabNames = () => page.locator('[data-testid="page-tabs"] .el-tabs__item').allTextContents();
+        await clickMenu(page, 'system', 'system:user');
+        await page.locator('[data-page="users"]').waitFor();
+        await clickMenu(page, 'system', 'system:role');
+        await page.locator('[data-page="roles"]').waitFor();
+        await clickMenu(page, 'system', 'system:audit');
+        await page.locator('[data-page="audit"]').waitFor();
+        expect((await tabNames()).map((n) => n.trim())).toEqual(['首页', '用户管理', '角色管理', '审计日志']);
+        await shot(page, `admin-tabs-${vp.name}`);
+        // A tab click goes to its page.
+        await page.locator('[data-testid="page-tabs"] .el-tabs__item', { hasText: '用户管理' }).click();
+        await page.locator('[data-page="users"]').waitFor();
+        // Closing the shown tab shows its right neighbour.
+        await page
+          .locator('[data-testid="page-tabs"] .el-tabs__item', { hasText: '用户管理' })
+          .locator('.is-icon-close')
+          .click();
+        await page.locator('[data-page="roles"]').waitFor();
+        expect((await tabNames()).map((n) => n.trim())).toEqual(['首页', '角色管理', '审计日志']);
+        await page.reload();
+        await page.locator('[data-page="roles"]').waitFor();
+        expect((await tabNames()).map((n) => n.trim())).toEqual(['首页', '角色管理', '审计日志']);
+        await page.locator('[data-testid="tab-actions"]').click();
+        await page.locator('[data-testid="close-other-tabs"]').click();
+        await expect.poll(async () => (await tabNames()).map((n) => n.trim())).toEqual(['首页', '角色管理']);
         await page.context().close();
       });
 

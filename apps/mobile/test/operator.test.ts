@@ -145,6 +145,27 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the operator’s daily work in the ph
         await page.context().close();
       });
 
+      it('dark mode follows the system, is switched in 我的, and is remembered', async () => {
+        const page = await open(vp);
+        await page.emulateMedia({ colorScheme: 'dark' });
+        await signIn(page);
+        const isDark = () => page.evaluate(() => document.documentElement.classList.contains('van-theme-dark'));
+        expect(await isDark()).toBe(true);
+        await page.locator('.van-tabbar-item', { hasText: '我的' }).click();
+        await page.locator('[data-testid="toggle-theme"]').click();
+        expect(await isDark()).toBe(false);
+        await page.locator('[data-testid="toggle-theme"]').click();
+        expect(await isDark()).toBe(true);
+        await page.emulateMedia({ colorScheme: 'light' });
+        await page.reload();
+        await page.locator('[data-page="me"]').waitFor();
+        expect(await isDark()).toBe(true);
+        await shot(page, `mobile-dark-${vp.name}`);
+        await page.locator('[data-testid="theme-system"]').click();
+        expect(await isDark()).toBe(false); // back to the system's (now light)
+        await page.context().close();
+      });
+
       it('quick add offers 一言’s 分类 by name, and an empty 作者 is optional, not null', async () => {
         const page = await open(vp);
         await signIn(page);

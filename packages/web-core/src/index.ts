@@ -12,6 +12,8 @@ export { signedOutText } from './signed-out';
 export { pointOfRoute, pointIcon } from './route-access';
 export { TEXTS, namesIn, nameOf, type Lang, type Texts } from './texts';
 export { beijingTime } from './time';
+export { theme, type ThemeChoice } from './theme';
+export { pageTabs, type PageTab } from './tabs';
 export * from './schema-form';
 export { librarySchema } from './library-schema';
 export * from './usage';

@@ -14,6 +14,8 @@ const en: typeof zh = {
     language: '中文',
     changePassword: 'Change password',
     logout: 'Sign out',
+    darkMode: 'Dark mode',
+    lightMode: 'Light mode',
     collapse: 'Collapse menu',
   },
   login: {
@@ -277,6 +279,7 @@ const en: typeof zh = {
     embedMissing: 'This menu does not exist or is not visible to you.',
   },
   connection: TEXTS.en.connection,
+  tabs: { actions: 'Tab actions', closeOthers: 'Close others', closeAll: 'Close all' },
   notFound: 'Page not found',
   fields: TEXTS.en.fields,
 };

@@ -12,6 +12,8 @@ export default {
     language: 'English',
     changePassword: '修改密码',
     logout: '退出登录',
+    darkMode: '深色模式',
+    lightMode: '浅色模式',
     collapse: '折叠菜单',
   },
   login: {
@@ -273,6 +275,7 @@ export default {
     embedMissing: '找不到此菜单，或你看不到它。',
   },
   connection: TEXTS.zh.connection,
+  tabs: { actions: '标签页操作', closeOthers: '关闭其他', closeAll: '关闭全部' },
   notFound: '页面不存在',
   /** Labels of content library fields; a field not listed shows its own name. */
   fields: TEXTS.zh.fields,
