@@ -8,17 +8,32 @@ import { ApiError, SessionEndedError } from '@tianji/client';
 /** Exit codes scripts can rely on (README "Command line"). */
 export const EXIT = { OK: 0, USAGE: 2, FORBIDDEN: 3, SIGNED_OUT: 4, SERVER: 5 } as const;
 
-/** A failure with its exit code and a message for people (Chinese first). */
+/**
+ * A failure with its exit code, a message for people (Chinese first) and a code for scripts: the server's error code
+ * when it gave one (`FORCED_LOGOUT`, `NOT_FOUND`), else the CLI's own (`USAGE`, `NOT_SIGNED_IN`, `UNREACHABLE`).
+ */
 export class CliError extends Error {
   constructor(
     readonly exitCode: number,
     message: string,
+    readonly code: string = CODE_OF_EXIT[exitCode] ?? 'ERROR',
   ) {
     super(message);
   }
 }
 
+const CODE_OF_EXIT: Record<number, string> = { 2: 'USAGE', 3: 'FORBIDDEN', 4: 'SIGNED_OUT', 5: 'SERVER_ERROR' };
+
 export const usageError = (message: string) => new CliError(EXIT.USAGE, message);
+
+/** Prints a failure on stderr: `tianji: <message>`, or with --json one JSON object scripts can read. */
+export function reportFailure(failure: CliError, asJson: boolean): void {
+  process.stderr.write(
+    asJson
+      ? `${JSON.stringify({ error: { code: failure.code, message: failure.message, exitCode: failure.exitCode } })}\n`
+      : `tianji: ${failure.message}\n`,
+  );
+}
 
 const beijing = new Intl.DateTimeFormat('en-CA', {
   timeZone: 'Asia/Shanghai',
@@ -136,27 +151,39 @@ export interface LastRejection {
   message?: string;
 }
 
-/** Maps any failure to its message and exit code (never a stack trace). */
-export function describeFailure(e: unknown, rejection: LastRejection = {}): CliError {
+/**
+ * Maps any failure to its message and exit code (never a stack trace). `server` is the address the command talked
+ * to: a refused connection names it.
+ */
+export function describeFailure(e: unknown, rejection: LastRejection = {}, server?: string): CliError {
   if (e instanceof CliError) return e;
   if (e instanceof SessionEndedError) {
     if (e.reason === 'no-session' && !rejection.code)
-      return new CliError(EXIT.SIGNED_OUT, '未登录：请先运行 tianji login（not signed in）');
+      return new CliError(EXIT.SIGNED_OUT, '未登录：请先运行 tianji login（not signed in）', 'NOT_SIGNED_IN');
     const why = rejection.message ? `${rejection.message}${rejection.code ? ` (${rejection.code})` : ''}` : e.reason;
-    return new CliError(EXIT.SIGNED_OUT, `会话已结束：${why}；请重新运行 tianji login（session ended）`);
+    return new CliError(
+      EXIT.SIGNED_OUT,
+      `会话已结束：${why}；请重新运行 tianji login（session ended）`,
+      rejection.code ?? 'SESSION_ENDED',
+    );
   }
   if (e instanceof ApiError) {
     const text = `${e.message} (${e.code})`;
     if (e.status === 403)
-      return new CliError(EXIT.FORBIDDEN, e.message.startsWith('无权限') ? text : `无权限：${text}`);
-    if (e.status === 401) return new CliError(EXIT.SIGNED_OUT, `会话已结束：${text}；请重新运行 tianji login`);
+      return new CliError(EXIT.FORBIDDEN, e.message.startsWith('无权限') ? text : `无权限：${text}`, e.code);
+    if (e.status === 401) return new CliError(EXIT.SIGNED_OUT, `会话已结束：${text}；请重新运行 tianji login`, e.code);
     if (e.status === 404 && (e.code === 'HTTP_404' || /^no route/i.test(e.message)))
-      return new CliError(EXIT.SERVER, `服务器没有这个接口（HTTP 404）：需要更新的 tianji 服务器`);
-    return new CliError(EXIT.SERVER, `服务器错误（HTTP ${e.status}）：${text}`);
+      return new CliError(EXIT.SERVER, `服务器没有这个接口（HTTP 404）：需要更新的 tianji 服务器`, 'NO_ROUTE');
+    return new CliError(EXIT.SERVER, `服务器错误（HTTP ${e.status}）：${text}`, e.code);
   }
   if (e instanceof TypeError && /fetch failed/i.test(e.message)) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    return new CliError(EXIT.SERVER, `无法连接服务器：${cause?.code ?? cause?.message ?? e.message}`);
+    const where = server ? ` ${server}` : '';
+    return new CliError(
+      EXIT.SERVER,
+      `无法连接服务器${where}：${cause?.code ?? cause?.message ?? e.message}（检查地址，或用 tianji login --server <url> 换一个）`,
+      'UNREACHABLE',
+    );
   }
   return new CliError(EXIT.SERVER, `出错了：${e instanceof Error ? e.message : String(e)}`);
 }

@@ -31,6 +31,7 @@ export {
   type PermissionPoint,
 } from './mask.js';
 export { decodeClaims, lifetimeMs } from './jwt.js';
+export { CLIENT_KIND_NAMES } from './names.js';
 export {
   ROUTE_PERMISSIONS,
   MENU_CATALOGUE,

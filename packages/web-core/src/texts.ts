@@ -1,6 +1,7 @@
 import {
   AUDIT_ACTIONS,
   AUDIT_TARGETS,
+  CLIENT_KIND_NAMES,
   ERROR_MESSAGES,
   LOGIN_EVENT_NAMES,
   LOGIN_REASON_NAMES,
@@ -15,15 +16,6 @@ type Names = Record<string, { readonly zh: string; readonly en: string }>;
 /** One language's side of a name table: `namesIn(POINT_NAMES, 'zh').ADD_CHILD === '新增下级'`. */
 export const namesIn = <T extends Names>(table: T, lang: Lang) =>
   Object.fromEntries(Object.entries(table).map(([k, v]) => [k, v[lang]])) as Record<keyof T & string, string>;
-
-/** Client kinds as the session lists show them. */
-const CLIENT_KINDS = {
-  web: { zh: '网页', en: 'Web' },
-  mobile: { zh: '移动端', en: 'Mobile' },
-  cli: { zh: '命令行', en: 'CLI' },
-  sdk: { zh: 'SDK', en: 'SDK' },
-  other: { zh: '其他', en: 'Other' },
-};
 
 /** Why the session ended when the server gave no code: the client's own reasons (SignOutReason). */
 const SIGNED_OUT = {
@@ -83,7 +75,7 @@ function textsIn(lang: Lang) {
     menuKinds: namesIn(MENU_KIND_NAMES, lang),
     loginEvents: namesIn(LOGIN_EVENT_NAMES, lang) as Record<string, string>,
     loginReasons: namesIn(LOGIN_REASON_NAMES, lang) as Record<string, string>,
-    clientKinds: namesIn(CLIENT_KINDS, lang) as Record<string, string>,
+    clientKinds: namesIn(CLIENT_KIND_NAMES, lang) as Record<string, string>,
     signedOut: namesIn(SIGNED_OUT, lang) as Record<string, string>,
     connection: namesIn(CONNECTION, lang),
     fields: namesIn(FIELDS, lang) as Record<string, string>,
