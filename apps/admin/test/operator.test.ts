@@ -79,6 +79,7 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
         await page.locator('[data-testid="logout"]').click();
         await page.waitForURL(/\/admin\/login/);
         await page.locator('.signed-out-reason', { hasText: '已退出登录' }).waitFor();
+        await page.waitForTimeout(400); // the message's fade-in, for the picture
         await shot(page, `admin-signed-out-${vp.name}`);
         // The server's session-ended notice for this very logout must not follow as a second, wrong reason.
         await page.waitForTimeout(1500);
