@@ -186,6 +186,26 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
         await page.context().close();
       });
 
+      it('the audit log filters by an action chosen by name from a select', async () => {
+        await createUser(await adminCall(t.app), `audited-${vp.name}-${Math.random().toString(36).slice(2, 6)}`);
+        const page = await open(vp);
+        await signIn(page);
+        await clickMenu(page, 'system', 'system:audit');
+        const audit = page.locator('[data-page="audit"]');
+        await audit.locator('[data-testid="audit-action-filter"]').click();
+        await page.locator('.el-select-dropdown__item', { hasText: '开启两步验证' }).waitFor();
+        await page.locator('.el-select-dropdown__item', { hasText: '新增用户' }).click();
+        const listed = page.waitForResponse(
+          (r) => r.url().includes('/api/audit-logs?') && r.url().includes('action=user.create'),
+        );
+        await audit.locator('.search-form button', { hasText: '搜索' }).click();
+        expect((await listed).ok()).toBe(true);
+        await audit.locator('.el-table__row', { hasText: '新增用户' }).first().waitFor();
+        await page.locator('.el-select-dropdown').first().waitFor({ state: 'hidden' });
+        await shot(page, `admin-audit-filter-${vp.name}`);
+        await page.context().close();
+      });
+
       it('一言 lists its 内容, names its 分类, offers them in a select; 心情语录 names its 风格', async () => {
         const page = await open(vp);
         await signIn(page);
