@@ -166,6 +166,14 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
         await clickMenu(page, 'system', 'system:audit');
         await page.locator('[data-page="audit"]').waitFor();
         expect((await tabNames()).map((n) => n.trim())).toEqual(['首页', '用户管理', '角色管理', '审计日志']);
+        // Where the page sits: a breadcrumb on a wide screen, the page's name alone on a phone.
+        const crumbs = page.locator('[data-testid="breadcrumb"] .el-breadcrumb__item');
+        if (vp.width >= 768)
+          expect((await crumbs.allTextContents()).map((c) => c.replace('/', '').trim())).toEqual([
+            '系统管理',
+            '审计日志',
+          ]);
+        else expect(await crumbs.count()).toBe(0);
         await shot(page, `admin-tabs-${vp.name}`);
         // A tab click goes to its page.
         await page.locator('[data-testid="page-tabs"] .el-tabs__item', { hasText: '用户管理' }).click();
