@@ -214,6 +214,27 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
         await page.context().close();
       });
 
+      it('a content page shows a skeleton while it loads, not 暂无数据', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        // A slow server: the list answers after a second and a half.
+        let release!: () => void;
+        const held = new Promise<void>((r) => (release = r));
+        await page.route('**/api/admin/content/jokes?**', async (r) => {
+          await held;
+          await r.continue();
+        });
+        await page.goto(`${base}/admin/content/jokes`);
+        const jokes = page.locator('[data-page="content:jokes"]');
+        await jokes.locator('[data-testid="list-skeleton"]').waitFor();
+        expect(await jokes.getByText('暂无数据').count()).toBe(0);
+        await shot(page, `admin-skeleton-${vp.name}`);
+        release();
+        await jokes.locator('.el-table__row').first().waitFor();
+        expect(await jokes.locator('[data-testid="list-skeleton"]').count()).toBe(0);
+        await page.context().close();
+      });
+
       it('一言 lists its 内容, names its 分类, offers them in a select; 心情语录 names its 风格', async () => {
         const page = await open(vp);
         await signIn(page);
