@@ -11,6 +11,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/server/package.json packages/server/
 COPY packages/client/package.json packages/client/
+COPY packages/web-core/package.json packages/web-core/
 COPY apps/admin/package.json apps/admin/
 COPY apps/mobile/package.json apps/mobile/
 RUN npm ci --no-audit --no-fund

@@ -34,17 +34,33 @@ function pwa(): Plugin {
 }
 
 /**
+ * Vant's icon font ships inside its CSS (a data: URL), followed by a fallback on a CDN (at.alicdn.com) that our own
+ * CSP blocks: the app would ask a third party on every load for nothing. The fallback is cut, so only the shipped
+ * font is named.
+ */
+const ICON_CDN = /,\s*url\((?:https?:)?\/\/at\.alicdn\.com\/[^)]*\)\s*format\(["']woff["']\)/g;
+function shippedIconFont(): Plugin {
+  return {
+    name: 'tianji-shipped-icon-font',
+    enforce: 'pre',
+    transform(code, id) {
+      if (id.includes('/vant/') && id.endsWith('.css') && code.includes('at.alicdn.com'))
+        return code.replace(ICON_CDN, '');
+    },
+  };
+}
+
+/**
  * The phone app, served by the tianji server at /m/. Vant components are imported per use (unplugin-vue-components
  * with Vant's resolver, styles included) and every page is its own chunk. `@tianji/client` is read from its sources;
- * `@admin/lib/*` are the desktop app's pure helpers (Beijing time, library schema forms), shared rather than copied.
+ * what it shares with the desktop app (session, router rules, texts, schema forms) is `@tianji/web-core`.
  */
 export default defineConfig({
   base: BASE,
-  plugins: [vue(), Components({ resolvers: [VantResolver()], dts: false }), pwa()],
+  plugins: [shippedIconFont(), vue(), Components({ resolvers: [VantResolver()], dts: false }), pwa()],
   resolve: {
     alias: {
       '@tianji/client': fileURLToPath(new URL('../../packages/client/src/index.ts', import.meta.url)),
-      '@admin': fileURLToPath(new URL('../admin/src', import.meta.url)),
     },
   },
   define: {

@@ -34,6 +34,7 @@ export function ensureBuilt() {
   const sources = [
     path.join(ROOT, 'apps/admin/src'),
     path.join(ROOT, 'packages/client/src'),
+    path.join(ROOT, 'packages/web-core/src'),
     path.join(ROOT, 'apps/admin/index.html'),
   ];
   const stale =

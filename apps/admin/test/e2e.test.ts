@@ -172,7 +172,7 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     const editor = dialog(admin, `授权：${roleName}`);
     await editor.locator('[data-grant="system:user:SEARCH"]').click();
     // every point's label and icon heads a column
-    for (const label of ['查询', '新增', '编辑', '删除', '批量删除', '新增子项', '重置', '重置密码', '授权', '导出'])
+    for (const label of ['查询', '新增', '编辑', '删除', '批量删除', '新增下级', '重置', '重置密码', '授权', '导出'])
       await expect.poll(() => editor.locator('.point-head', { hasText: label }).count()).toBeGreaterThan(0);
     expect(await editor.locator('.point-head svg').count()).toBe(10);
     await shot(admin, '03-grant-editor');

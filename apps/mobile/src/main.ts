@@ -3,6 +3,8 @@ import './styles.css';
 import App from './App.vue';
 import { router } from './router';
 import { isHandled } from './session';
+// Applies the remembered (or the system's) theme before the first paint of the app.
+import '@tianji/web-core/theme';
 
 const app = createApp(App);
 app.use(router);

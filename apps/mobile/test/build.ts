@@ -22,7 +22,7 @@ function newest(paths: string[]): number {
 export function ensureMobileBuilt() {
   const index = path.join(DIST, 'index.html');
   const sources = ['apps/mobile/src', 'apps/mobile/scripts', 'apps/mobile/index.html', 'apps/mobile/vite.config.ts'];
-  const shared = ['apps/admin/src/lib', 'apps/admin/src/i18n', 'packages/client/src'];
+  const shared = ['packages/web-core/src', 'packages/client/src'];
   const stale =
     !fs.existsSync(index) ||
     newest([...sources, ...shared].map((s) => path.join(ROOT, s))) > fs.statSync(index).mtimeMs;

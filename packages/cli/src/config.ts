@@ -58,3 +58,6 @@ export function profileName(flag?: string): string {
 
 /** Whether stdin is a terminal we may prompt on. */
 export const interactive = () => Boolean(process.stdin.isTTY);
+
+/** The language of tables and labels: English when the locale says so (LANG=en_US.UTF-8), else Chinese. */
+export const lang = (): 'zh' | 'en' => (/^en/i.test(process.env.LC_ALL || process.env.LANG || '') ? 'en' : 'zh');

@@ -30,6 +30,8 @@ export function openContext(opts: GlobalOptions, server?: string): Context {
   const storage = fileStorage(credentialsPath(profile));
   const session = createSession({
     baseUrl: settings.server,
+    // The session lists and the login log then say 命令行, not SDK.
+    clientKind: 'cli',
     storage,
     fetch: async (req) => {
       const res = await fetch(req);
@@ -83,7 +85,7 @@ export function action<A extends unknown[]>(fn: (ctx: Context, ...args: A) => Pr
       const out = await fn(ctx, ...(args.slice(0, -1) as A));
       if (out) emit(out, ctx.json);
     } catch (e) {
-      throw describeFailure(e, ctx.rejection);
+      throw describeFailure(e, ctx.rejection, ctx.settings.server);
     } finally {
       ctx.session.close();
     }

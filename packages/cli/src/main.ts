@@ -12,7 +12,7 @@ import * as profiles from './commands/profiles.js';
 import * as roles from './commands/roles.js';
 import * as sessions from './commands/sessions.js';
 import * as users from './commands/users.js';
-import { CliError, describeFailure, EXIT } from './output.js';
+import { CliError, describeFailure, EXIT, reportFailure } from './output.js';
 
 export function buildProgram(): Command {
   const program = new Command('tianji')
@@ -43,7 +43,8 @@ export async function main(argv: string[]): Promise<number> {
         : EXIT.USAGE;
     }
     const failure = e instanceof CliError ? e : describeFailure(e);
-    process.stderr.write(`tianji: ${failure.message}\n`);
+    // --json is a global option: with it, scripts get their errors as JSON too.
+    reportFailure(failure, argv.includes('--json'));
     return failure.exitCode;
   }
 }

@@ -26,7 +26,7 @@ export interface CliHarness {
   routes: Set<string>;
   /** A fresh config home (an empty `~/.config`). */
   home(): string;
-  run(args: string[], opts?: { stdin?: string; home?: string }): Promise<RunResult>;
+  run(args: string[], opts?: { stdin?: string; home?: string; env?: Record<string, string> }): Promise<RunResult>;
   close(): Promise<void>;
 }
 
@@ -47,10 +47,14 @@ export async function bundleCli(dir: string): Promise<string> {
 }
 
 /** Runs the bundled `tianji` as its own process with the config home `home` (XDG_CONFIG_HOME). */
-export function runCli(bundle: string, args: string[], opts: { stdin?: string; home: string }): Promise<RunResult> {
+export function runCli(
+  bundle: string,
+  args: string[],
+  opts: { stdin?: string; home: string; env?: Record<string, string> },
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bundle, ...args], {
-      env: { PATH: process.env.PATH, XDG_CONFIG_HOME: opts.home, TZ: 'UTC' },
+      env: { PATH: process.env.PATH, XDG_CONFIG_HOME: opts.home, TZ: 'UTC', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -83,8 +87,8 @@ export async function startHarness(
   const defaultHome = path.join(dir, 'home');
   const home = () => path.join(dir, `home-${++homes}`);
 
-  const run = (args: string[], opts: { stdin?: string; home?: string } = {}) =>
-    runCli(bundle, args, { stdin: opts.stdin, home: opts.home ?? defaultHome });
+  const run = (args: string[], opts: { stdin?: string; home?: string; env?: Record<string, string> } = {}) =>
+    runCli(bundle, args, { stdin: opts.stdin, home: opts.home ?? defaultHome, env: opts.env });
 
   return {
     t,

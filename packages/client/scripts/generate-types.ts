@@ -17,7 +17,11 @@ import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { areaOfUrl } from '../../server/src/plugins/areas.js';
 import { CATALOGUE } from '../../server/src/catalogue.js';
-import { PERMISSION_POINTS } from '../../server/src/admin/permissions/points.js';
+import { PERMISSION_POINTS, POINT_NAMES } from '../../server/src/admin/permissions/points.js';
+import { ERROR_MESSAGES } from '../../server/src/error-messages.js';
+import { AUDIT_ACTIONS, AUDIT_TARGETS } from '../../server/src/admin/audit/actions.js';
+import { MENU_KIND_NAMES } from '../../server/src/admin/menus/schemas.js';
+import { LOGIN_EVENT_NAMES, LOGIN_REASON_NAMES } from '../../server/src/admin/login-log/names.js';
 
 export const OUTPUT = fileURLToPath(new URL('../src/generated/admin-api.ts', import.meta.url));
 
@@ -101,6 +105,20 @@ export async function generateAdminTypes(): Promise<string> {
     '',
     'export type CatalogueMenu = (typeof MENU_CATALOGUE)[number];',
     '',
+    '/** Names of the server’s codes in Chinese and English, as the server owns them (one source for every client). */',
+    ...Object.entries({
+      'Each permission point’s name (admin/permissions/points.ts).': ['POINT_NAMES', POINT_NAMES],
+      'Each error code’s general meaning (error-messages.ts).': ['ERROR_MESSAGES', ERROR_MESSAGES],
+      'Each audit action (admin/audit/actions.ts).': ['AUDIT_ACTIONS', AUDIT_ACTIONS],
+      'The audit target types of the admin features.': ['AUDIT_TARGETS', AUDIT_TARGETS],
+      'Each menu kind (admin/menus/schemas.ts).': ['MENU_KIND_NAMES', MENU_KIND_NAMES],
+      'Each login-log event (admin/login-log/names.ts).': ['LOGIN_EVENT_NAMES', LOGIN_EVENT_NAMES],
+      'Each login-log reason: failed sign-ins and ended sessions.': ['LOGIN_REASON_NAMES', LOGIN_REASON_NAMES],
+    }).flatMap(([doc, [name, value]]) => [
+      `/** ${doc} */`,
+      `export const ${name} = ${JSON.stringify(value, null, 2)} as const;`,
+      '',
+    ]),
   ].join('\n');
 }
 

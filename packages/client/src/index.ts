@@ -31,9 +31,17 @@ export {
   type PermissionPoint,
 } from './mask.js';
 export { decodeClaims, lifetimeMs } from './jwt.js';
+export { CLIENT_KIND_NAMES } from './names.js';
 export {
   ROUTE_PERMISSIONS,
   MENU_CATALOGUE,
+  POINT_NAMES,
+  ERROR_MESSAGES,
+  AUDIT_ACTIONS,
+  AUDIT_TARGETS,
+  MENU_KIND_NAMES,
+  LOGIN_EVENT_NAMES,
+  LOGIN_REASON_NAMES,
   type CatalogueMenu,
   type RouteKey,
   type paths,

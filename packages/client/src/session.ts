@@ -151,6 +151,10 @@ export class TianjiSession {
 
   /** Revokes the refresh token on the server and forgets the session here and in every tab sharing it. */
   async logout(): Promise<void> {
+    // Stop listening first: the server ends this session on logout and says so on the event stream, which must not
+    // reach the app as "会话已结束（已在别处退出…）" before the sign-out it asked for.
+    this.events?.abort();
+    this.events = null;
     try {
       const token = await this.accessToken();
       const req = this.jsonRequest('POST', '/api/auth/logout', { refreshToken: this.refreshToken ?? undefined });
@@ -388,6 +392,7 @@ export class TianjiSession {
           if (res.ok && res.body) {
             const ended = await readSessionEnded(res.body);
             await this.changingPassword?.catch(() => undefined);
+            if (controller.signal.aborted) break; // signed out on purpose meanwhile (logout)
             // A notice about a session this client has since left (e.g. its own password change started a new one)
             // is not about the current session: listen again with the current one.
             if (ended && streamed === this.sessionIdOf(this.access?.token)) {

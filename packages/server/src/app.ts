@@ -55,7 +55,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // removeAdditional off: a body field a schema does not know is a 400 naming it (as an unknown query parameter of
     // the public API is), not silently dropped — a typo must not look like success (issue 26).
-    ajv: { customOptions: { verbose: true, keywords: ['x-hint'], allErrors: false, removeAdditional: false } },
+    ajv: {
+      customOptions: { verbose: true, keywords: ['x-hint', 'x-names'], allErrors: false, removeAdditional: false },
+    },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Malformed paths are answered in the area's own body shape, not Fastify's (plugins/error-handler.ts).
     frameworkErrors: renderFrameworkError,

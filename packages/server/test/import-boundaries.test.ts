@@ -9,18 +9,20 @@ import { describe, expect, it } from 'vitest';
  *   `lookup/shared/` depends on no group;
  * - nobody imports a route file (`*-route.ts`): shared schemas and parameters live in modules of their own;
  * - `content/` and `monitor/` do not reach into `admin/` (what they share lives below both, in `shared/`);
- * - no import cycle anywhere in the server or the benchmarks (type-only imports included: they are arrows too).
+ * - no import cycle anywhere in the server or the benchmarks (type-only imports included: they are arrows too);
+ * - a web app (`apps/<app>/`) never imports another app's sources; what they share lives in `packages/web-core`,
+ *   which imports no app.
  */
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const SRC = path.join(root, 'packages/server/src');
 const SCANNED = [SRC, path.join(root, 'bench')];
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, ext = /\.ts$/): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'node_modules' ? [] : sourceFiles(full);
-    return /\.ts$/.test(e.name) && !e.name.endsWith('.d.ts') ? [full] : [];
+    if (e.isDirectory()) return ['node_modules', 'dist'].includes(e.name) ? [] : sourceFiles(full, ext);
+    return ext.test(e.name) && !e.name.endsWith('.d.ts') ? [full] : [];
   });
 }
 
@@ -38,10 +40,22 @@ export function specifiersOf(code: string): string[] {
   return found;
 }
 
+/** Path aliases of the web apps' build configs (vite.config.ts, tsconfig.json paths) that name another folder. */
+const ALIASES: Record<string, string> = { '@admin/': 'apps/admin/src/', '@mobile/': 'apps/mobile/src/' };
+/** Workspace packages of the web side, by name: the shared core, and the two apps (which no one may import). */
+const WORKSPACES: Record<string, string> = {
+  '@tianji/web-core': 'packages/web-core/src/index.ts',
+  '@tianji/admin': 'apps/admin/package.json',
+  '@tianji/mobile': 'apps/mobile/package.json',
+};
+
 /** The file a relative specifier names (`./x.js` is `./x.ts` in the sources), or undefined for packages. */
 function resolve(from: string, spec: string): string | undefined {
-  if (!spec.startsWith('.')) return undefined;
-  const target = path.resolve(path.dirname(from), spec);
+  const alias = Object.keys(ALIASES).find((a) => spec.startsWith(a));
+  if (!spec.startsWith('.') && !alias) return undefined;
+  const target = alias
+    ? path.join(root, ALIASES[alias], spec.slice(alias.length))
+    : path.resolve(path.dirname(from), spec);
   for (const candidate of [target.replace(/\.js$/, '.ts'), target, `${target}.ts`, path.join(target, 'index.ts')]) {
     if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
   }
@@ -52,13 +66,52 @@ const rel = (file: string) => path.relative(root, file).split(path.sep).join('/'
 
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of SCANNED.flatMap(sourceFiles)) {
+  for (const file of SCANNED.flatMap((d) => sourceFiles(d))) {
     const targets = specifiersOf(fs.readFileSync(file, 'utf8'))
       .map((s) => resolve(file, s))
       .filter((t): t is string => Boolean(t?.endsWith('.ts')));
     graph.set(rel(file), [...new Set(targets.map(rel))]);
   }
   return graph;
+}
+
+/** The web apps and their shared core, `.vue` files included: arrows to any file, relative or through an alias. */
+function webGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const dirs = [
+    ...fs.readdirSync(path.join(root, 'apps')).map((a) => path.join(root, 'apps', a)),
+    path.join(root, 'packages/web-core'),
+  ];
+  for (const file of dirs.flatMap((d) => sourceFiles(d, /\.(ts|vue|mjs)$/))) {
+    const targets = specifiersOf(fs.readFileSync(file, 'utf8')).map((s) => {
+      const pkg = Object.keys(WORKSPACES).find((w) => s === w || s.startsWith(`${w}/`));
+      if (pkg) return path.join(root, WORKSPACES[pkg]);
+      const hit = resolve(file, s);
+      // An alias that names no file is still an arrow into that folder.
+      const alias = Object.keys(ALIASES).find((a) => s.startsWith(a));
+      return hit ?? (alias ? path.join(root, ALIASES[alias], s.slice(alias.length)) : undefined);
+    });
+    graph.set(rel(file), [...new Set(targets.filter((t): t is string => Boolean(t)).map(rel))]);
+  }
+  return graph;
+}
+
+/** `admin` for apps/admin/…, `web-core` for packages/web-core/…, undefined elsewhere. */
+const webUnitOf = (file: string) =>
+  /^apps\/([^/]+)\//.exec(file)?.[1] ?? (file.startsWith('packages/web-core/') ? 'web-core' : undefined);
+
+/** Arrows from one web app into another's sources, or from the shared core into an app. */
+export function webViolations(graph: Map<string, string[]>): string[] {
+  const out: string[] = [];
+  for (const [from, targets] of graph) {
+    const a = webUnitOf(from);
+    for (const to of targets) {
+      const b = webUnitOf(to);
+      if (!a || !b || a === b || b === 'web-core') continue;
+      out.push(`${from} → ${to} (${a} reaches into ${b === 'admin' || b === 'mobile' ? `apps/${b}` : b})`);
+    }
+  }
+  return out;
 }
 
 const SERVER = 'packages/server/src/';
@@ -143,6 +196,12 @@ describe('import boundaries', () => {
     expect(importCycles(graph).map((c) => c.join(' ⇄ '))).toEqual([]);
   });
 
+  it('a web app imports nothing from another app; the shared web core imports no app', () => {
+    const web = webGraph();
+    expect(web.get('apps/mobile/src/session.ts')).toContain('packages/web-core/src/index.ts');
+    expect(webViolations(web)).toEqual([]);
+  });
+
   it('the checks see the arrows they forbid', () => {
     const bad = new Map([
       ['packages/server/src/lookup/random/a.ts', ['packages/server/src/lookup/toolbox/b.ts']],
@@ -153,6 +212,15 @@ describe('import boundaries', () => {
     ]);
     expect(boundaryViolations(bad)).toHaveLength(2);
     expect(importCycles(bad)).toEqual([['bench/x.ts', 'bench/y.ts']]);
+    const web = new Map([
+      ['apps/mobile/src/pages/A.vue', ['apps/admin/src/lib/time.ts', 'packages/web-core/src/time.ts']],
+      ['packages/web-core/src/b.ts', ['apps/admin/src/i18n/zh-CN.ts']],
+      ['apps/admin/src/c.ts', ['apps/admin/src/d.ts']],
+    ]);
+    expect(webViolations(web)).toEqual([
+      'apps/mobile/src/pages/A.vue → apps/admin/src/lib/time.ts (mobile reaches into apps/admin)',
+      'packages/web-core/src/b.ts → apps/admin/src/i18n/zh-CN.ts (web-core reaches into apps/admin)',
+    ]);
     expect(
       specifiersOf("import type {\n  A,\n} from './a.js';\nexport { b } from './b.js';\nawait import('./c.js');"),
     ).toEqual(['./a.js', './b.js', './c.js']);

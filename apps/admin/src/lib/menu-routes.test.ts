@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findMenuByRoute, leafMenus, menuOfRoute, routeOfMenu } from './menu-routes';
+import { findMenuByRoute, leafMenus, menuOfRoute, menuTrail, routeOfMenu } from './menu-routes';
 
 const tree = [
   {
@@ -34,6 +34,11 @@ describe('menus ↔ pages', () => {
     expect(routeOfMenu(tree[0].children[1])).toBe('/m/reports');
     expect(findMenuByRoute(tree, '/m/reports')?.code).toBe('reports');
     expect(menuOfRoute('/')).toBeUndefined();
+  });
+
+  it('gives the breadcrumb of a route: its menus from the top down', () => {
+    expect(menuTrail(tree, '/system/users').map((m) => m.name)).toEqual(['系统管理', '用户管理']);
+    expect(menuTrail(tree, '/nowhere')).toEqual([]);
   });
 
   it('lists the leaves depth first', () => {

@@ -59,12 +59,17 @@ function safeDecode(s: string): string {
 
 /** Finds a menu by the route that shows it (for placeholders and titles). */
 export function findMenuByRoute(nodes: MenuLike[], path: string): MenuLike | undefined {
+  return menuTrail(nodes, path).at(-1);
+}
+
+/** The menus from the top of the tree down to the one a route shows (the breadcrumb: 系统管理 / 用户管理). */
+export function menuTrail(nodes: MenuLike[], path: string): MenuLike[] {
   for (const n of nodes) {
-    if (n.children.length === 0 && routeOfMenu(n) === path) return n;
-    const hit = findMenuByRoute(n.children, path);
-    if (hit) return hit;
+    if (n.children.length === 0 && routeOfMenu(n) === path) return [n];
+    const below = menuTrail(n.children, path);
+    if (below.length) return [n, ...below];
   }
-  return undefined;
+  return [];
 }
 
 /** Every leaf menu, depth first (the home page lists them). */

@@ -21,6 +21,8 @@ export function usePagedList<T, F extends Record<string, unknown>>(
   const items = shallowRef<T[]>([]);
   const selection = shallowRef<T[]>([]);
   const loading = ref(false);
+  /** Whether an answer has come once: until then the table shows a skeleton, not 「暂无数据」. */
+  const loaded = ref(false);
 
   async function load() {
     loading.value = true;
@@ -33,6 +35,7 @@ export function usePagedList<T, F extends Record<string, unknown>>(
         page.value = Math.ceil(r.total / pageSize.value);
         await load();
       }
+      loaded.value = true;
     } finally {
       loading.value = false;
     }
@@ -49,7 +52,20 @@ export function usePagedList<T, F extends Record<string, unknown>>(
     return search();
   }
 
-  return { filter, page, pageSize, total, items, selection, loading, load, search, reset, applied: () => applied };
+  return {
+    filter,
+    page,
+    pageSize,
+    total,
+    items,
+    selection,
+    loading,
+    loaded,
+    load,
+    search,
+    reset,
+    applied: () => applied,
+  };
 }
 
 /** Drops empty strings, so optional query fields are left out instead of failing validation. */

@@ -1,18 +1,9 @@
-import zhCN from '@admin/i18n/zh-CN';
+import { TEXTS, nameOf } from '@tianji/web-core';
 
-export { beijingTime } from '@admin/lib/time';
+export { beijingTime } from '@tianji/web-core';
 
-/** The desktop app's Chinese texts that name server codes: sign-out reasons, login-log events, client kinds. */
-export const TEXT = {
-  signedOut: zhCN.login.reason as Record<string, string>,
-  loginEvents: zhCN.loginLog.events as Record<string, string>,
-  loginReasons: zhCN.loginLog.reasons as Record<string, string>,
-  fields: zhCN.fields as Record<string, string>,
-  clientKinds: zhCN.sessions.kind as Record<string, string>,
-};
+/** The phone app speaks Chinese: the shared texts for the server's codes (client kinds, login-log events, ...). */
+export const TEXT = TEXTS.zh;
 
-/** What to tell a user whose session the server ended: the known reason in Chinese, else the server's message. */
-export const signedOutText = (code: string, message: string) =>
-  Object.hasOwn(TEXT.signedOut, code) ? TEXT.signedOut[code] : message;
-
-export const fieldLabel = (name: string) => (Object.hasOwn(TEXT.fields, name) ? TEXT.fields[name] : name);
+/** A content field's Chinese label, or the field's own name. */
+export const fieldLabel = (name: string) => nameOf(TEXT.fields, name);

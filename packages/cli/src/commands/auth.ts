@@ -1,9 +1,9 @@
 /** login, whoami, logout: the session of the current profile. */
-import { MfaRequiredError, toMask, type Me } from '@tianji/client';
+import { ApiError, MfaRequiredError, toMask, type Me } from '@tianji/client';
 import type { Command } from 'commander';
 import { readProfiles, writeProfiles } from '../config.js';
 import { action, openContext, type GlobalOptions } from '../context.js';
-import { describeFailure, emit, fields, usageError } from '../output.js';
+import { CliError, describeFailure, EXIT, emit, fields, usageError } from '../output.js';
 import { ask, password } from '../prompt.js';
 import { interactive } from '../config.js';
 
@@ -62,11 +62,21 @@ export function register(program: Command): void {
             ctx.settings.username ??
             (interactive() && !opts.passwordStdin ? await ask('用户名 (username): ') : undefined);
           if (!username) throw usageError('需要 --username（username required）');
-          const pw = await password(opts.passwordStdin);
+          // Say whose password is asked for, and by which server: a saved profile fills both in silently.
+          const pw = await password(
+            opts.passwordStdin,
+            `${username} @ ${ctx.settings.server} 的密码（password for ${username} at ${ctx.settings.server}）: `,
+          );
           let me: Me;
           try {
             me = await ctx.session.login(username, pw);
           } catch (e) {
+            if (e instanceof ApiError && e.status === 401)
+              throw new CliError(
+                EXIT.SIGNED_OUT,
+                `登录失败：用户名或密码错误（wrong username or password for ${username} at ${ctx.settings.server}）`,
+                'WRONG_CREDENTIALS',
+              );
             if (!(e instanceof MfaRequiredError)) throw e;
             const code =
               opts.totp ??
@@ -74,7 +84,11 @@ export function register(program: Command): void {
                 ? (await ask('两步验证码 (TOTP code or recovery code): ')).trim()
                 : '');
             if (!code) throw usageError('该账号已启用两步验证：请用 --totp <验证码> 提供（TOTP code required）');
-            me = await ctx.session.loginTotp(e.mfaToken, code);
+            me = await ctx.session.loginTotp(e.mfaToken, code).catch((err: unknown) => {
+              if (err instanceof ApiError && err.status === 401)
+                throw new CliError(EXIT.SIGNED_OUT, `登录失败：${err.message}`, 'WRONG_TOTP');
+              throw err;
+            });
           }
           const file = readProfiles();
           file.profiles[ctx.profile] = { server: ctx.settings.server, username };
@@ -93,7 +107,7 @@ export function register(program: Command): void {
                 '(You must change your password first: run `tianji password`.)\n',
             );
         } catch (e) {
-          throw describeFailure(e, ctx.rejection);
+          throw describeFailure(e, ctx.rejection, ctx.settings.server);
         } finally {
           ctx.session.close();
         }

@@ -14,15 +14,28 @@ import type { World } from '../world.js';
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-behaviour-cli-'));
 let bundled: Promise<string> | undefined;
 
-/** `tianji: 会话已结束：<message> (<CODE>)；请重新运行 tianji login（session ended）` → code and message. */
+/** What the CLI said on stderr: with --json `{"error":{"code","message","exitCode"}}`, else `tianji: <message>`. */
+function errorOf(r: RunResult): { code?: string; message: string } {
+  try {
+    return (JSON.parse(r.stderr) as { error: { code: string; message: string } }).error;
+  } catch {
+    return { message: r.stderr.trim().replace(/^tianji: /, '') };
+  }
+}
+
+/** `会话已结束：<message> (<CODE>)；请重新运行 tianji login（session ended）` → the server's code and message. */
 function reasonOf(r: RunResult): ShownReason {
-  const m = /会话已结束：(.+?) \(([A-Z_]+)\)；/.exec(r.stderr);
-  return m ? { code: m[2], message: m[1] } : { message: r.stderr.trim() };
+  const said = errorOf(r);
+  const m = /会话已结束：(.+?) \(([A-Z_]+)\)；/.exec(said.message);
+  return m ? { code: m[2], message: m[1] } : { message: said.message };
 }
 
 function outcomeOf(r: RunResult): Outcome {
   if (r.code === 0) return { kind: 'ok' };
-  if (r.code === 3) return { kind: 'forbidden', message: /^tianji: (.+?) \(/.exec(r.stderr)?.[1] ?? r.stderr.trim() };
+  if (r.code === 3) {
+    const said = errorOf(r).message;
+    return { kind: 'forbidden', message: /^(.+?) \(/.exec(said)?.[1] ?? said };
+  }
   if (r.code === 4) return { kind: 'signed-out', ...reasonOf(r) };
   throw new Error(`tianji exited ${r.code}: ${r.stderr}`);
 }

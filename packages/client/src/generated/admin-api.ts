@@ -6671,3 +6671,420 @@ export const MENU_CATALOGUE = [
 ] as const;
 
 export type CatalogueMenu = (typeof MENU_CATALOGUE)[number];
+
+/** Names of the server’s codes in Chinese and English, as the server owns them (one source for every client). */
+/** Each permission point’s name (admin/permissions/points.ts). */
+export const POINT_NAMES = {
+  "SEARCH": {
+    "zh": "查询",
+    "en": "Search"
+  },
+  "ADD": {
+    "zh": "新增",
+    "en": "Add"
+  },
+  "EDIT": {
+    "zh": "编辑",
+    "en": "Edit"
+  },
+  "DELETE": {
+    "zh": "删除",
+    "en": "Delete"
+  },
+  "BATCH_DELETE": {
+    "zh": "批量删除",
+    "en": "Batch delete"
+  },
+  "ADD_CHILD": {
+    "zh": "新增下级",
+    "en": "Add child"
+  },
+  "RESET": {
+    "zh": "重置",
+    "en": "Reset"
+  },
+  "RESET_PASSWORD": {
+    "zh": "重置密码",
+    "en": "Reset password"
+  },
+  "GRANT": {
+    "zh": "授权",
+    "en": "Grant"
+  },
+  "EXPORT": {
+    "zh": "导出",
+    "en": "Export"
+  }
+} as const;
+
+/** Each error code’s general meaning (error-messages.ts). */
+export const ERROR_MESSAGES = {
+  "VALIDATION_ERROR": {
+    "zh": "输入有误，请检查后重试",
+    "en": "Some input is not valid. Check it and try again."
+  },
+  "UNAUTHORIZED": {
+    "zh": "请先登录",
+    "en": "Please sign in first."
+  },
+  "TOKEN_EXPIRED": {
+    "zh": "登录已过期，请重新登录",
+    "en": "Your sign-in has expired. Please sign in again."
+  },
+  "SESSION_ENDED": {
+    "zh": "会话已结束（已在别处退出或被管理员下线），请重新登录",
+    "en": "This session was ended (signed out elsewhere or by an administrator)."
+  },
+  "FORCED_LOGOUT": {
+    "zh": "你已被管理员强制下线，请重新登录",
+    "en": "An administrator signed you out."
+  },
+  "ACCOUNT_DISABLED": {
+    "zh": "账号已停用，请联系管理员",
+    "en": "Your account has been disabled."
+  },
+  "PASSWORD_CHANGED": {
+    "zh": "密码已修改，请使用新密码重新登录",
+    "en": "Your password was changed. Sign in with the new one."
+  },
+  "REFRESH_REUSED": {
+    "zh": "检测到刷新令牌被重复使用，为安全起见该会话已结束，请重新登录",
+    "en": "Your sign-in was used twice; for safety it has been ended."
+  },
+  "REFRESH_SUPERSEDED": {
+    "zh": "该刷新令牌刚被并发请求使用过，请使用最新的令牌（会话仍然有效）",
+    "en": "Your sign-in was refreshed elsewhere. Please sign in again."
+  },
+  "FORBIDDEN": {
+    "zh": "无权限",
+    "en": "No permission."
+  },
+  "PRIVILEGE_ESCALATION": {
+    "zh": "不能授予或操作超出你自己权限的内容",
+    "en": "You cannot grant or act on more than you hold yourself."
+  },
+  "PASSWORD_CHANGE_REQUIRED": {
+    "zh": "请先修改密码：当前密码由管理员设置或自动生成，修改后才能继续操作",
+    "en": "Please change your password before you go on."
+  },
+  "TOTP_SETUP_REQUIRED": {
+    "zh": "你所属的角色要求两步验证：请先在个人资料中启用 TOTP 两步验证，之后才能继续操作",
+    "en": "Your role requires two-step sign-in: turn it on in your profile first."
+  },
+  "NOT_FOUND": {
+    "zh": "记录不存在或已被删除",
+    "en": "The record does not exist or was deleted."
+  },
+  "CONFLICT": {
+    "zh": "与已有记录冲突（例如编码或用户名重复）",
+    "en": "This conflicts with an existing record (e.g. a duplicate code or username)."
+  },
+  "SUPER_ADMIN_PROTECTED": {
+    "zh": "超级管理员受保护，不能这样操作",
+    "en": "The super administrator is protected from this."
+  },
+  "PAYLOAD_TOO_LARGE": {
+    "zh": "提交的内容太大",
+    "en": "What you sent is too large."
+  },
+  "TOO_MANY_REQUESTS": {
+    "zh": "请求太频繁，请稍后再试",
+    "en": "Too many requests. Try again later."
+  },
+  "INTERNAL_ERROR": {
+    "zh": "服务器出错了，请稍后再试",
+    "en": "Something went wrong on the server. Try again later."
+  },
+  "SERVICE_UNAVAILABLE": {
+    "zh": "服务暂时不可用，请稍后再试",
+    "en": "The service is unavailable for now. Try again later."
+  }
+} as const;
+
+/** Each audit action (admin/audit/actions.ts). */
+export const AUDIT_ACTIONS = {
+  "user.create": {
+    "zh": "新增用户",
+    "en": "Add user"
+  },
+  "user.update": {
+    "zh": "编辑用户",
+    "en": "Edit user"
+  },
+  "user.delete": {
+    "zh": "删除用户",
+    "en": "Delete user"
+  },
+  "user.batch-delete": {
+    "zh": "批量删除用户",
+    "en": "Delete users"
+  },
+  "user.reset-password": {
+    "zh": "重置密码",
+    "en": "Reset password"
+  },
+  "user.set-roles": {
+    "zh": "分配角色",
+    "en": "Assign roles"
+  },
+  "user.force-logout": {
+    "zh": "强制下线",
+    "en": "Force sign-out"
+  },
+  "user.export": {
+    "zh": "导出用户",
+    "en": "Export users"
+  },
+  "user.username-collision": {
+    "zh": "用户名冲突（升级时发现）",
+    "en": "Username collision (found on upgrade)"
+  },
+  "role.create": {
+    "zh": "新增角色",
+    "en": "Add role"
+  },
+  "role.update": {
+    "zh": "编辑角色",
+    "en": "Edit role"
+  },
+  "role.delete": {
+    "zh": "删除角色",
+    "en": "Delete role"
+  },
+  "role.batch-delete": {
+    "zh": "批量删除角色",
+    "en": "Delete roles"
+  },
+  "role.set-grants": {
+    "zh": "修改授权",
+    "en": "Change grants"
+  },
+  "role.export": {
+    "zh": "导出角色",
+    "en": "Export roles"
+  },
+  "role.rename-duplicate": {
+    "zh": "重名角色改名（升级时）",
+    "en": "Duplicate role name renamed (upgrade)"
+  },
+  "menu.create": {
+    "zh": "新增菜单",
+    "en": "Add menu"
+  },
+  "menu.add-child": {
+    "zh": "新增下级菜单",
+    "en": "Add submenu"
+  },
+  "menu.update": {
+    "zh": "编辑菜单",
+    "en": "Edit menu"
+  },
+  "menu.delete": {
+    "zh": "删除菜单",
+    "en": "Delete menu"
+  },
+  "session.delete": {
+    "zh": "结束会话",
+    "en": "End session"
+  },
+  "session.batch-delete": {
+    "zh": "批量结束会话",
+    "en": "End sessions"
+  },
+  "auth.change-password": {
+    "zh": "修改自己的密码",
+    "en": "Change own password"
+  },
+  "auth.update-profile": {
+    "zh": "修改个人资料",
+    "en": "Edit own profile"
+  },
+  "auth.totp-enable": {
+    "zh": "开启两步验证",
+    "en": "Turn on two-step sign-in"
+  },
+  "auth.totp-disable": {
+    "zh": "关闭两步验证",
+    "en": "Turn off two-step sign-in"
+  },
+  "audit.export": {
+    "zh": "导出审计日志",
+    "en": "Export audit log"
+  },
+  "login-log.export": {
+    "zh": "导出登录日志",
+    "en": "Export sign-in log"
+  },
+  "content.create": {
+    "zh": "新增内容",
+    "en": "Add content"
+  },
+  "content.update": {
+    "zh": "编辑内容",
+    "en": "Edit content"
+  },
+  "content.delete": {
+    "zh": "删除内容",
+    "en": "Delete content"
+  },
+  "content.batch-delete": {
+    "zh": "批量删除内容",
+    "en": "Delete content items"
+  },
+  "content.import": {
+    "zh": "导入内容",
+    "en": "Import content"
+  },
+  "content.export": {
+    "zh": "导出内容",
+    "en": "Export content"
+  },
+  "cli.create-super-admin": {
+    "zh": "命令行：创建超级管理员",
+    "en": "CLI: create super administrator"
+  },
+  "cli.reset-password": {
+    "zh": "命令行：重置密码",
+    "en": "CLI: reset password"
+  },
+  "cli.reset-mfa": {
+    "zh": "命令行：重置两步验证",
+    "en": "CLI: reset two-step sign-in"
+  },
+  "cli.unlock": {
+    "zh": "命令行：解除登录限制",
+    "en": "CLI: clear sign-in throttling"
+  }
+} as const;
+
+/** The audit target types of the admin features. */
+export const AUDIT_TARGETS = {
+  "user": {
+    "zh": "用户",
+    "en": "User"
+  },
+  "role": {
+    "zh": "角色",
+    "en": "Role"
+  },
+  "menu": {
+    "zh": "菜单",
+    "en": "Menu"
+  },
+  "session": {
+    "zh": "会话",
+    "en": "Session"
+  },
+  "audit-log": {
+    "zh": "审计日志",
+    "en": "Audit log"
+  },
+  "login-log": {
+    "zh": "登录日志",
+    "en": "Sign-in log"
+  }
+} as const;
+
+/** Each menu kind (admin/menus/schemas.ts). */
+export const MENU_KIND_NAMES = {
+  "directory": {
+    "zh": "目录",
+    "en": "Directory"
+  },
+  "page": {
+    "zh": "内置页面",
+    "en": "Built-in page"
+  },
+  "link": {
+    "zh": "外部链接",
+    "en": "External link"
+  },
+  "embed": {
+    "zh": "嵌入页面",
+    "en": "Embedded page"
+  }
+} as const;
+
+/** Each login-log event (admin/login-log/names.ts). */
+export const LOGIN_EVENT_NAMES = {
+  "login": {
+    "zh": "登录",
+    "en": "Sign-in"
+  },
+  "logout": {
+    "zh": "退出",
+    "en": "Sign-out"
+  },
+  "session-ended": {
+    "zh": "会话结束",
+    "en": "Session ended"
+  },
+  "forced-logout": {
+    "zh": "强制下线",
+    "en": "Forced sign-out"
+  },
+  "refresh-reused": {
+    "zh": "令牌重放",
+    "en": "Token replay"
+  }
+} as const;
+
+/** Each login-log reason: failed sign-ins and ended sessions. */
+export const LOGIN_REASON_NAMES = {
+  "UNKNOWN_USER": {
+    "zh": "用户不存在",
+    "en": "Unknown user"
+  },
+  "WRONG_PASSWORD": {
+    "zh": "密码错误",
+    "en": "Wrong password"
+  },
+  "WRONG_TOTP": {
+    "zh": "两步验证码错误",
+    "en": "Wrong two-step code"
+  },
+  "ACCOUNT_DISABLED": {
+    "zh": "账号已停用",
+    "en": "Account disabled"
+  },
+  "TOTP_LOCKED": {
+    "zh": "两步验证码错误过多，已暂时锁定",
+    "en": "Two-step sign-in locked after wrong codes"
+  },
+  "THROTTLED": {
+    "zh": "尝试过多，已限流",
+    "en": "Too many attempts"
+  },
+  "ERROR": {
+    "zh": "服务器出错",
+    "en": "Server error"
+  },
+  "TOKEN_EXPIRED": {
+    "zh": "登录已过期",
+    "en": "Sign-in expired"
+  },
+  "SESSION_ENDED": {
+    "zh": "会话被结束",
+    "en": "Session ended"
+  },
+  "FORCED_LOGOUT": {
+    "zh": "被强制下线",
+    "en": "Forced out"
+  },
+  "PASSWORD_CHANGED": {
+    "zh": "密码已修改",
+    "en": "Password changed"
+  },
+  "REFRESH_REUSED": {
+    "zh": "刷新令牌被重复使用",
+    "en": "Refresh token reused"
+  },
+  "REFRESH_SUPERSEDED": {
+    "zh": "刷新令牌已被替换",
+    "en": "Refresh token superseded"
+  },
+  "LOGOUT": {
+    "zh": "主动退出",
+    "en": "Signed out"
+  }
+} as const;

@@ -92,7 +92,7 @@ export async function seedDatabase(
         id: roleId,
         code: SUPER_ADMIN_ROLE,
         name: '超级管理员',
-        description: 'Built-in: all permissions on every menu',
+        description: '内置角色：拥有所有菜单的全部权限',
         status: 'enabled',
         sort: 0,
         require_totp: 0,

@@ -29,6 +29,42 @@ const date = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', 'x-hint': 'YYYY-MM
 
 export const HITOKOTO_TYPES = 'abcdefghijkl';
 
+/**
+ * The names of a coded field's values, in Chinese and English, carried by its schema as `x-names` (documentation
+ * only: validation is unchanged). Clients show the names instead of the codes, and offer them in a select.
+ */
+type ValueNames = Record<string, { zh: string; en: string }>;
+
+/** hitokoto.cn's sentence categories, a–l. */
+export const HITOKOTO_TYPE_NAMES: ValueNames = {
+  a: { zh: '动画', en: 'Anime' },
+  b: { zh: '漫画', en: 'Comics' },
+  c: { zh: '游戏', en: 'Games' },
+  d: { zh: '文学', en: 'Literature' },
+  e: { zh: '原创', en: 'Original' },
+  f: { zh: '来自网络', en: 'From the web' },
+  g: { zh: '其他', en: 'Other' },
+  h: { zh: '影视', en: 'Film and TV' },
+  i: { zh: '诗词', en: 'Poetry' },
+  j: { zh: '网易云', en: 'NetEase Music' },
+  k: { zh: '哲学', en: 'Philosophy' },
+  l: { zh: '抖机灵', en: 'Wisecracks' },
+};
+
+/** The mood-quote styles. */
+export const MOOD_STYLE_NAMES: ValueNames = {
+  diary: { zh: '日记', en: 'Diary' },
+  toxic: { zh: '毒鸡汤', en: 'Toxic chicken soup' },
+  flattery: { zh: '彩虹屁', en: 'Flattery' },
+  love: { zh: '情话', en: 'Love lines' },
+  caption: { zh: '朋友圈文案', en: 'Captions' },
+};
+
+const namesHint = (names: ValueNames) =>
+  Object.entries(names)
+    .map(([code, n]) => `${code}（${n.zh}）`)
+    .join('、');
+
 export const HolidayBlockSchema = Type.Object(
   {
     name: s(20),
@@ -42,7 +78,11 @@ export const HolidayBlockSchema = Type.Object(
 /** One item of the hitokoto library. */
 export const HitokotoItem = Type.Object(
   {
-    type: Type.String({ pattern: `^[${HITOKOTO_TYPES}]$`, 'x-hint': '分类字母 a–l' }),
+    type: Type.String({
+      pattern: `^[${HITOKOTO_TYPES}]$`,
+      'x-hint': `分类字母之一：${namesHint(HITOKOTO_TYPE_NAMES)}`,
+      'x-names': HITOKOTO_TYPE_NAMES,
+    }),
     content: s(500),
     from: s(100),
     from_who: Type.Union([Type.String({ maxLength: 100 }), Type.Null()]),
@@ -85,13 +125,16 @@ export type XiehouyuItem = Static<typeof XiehouyuItem>;
 /** One item of the mood-quotes library. */
 export const MoodQuoteItem = Type.Object(
   {
-    style: Type.Union([
-      Type.Literal('diary'),
-      Type.Literal('toxic'),
-      Type.Literal('flattery'),
-      Type.Literal('love'),
-      Type.Literal('caption'),
-    ]),
+    style: Type.Union(
+      [
+        Type.Literal('diary'),
+        Type.Literal('toxic'),
+        Type.Literal('flattery'),
+        Type.Literal('love'),
+        Type.Literal('caption'),
+      ],
+      { 'x-names': MOOD_STYLE_NAMES },
+    ),
     content: s(500),
   },
   { additionalProperties: false },

@@ -1,3 +1,4 @@
+import type { LOGIN_REASON_NAMES } from '../login-log/names.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
@@ -37,8 +38,8 @@ const TAG = '认证 Auth';
 const meBodies = new WeakMap<Grants, Map<string, Buffer>>();
 const ME_BODIES_PER_GRANTS = 1000;
 
-/** Why a sign-in step failed, as the login log files it. */
-const failureReason = (e: unknown) =>
+/** Why a sign-in step failed, as the login log files it (every reason has its names in login-log/names.ts). */
+const failureReason = (e: unknown): keyof typeof LOGIN_REASON_NAMES =>
   e instanceof CredentialError
     ? e.failure
     : e instanceof SecondStepLocked

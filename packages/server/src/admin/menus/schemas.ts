@@ -16,6 +16,13 @@ const Sort = Type.Integer({ minimum: 0, maximum: 100000, description: 'Ascending
 /** What a menu opens. Built-in menus are directories or pages; operators add any kind. */
 export const MENU_KINDS = ['directory', 'page', 'link', 'embed'] as const;
 export type MenuKind = (typeof MENU_KINDS)[number];
+/** Each kind's name, as clients show it (generated into `@tianji/client`). */
+export const MENU_KIND_NAMES: Record<MenuKind, { zh: string; en: string }> = {
+  directory: { zh: '目录', en: 'Directory' },
+  page: { zh: '内置页面', en: 'Built-in page' },
+  link: { zh: '外部链接', en: 'External link' },
+  embed: { zh: '嵌入页面', en: 'Embedded page' },
+};
 export const MenuKindSchema = literalUnion(MENU_KINDS, {
   description:
     "directory: groups other menus; page: shows a built-in page of the admin app (target = that page's menu code); " +

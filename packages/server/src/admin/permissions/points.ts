@@ -31,22 +31,22 @@ export const ALL_POINT_BITS = PERMISSION_POINTS.reduce((m, p) => m | p.bits, 0);
 
 export const bitsOf = (names: readonly PermissionName[]): number => names.reduce((m, n) => m | PERMISSION[n], 0);
 
-/** The points' Chinese names, for the server's own messages (the admin app has its own translations). */
-const POINT_NAMES: Record<PermissionName, string> = {
-  SEARCH: '查询',
-  ADD: '新增',
-  EDIT: '编辑',
-  DELETE: '删除',
-  BATCH_DELETE: '批量删除',
-  ADD_CHILD: '新增下级',
-  RESET: '重置',
-  RESET_PASSWORD: '重置密码',
-  GRANT: '授权',
-  EXPORT: '导出',
+/** The points' names in Chinese and English: the server's own messages use the Chinese, clients get both (generated). */
+export const POINT_NAMES: Record<PermissionName, { zh: string; en: string }> = {
+  SEARCH: { zh: '查询', en: 'Search' },
+  ADD: { zh: '新增', en: 'Add' },
+  EDIT: { zh: '编辑', en: 'Edit' },
+  DELETE: { zh: '删除', en: 'Delete' },
+  BATCH_DELETE: { zh: '批量删除', en: 'Batch delete' },
+  ADD_CHILD: { zh: '新增下级', en: 'Add child' },
+  RESET: { zh: '重置', en: 'Reset' },
+  RESET_PASSWORD: { zh: '重置密码', en: 'Reset password' },
+  GRANT: { zh: '授权', en: 'Grant' },
+  EXPORT: { zh: '导出', en: 'Export' },
 };
 
 /** The Chinese names of the points in `bits`, in point order, joined with 「、」: `pointNames(5) === '查询、编辑'`. */
 export const pointNames = (bits: number): string =>
   PERMISSION_POINTS.filter((p) => (bits & p.bits) !== 0)
-    .map((p) => POINT_NAMES[p.value])
+    .map((p) => POINT_NAMES[p.value].zh)
     .join('、');

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { paramError } from '../../errors.js';
+import { HITOKOTO_TYPE_NAMES } from '../../content/libraries.js';
 import { pickRandom } from '../shared/pick.js';
 
 /** One sentence as stored (the `data/content/hitokoto.json` row and the content library item). */
@@ -32,21 +33,10 @@ export interface SentenceSource {
   all(): readonly Sentence[];
 }
 
-/** The twelve categories of the hitokoto API, by letter. */
-export const HITOKOTO_CATEGORIES: Readonly<Record<string, string>> = {
-  a: '动画',
-  b: '漫画',
-  c: '游戏',
-  d: '文学',
-  e: '原创',
-  f: '来自网络',
-  g: '其他',
-  h: '影视',
-  i: '诗词',
-  j: '网易云',
-  k: '哲学',
-  l: '抖机灵',
-};
+/** The twelve categories of the hitokoto API, by letter (their names are the content library's: one list). */
+export const HITOKOTO_CATEGORIES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(HITOKOTO_TYPE_NAMES).map(([letter, name]) => [letter, name.zh]),
+);
 
 const LETTERS = Object.keys(HITOKOTO_CATEGORIES);
 const CATEGORY_LIST = LETTERS.map((l) => `${l} ${HITOKOTO_CATEGORIES[l]}`).join('，');

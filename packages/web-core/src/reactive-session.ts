@@ -6,21 +6,21 @@ import {
   type PermissionName,
   type RouteKey,
   type SignOutDetail,
+  type SignOutReason,
 } from '@tianji/client';
 
 /**
- * What the desktop app (src/session.ts) and the phone app (apps/mobile/src/session.ts) build around their one
- * `@tianji/client` session: each creates its own session (client kind, storage key, how it announces a 403), and
- * both get the same Vue reactivity, event-stream watching and sign-out hub from here.
+ * Vue reactivity, event-stream watching and the sign-out hub around one `@tianji/client` session (createAppSession
+ * builds each web app's session with them).
  */
 type Session = ReturnType<typeof createSession>;
-export type SignedOutHandler = (reason: string, detail?: SignOutDetail) => void;
+export type SignedOutHandler = (reason: SignOutReason, detail?: SignOutDetail) => void;
 
 /** Handlers for the end of the session, added after it is created (the router, the sign-in page). */
 export function signedOutHub() {
   const handlers: SignedOutHandler[] = [];
   return {
-    notify(reason: string, detail?: SignOutDetail) {
+    notify(reason: SignOutReason, detail?: SignOutDetail) {
       for (const h of handlers) h(reason, detail);
     },
     add: (h: SignedOutHandler) => void handlers.push(h),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, fieldsOf, fromModel, toModel, type JsonSchema } from './schema-form';
+import { cellText, fieldsOf, fromModel, tableFields, toModel, type JsonSchema } from './schema-form';
 
 // Shapes as the server's OpenAPI document gives them (TypeBox → JSON schema).
 const holidays: JsonSchema = {
@@ -84,5 +84,39 @@ describe('content forms from the library schema', () => {
   it('shows nested rows by their first field in the table', () => {
     const h = fieldsOf(holidays)[1];
     expect(cellText(h, [{ name: '元旦' }, { name: '春节' }])).toBe('元旦、春节');
+  });
+});
+
+describe('a library whose fields carry codes (一言)', () => {
+  const hitokoto: JsonSchema = {
+    type: 'object',
+    required: ['type', 'content', 'from', 'from_who', 'creator', 'commit_from'],
+    properties: {
+      type: { type: 'string', pattern: '^[abcdefghijkl]$', 'x-names': { a: { zh: '动画', en: 'Anime' } } },
+      content: { type: 'string', maxLength: 500 },
+      from: { type: 'string', maxLength: 100 },
+      from_who: { anyOf: [{ type: 'string', maxLength: 100 }, { type: 'null' }] },
+      creator: { type: 'string', maxLength: 50 },
+      commit_from: { type: 'string', maxLength: 50 },
+    },
+  };
+
+  it('lists the content among the columns, in the schema’s order', () => {
+    expect(tableFields(fieldsOf(hitokoto)).map((f) => f.name)).toEqual([
+      'type',
+      'content',
+      'from',
+      'from_who',
+      'creator',
+    ]);
+  });
+
+  it('offers a named code as a select and shows its name, not the letter', () => {
+    const [type] = fieldsOf(hitokoto);
+    expect(type).toMatchObject({ kind: 'enum', options: ['a'] });
+    expect(cellText(type, 'a')).toBe('动画');
+    expect(cellText(type, 'a', 'en')).toBe('Anime');
+    expect(cellText(type, 'z')).toBe('z');
+    expect(cellText(fieldsOf(hitokoto)[3], null)).toBe('');
   });
 });

@@ -17,13 +17,17 @@ export type JsonSchema = {
   maximum?: number;
   description?: string;
   'x-hint'?: string;
+  /** The names of a coded field's values (`{ a: { zh: '动画', en: 'Anime' } }`): shown instead of the codes. */
+  'x-names'?: ValueNames;
 };
+
+export type ValueNames = Record<string, { zh: string; en: string }>;
 
 export type Field =
   | { kind: 'text'; name: string; required: boolean; multiline: boolean; nullable: boolean; hint?: string }
   | { kind: 'date'; name: string; required: boolean }
   | { kind: 'integer'; name: string; required: boolean; min?: number; max?: number }
-  | { kind: 'enum'; name: string; required: boolean; options: string[] }
+  | { kind: 'enum'; name: string; required: boolean; options: string[]; names?: ValueNames }
   | { kind: 'list'; name: string; required: boolean; item: 'text' | 'date' }
   | { kind: 'rows'; name: string; required: boolean; fields: Field[] }
   | { kind: 'json'; name: string; required: boolean };
@@ -37,7 +41,10 @@ function fieldOf(name: string, s: JsonSchema, required: boolean): Field {
     variants.length && variants.every((v) => v.enum?.length === 1 || v.const !== undefined)
       ? variants.map((v) => String(v.const ?? v.enum![0]))
       : s.enum?.map(String);
-  if (enumValues) return { kind: 'enum', name, required, options: enumValues };
+  const names = s['x-names'];
+  if (enumValues) return { kind: 'enum', name, required, options: enumValues, ...(names ? { names } : {}) };
+  // A coded string (a pattern, e.g. hitokoto's category letter) whose values the schema names: a select too.
+  if (names && s.type === 'string') return { kind: 'enum', name, required, options: Object.keys(names), names };
   if (variants.length === 2 && nonNull.length === 1 && nonNull[0].type === 'string') {
     return {
       kind: 'text',
@@ -142,9 +149,16 @@ export function fromModel(fields: Field[], m: Model): Record<string, unknown> {
   return out;
 }
 
-/** Table cell text for a field of an item. */
-export function cellText(f: Field, v: unknown): string {
+/** What a select shows for one value of an enum field: its name when the schema names it (`动画`), else the value. */
+export function optionLabel(f: Field, value: string, lang: 'zh' | 'en' = 'zh'): string {
+  const n = f.kind === 'enum' ? f.names?.[value] : undefined;
+  return n ? n[lang] : value;
+}
+
+/** Table cell text for a field of an item: named codes by their names, lists joined, nothing for null. */
+export function cellText(f: Field, v: unknown, lang: 'zh' | 'en' = 'zh'): string {
   if (v === null || v === undefined) return '';
+  if (f.kind === 'enum') return optionLabel(f, String(v), lang);
   if (f.kind === 'list' && Array.isArray(v)) return v.join(f.item === 'date' ? ', ' : ' / ');
   if (f.kind === 'rows' && Array.isArray(v))
     return v.map((r) => String((r as Record<string, unknown>)[f.fields[0]?.name] ?? '')).join('、');
@@ -152,8 +166,12 @@ export function cellText(f: Field, v: unknown): string {
   return String(v);
 }
 
-/** Columns worth a table column: every field, at most `max`, long texts last. */
+/**
+ * Columns worth a table column, at most `max`, in the schema's order. Chosen first: the long texts (an item's
+ * content is what an operator looks for), then the plain fields, then nested rows and JSON.
+ */
 export function tableFields(fields: Field[], max = 5): Field[] {
-  const rank = (f: Field) => (f.kind === 'text' && f.multiline ? 2 : f.kind === 'rows' || f.kind === 'json' ? 1 : 0);
-  return [...fields].sort((a, b) => rank(a) - rank(b)).slice(0, max);
+  const rank = (f: Field) => (f.kind === 'text' && f.multiline ? 0 : f.kind === 'rows' || f.kind === 'json' ? 2 : 1);
+  const chosen = new Set([...fields].sort((a, b) => rank(a) - rank(b)).slice(0, max));
+  return fields.filter((f) => chosen.has(f));
 }

@@ -1,0 +1,275 @@
+/**
+ * What an operator meets in the admin app every day, at 1440×900 and at 390×844, in Debian's headless Chromium against
+ * a real server (sign-in passwords of at least 12 characters, so the server's own policy is what refuses a short one):
+ * one's own sign-out, the server's validation message under its field, an unreachable server, the content pages'
+ * names for codes. Screenshots of the changed pages go to docs/screenshots/.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
+import { ROOT, ensureBuilt, hasChromium, launchChromium } from './browser.js';
+
+const SHOTS = path.join(ROOT, 'docs/screenshots');
+const VIEWPORTS = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { timeout: 90_000 }, () => {
+  let t: TestInstance;
+  let base: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    fs.mkdirSync(SHOTS, { recursive: true });
+    t = await getTestInstance('sqlite', { PASSWORD_MIN_LENGTH: '12' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function open(vp: (typeof VIEWPORTS)[number]) {
+    const c = await browser.newContext({ viewport: { width: vp.width, height: vp.height }, locale: 'zh-CN' });
+    c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
+    c.setDefaultTimeout(15_000);
+    return c.newPage();
+  }
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+
+  async function signIn(page: Page, username = ADMIN.username, password = ADMIN.password) {
+    await page.goto(`${base}/admin/`);
+    await page.waitForURL(/\/admin\/login/);
+    await page.fill('input[name="username"]', username);
+    await page.fill('input[name="password"]', password);
+    await page.click('[data-testid="login-submit"]');
+    await page.waitForURL((u) => !u.pathname.startsWith('/admin/login'));
+    await page.locator('[data-testid="user-menu"]').waitFor();
+  }
+
+  /** Clicks a menu entry, from the side menu or, on a phone, from the drawer behind the hamburger. */
+  async function clickMenu(page: Page, parent: string, leaf: string) {
+    const toggle = page.locator('[data-testid="menu-toggle"]');
+    const drawer = await toggle.isVisible();
+    if (drawer) await toggle.click();
+    const sub = page.locator(`.side-menu [data-menu="${parent}"]`);
+    await sub.waitFor();
+    if (!(await sub.evaluate((el) => el.classList.contains('is-opened'))))
+      await sub.locator('.el-sub-menu__title').click();
+    await page.locator(`.side-menu [data-menu="${leaf}"]`).click();
+    // On a phone the drawer closes behind the click (or after 无法连接服务器).
+    if (drawer) await page.locator('.side-menu').waitFor({ state: 'hidden' });
+  }
+
+  for (const vp of VIEWPORTS) {
+    describe(`at ${vp.width}×${vp.height}`, () => {
+      it('signing out on purpose says 已退出登录, not that the session was ended elsewhere', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        await page.locator('[data-testid="user-menu"]').click();
+        await page.locator('[data-testid="logout"]').click();
+        await page.waitForURL(/\/admin\/login/);
+        await page.locator('.signed-out-reason', { hasText: '已退出登录' }).waitFor();
+        await page.waitForTimeout(400); // the message's fade-in, for the picture
+        await shot(page, `admin-signed-out-${vp.name}`);
+        // The server's session-ended notice for this very logout must not follow as a second, wrong reason.
+        await page.waitForTimeout(1500);
+        expect(await page.getByText('会话已结束').count()).toBe(0);
+        await page.context().close();
+      });
+
+      it('a password the server’s policy refuses is explained under 新密码, with its label, not in a toast', async () => {
+        const name = `pw-${vp.name}-${Math.random().toString(36).slice(2, 6)}`;
+        await createUser(await adminCall(t.app), name);
+        const page = await open(vp);
+        await signIn(page, name, PASSWORD);
+        await page.locator('[data-testid="user-menu"]').click();
+        await page.locator('[data-testid="open-password"]').click();
+        const dialog = page.locator('[data-dialog="change-password"]');
+        await dialog.locator('input[name="old-password"]').fill(PASSWORD);
+        await dialog.locator('input[name="new-password"]').fill('abcdefgh1'); // 9 characters: the app's own rule passes
+        await dialog.locator('input[name="confirm-password"]').fill('abcdefgh1');
+        await dialog.locator('[data-testid="save-password"]').click();
+        const error = dialog.locator('.el-form-item__error', { hasText: '新密码无效：密码长度应至少为 12 个字符' });
+        await error.waitFor();
+        expect(await page.locator('.el-message', { hasText: 'newPassword' }).count()).toBe(0);
+        await shot(page, `admin-password-field-error-${vp.name}`);
+        await page.context().close();
+      });
+
+      it('an unreachable server keeps the session: 无法连接服务器 with a retry, never the sign-in page', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        // The server stops answering: every API request fails as a refused connection would.
+        await page.context().route('**/api/**', (r) => r.abort('connectionrefused'));
+        await clickMenu(page, 'system', 'system:user');
+        const banner = page.locator('[data-testid="unreachable"]', { hasText: '无法连接服务器' });
+        await banner.waitFor();
+        expect(new URL(page.url()).pathname).not.toMatch(/login/);
+        await shot(page, `admin-unreachable-${vp.name}`);
+        // A reload while it is down finds the session still there.
+        await page.reload();
+        await banner.waitFor();
+        expect(new URL(page.url()).pathname).not.toMatch(/login/);
+        // Back up: retry carries on, signed in.
+        await page.context().unroute('**/api/**');
+        await page.locator('[data-testid="unreachable-retry"]').click();
+        await banner.waitFor({ state: 'hidden' });
+        await page.locator('[data-testid="user-menu"]').waitFor();
+        await clickMenu(page, 'system', 'system:user');
+        await page.locator('[data-page="users"] .el-table__row').first().waitFor();
+        expect(new URL(page.url()).pathname).toBe('/admin/system/users');
+        await page.context().close();
+      });
+
+      it('dark mode follows the system, is switched from the header, and is remembered', async () => {
+        const page = await open(vp);
+        await page.emulateMedia({ colorScheme: 'dark' });
+        await signIn(page);
+        const isDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));
+        const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        expect(await isDark()).toBe(true); // nothing chosen yet: the system's dark
+        await page.locator('[data-testid="toggle-theme"]').click();
+        expect(await isDark()).toBe(false);
+        const light = await background();
+        await page.locator('[data-testid="toggle-theme"]').click();
+        expect(await isDark()).toBe(true);
+        expect(await background()).not.toBe(light);
+        await page.emulateMedia({ colorScheme: 'light' });
+        await page.reload();
+        await page.locator('[data-testid="user-menu"]').waitFor();
+        expect(await isDark()).toBe(true); // the choice outlives the reload and the system's change
+        await clickMenu(page, 'system', 'system:user');
+        await page.locator('[data-page="users"] .el-table__row').first().waitFor();
+        await shot(page, `admin-dark-${vp.name}`);
+        await page.locator('[data-testid="toggle-theme"]').click();
+        await page.context().close();
+      });
+
+      it('every page opens a tab; a tab closes to its neighbour; close others keeps home and this one', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        const tabNames = () => page.locator('[data-testid="page-tabs"] .el-tabs__item').allTextContents();
+        await clickMenu(page, 'system', 'system:user');
+        await page.locator('[data-page="users"]').waitFor();
+        await clickMenu(page, 'system', 'system:role');
+        await page.locator('[data-page="roles"]').waitFor();
+        await clickMenu(page, 'system', 'system:audit');
+        await page.locator('[data-page="audit"]').waitFor();
+        expect((await tabNames()).map((n) => n.trim())).toEqual(['首页', '用户管理', '角色管理', '审计日志']);
+        // Where the page sits: a breadcrumb on a wide screen, the page's name alone on a phone.
+        const crumbs = page.locator('[data-testid="breadcrumb"] .el-breadcrumb__item');
+        if (vp.width >= 768)
+          expect((await crumbs.allTextContents()).map((c) => c.replace('/', '').trim())).toEqual([
+            '系统管理',
+            '审计日志',
+          ]);
+        else expect(await crumbs.count()).toBe(0);
+        await shot(page, `admin-tabs-${vp.name}`);
+        // A tab click goes to its page.
+        await page.locator('[data-testid="page-tabs"] .el-tabs__item', { hasText: '用户管理' }).click();
+        await page.locator('[data-page="users"]').waitFor();
+        // Closing the shown tab shows its right neighbour.
+        await page
+          .locator('[data-testid="page-tabs"] .el-tabs__item', { hasText: '用户管理' })
+          .locator('.is-icon-close')
+          .click();
+        await page.locator('[data-page="roles"]').waitFor();
+        expect((await tabNames()).map((n) => n.trim())).toEqual(['首页', '角色管理', '审计日志']);
+        await page.reload();
+        await page.locator('[data-page="roles"]').waitFor();
+        expect((await tabNames()).map((n) => n.trim())).toEqual(['首页', '角色管理', '审计日志']);
+        await page.locator('[data-testid="tab-actions"]').click();
+        await page.locator('[data-testid="close-other-tabs"]').click();
+        await expect.poll(async () => (await tabNames()).map((n) => n.trim())).toEqual(['首页', '角色管理']);
+        await page.context().close();
+      });
+
+      it('the audit log filters by an action chosen by name from a select', async () => {
+        await createUser(await adminCall(t.app), `audited-${vp.name}-${Math.random().toString(36).slice(2, 6)}`);
+        const page = await open(vp);
+        await signIn(page);
+        await clickMenu(page, 'system', 'system:audit');
+        const audit = page.locator('[data-page="audit"]');
+        await audit.locator('[data-testid="audit-action-filter"]').click();
+        await page.locator('.el-select-dropdown__item', { hasText: '开启两步验证' }).waitFor();
+        await page.locator('.el-select-dropdown__item', { hasText: '新增用户' }).click();
+        const listed = page.waitForResponse(
+          (r) => r.url().includes('/api/audit-logs?') && r.url().includes('action=user.create'),
+        );
+        await audit.locator('.search-form button', { hasText: '搜索' }).click();
+        expect((await listed).ok()).toBe(true);
+        await audit.locator('.el-table__row', { hasText: '新增用户' }).first().waitFor();
+        await page.locator('.el-select-dropdown').first().waitFor({ state: 'hidden' });
+        await shot(page, `admin-audit-filter-${vp.name}`);
+        await page.context().close();
+      });
+
+      it('a content page shows a skeleton while it loads, not 暂无数据', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        // A slow server: the list answers after a second and a half.
+        let release!: () => void;
+        const held = new Promise<void>((r) => (release = r));
+        await page.route('**/api/admin/content/jokes?**', async (r) => {
+          await held;
+          await r.continue();
+        });
+        await page.goto(`${base}/admin/content/jokes`);
+        const jokes = page.locator('[data-page="content:jokes"]');
+        await jokes.locator('[data-testid="list-skeleton"]').waitFor();
+        expect(await jokes.getByText('暂无数据').count()).toBe(0);
+        await shot(page, `admin-skeleton-${vp.name}`);
+        release();
+        await jokes.locator('.el-table__row').first().waitFor();
+        expect(await jokes.locator('[data-testid="list-skeleton"]').count()).toBe(0);
+        await page.context().close();
+      });
+
+      it('一言 lists its 内容, names its 分类, offers them in a select; 心情语录 names its 风格', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        await page.goto(`${base}/admin/content/hitokoto`);
+        const table = page.locator('[data-page="content:hitokoto"]');
+        await table.locator('.el-table__row').first().waitFor();
+        const headers = await table.locator('.el-table__header th').allInnerTexts();
+        expect(headers.map((h) => h.trim())).toEqual(expect.arrayContaining(['分类', '内容', '出处', '作者']));
+        const typeCells = await table.locator('.el-table__body tr td:nth-child(2)').allInnerTexts();
+        expect(typeCells.length).toBeGreaterThan(0);
+        for (const cell of typeCells) expect(cell.trim()).not.toMatch(/^[a-l]$/);
+        expect(await table.locator('.el-table__body').textContent()).not.toContain('null');
+        await shot(page, `admin-hitokoto-${vp.name}`);
+        await page.locator('[data-page="content:hitokoto"] [data-action="ADD"]').first().click();
+        const form = page.locator('[data-dialog="content-form"]');
+        await form.locator('.el-select').first().click();
+        await page.locator('.el-select-dropdown__item', { hasText: '抖机灵' }).waitFor();
+        expect(await form.locator('input[name="from_who"]').getAttribute('placeholder')).toBe('可不填');
+        await shot(page, `admin-hitokoto-form-${vp.name}`);
+        await page.keyboard.press('Escape');
+
+        await page.goto(`${base}/admin/content/mood-quotes`);
+        const mood = page.locator('[data-page="content:mood-quotes"]');
+        await mood.locator('.el-table__row').first().waitFor();
+        const body = (await mood.locator('.el-table__body').textContent()) ?? '';
+        expect(body).not.toMatch(/\b(diary|toxic|flattery|love|caption)\b/);
+        expect(body).toMatch(/日记|毒鸡汤|彩虹屁|情话|朋友圈文案/);
+        await page.context().close();
+      });
+    });
+  }
+
+  it('the super administrator role is described in Chinese', async () => {
+    const roles = await (await adminCall(t.app))('GET', '/api/roles');
+    const superRole = roles.json().data.items.find((r: { code: string }) => r.code === 'super_admin');
+    expect(superRole.description).toBe('内置角色：拥有所有菜单的全部权限');
+  });
+});

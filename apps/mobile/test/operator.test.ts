@@ -1,0 +1,181 @@
+/**
+ * What an operator meets in the phone app, at 390×844 and at 1440×900, in Debian's headless Chromium against a real
+ * server (passwords of at least 12 characters, so the server's own policy is what refuses a short one): one's own
+ * sign-out, the server's validation message under its field, an unreachable server, names for codes, and no request
+ * to another origin (the icon font ships with the app). Screenshots of the changed pages go to docs/screenshots/.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
+import { DIST, ROOT, ensureMobileBuilt } from './build.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = path.join(ROOT, 'docs/screenshots');
+const VIEWPORTS = [
+  { name: 'phone', width: 390, height: 844, isMobile: true },
+  { name: 'desktop', width: 1440, height: 900, isMobile: false },
+] as const;
+
+describe.skipIf(!fs.existsSync(CHROMIUM))('the operator’s daily work in the phone app', { timeout: 90_000 }, () => {
+  let t: TestInstance;
+  let base: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ensureMobileBuilt();
+    fs.mkdirSync(SHOTS, { recursive: true });
+    t = await getTestInstance('sqlite', { PASSWORD_MIN_LENGTH: '12' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function open(vp: (typeof VIEWPORTS)[number]) {
+    const c = await browser.newContext({
+      viewport: { width: vp.width, height: vp.height },
+      isMobile: vp.isMobile,
+      hasTouch: vp.isMobile,
+      locale: 'zh-CN',
+      serviceWorkers: 'block',
+    });
+    c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
+    c.setDefaultTimeout(15_000);
+    return c.newPage();
+  }
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+
+  async function signIn(page: Page, username = ADMIN.username, password = ADMIN.password) {
+    await page.goto(`${base}/m/`);
+    await page.waitForURL(/\/m\/login/);
+    await page.fill('input[name="username"]', username);
+    await page.fill('input[name="password"]', password);
+    await page.click('[data-testid="login-submit"]');
+    await page.locator('[data-page="home"]').waitFor();
+  }
+
+  it('the build names no icon font on a CDN', () => {
+    const css = fs.readdirSync(path.join(DIST, 'assets')).filter((f) => f.endsWith('.css'));
+    const text = css.map((f) => fs.readFileSync(path.join(DIST, 'assets', f), 'utf8')).join('\n');
+    expect(text).toContain('font-family:vant-icon');
+    expect(text).not.toContain('alicdn');
+  });
+
+  for (const vp of VIEWPORTS) {
+    describe(`at ${vp.width}×${vp.height}`, () => {
+      it('loads nothing from another origin, and its tab icons draw with the shipped font', async () => {
+        const page = await open(vp);
+        const foreign: string[] = [];
+        page.on('request', (r) => {
+          const u = r.url();
+          if (/^https?:/.test(u) && !u.startsWith(base)) foreign.push(u);
+        });
+        await signIn(page);
+        await page.locator('[data-testid="tabbar"] .van-icon').first().waitFor();
+        expect(await page.evaluate(() => document.fonts.check('16px vant-icon'))).toBe(true);
+        expect(foreign).toEqual([]);
+        await shot(page, `mobile-home-${vp.name}`);
+        await page.context().close();
+      });
+
+      it('signing out on purpose says 已退出登录, not that the session was ended elsewhere', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        await page.locator('.van-tabbar-item', { hasText: '我的' }).click();
+        await page.locator('[data-testid="sign-out"]').click();
+        await page.locator('.van-dialog__confirm').click();
+        await page.waitForURL(/\/m\/login/);
+        await page.locator('[data-testid="signed-out-reason"]', { hasText: '已退出登录' }).waitFor();
+        await page.waitForTimeout(1500);
+        expect(await page.getByText('会话已结束').count()).toBe(0);
+        await shot(page, `mobile-signed-out-${vp.name}`);
+        await page.context().close();
+      });
+
+      it('a password the server’s policy refuses is explained under 新密码, not in a toast', async () => {
+        const name = `mpw-${vp.name}-${Math.random().toString(36).slice(2, 6)}`;
+        await createUser(await adminCall(t.app), name);
+        const page = await open(vp);
+        await signIn(page, name, PASSWORD);
+        await page.locator('.van-tabbar-item', { hasText: '我的' }).click();
+        await page.locator('[data-testid="change-password"]').click();
+        await page.fill('input[name="old-password"]', PASSWORD);
+        await page.fill('input[name="new-password"]', 'abcdefgh1');
+        await page.fill('input[name="new-password-again"]', 'abcdefgh1');
+        await page.locator('.van-dialog__confirm').click();
+        await page
+          .locator('.van-field__error-message', { hasText: '新密码无效：密码长度应至少为 12 个字符' })
+          .waitFor();
+        expect(await page.locator('.van-toast', { hasText: 'newPassword' }).count()).toBe(0);
+        await shot(page, `mobile-password-field-error-${vp.name}`);
+        await page.context().close();
+      });
+
+      it('an unreachable server keeps the session: 无法连接服务器 with a retry, never the sign-in page', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        await page.context().route('**/api/**', (r) => r.abort('connectionrefused'));
+        await page.locator('.van-tabbar-item', { hasText: '用户' }).click();
+        const banner = page.locator('[data-testid="unreachable"]', { hasText: '无法连接服务器' });
+        await banner.waitFor();
+        expect(new URL(page.url()).pathname).not.toMatch(/login/);
+        await shot(page, `mobile-unreachable-${vp.name}`);
+        await page.reload();
+        await banner.waitFor();
+        expect(new URL(page.url()).pathname).not.toMatch(/login/);
+        await page.context().unroute('**/api/**');
+        await page.locator('[data-testid="unreachable-retry"]').click();
+        await banner.waitFor({ state: 'hidden' });
+        await page.locator('[data-page="home"], [data-page="users"]').first().waitFor();
+        await page.locator('.van-tabbar-item', { hasText: '用户' }).click();
+        await page.locator('[data-page="users"]').waitFor();
+        expect(new URL(page.url()).pathname).toBe('/m/users');
+        await page.context().close();
+      });
+
+      it('dark mode follows the system, is switched in 我的, and is remembered', async () => {
+        const page = await open(vp);
+        await page.emulateMedia({ colorScheme: 'dark' });
+        await signIn(page);
+        const isDark = () => page.evaluate(() => document.documentElement.classList.contains('van-theme-dark'));
+        expect(await isDark()).toBe(true);
+        await page.locator('.van-tabbar-item', { hasText: '我的' }).click();
+        await page.locator('[data-testid="toggle-theme"]').click();
+        expect(await isDark()).toBe(false);
+        await page.locator('[data-testid="toggle-theme"]').click();
+        expect(await isDark()).toBe(true);
+        await page.emulateMedia({ colorScheme: 'light' });
+        await page.reload();
+        await page.locator('[data-page="me"]').waitFor();
+        expect(await isDark()).toBe(true);
+        await shot(page, `mobile-dark-${vp.name}`);
+        await page.locator('[data-testid="theme-system"]').click();
+        expect(await isDark()).toBe(false); // back to the system's (now light)
+        await page.context().close();
+      });
+
+      it('quick add offers 一言’s 分类 by name, and an empty 作者 is optional, not null', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        await page.locator('[data-testid="quick-add-entry"]').click();
+        await page.locator('[data-library="hitokoto"]').click();
+        await page.locator('.van-radio', { hasText: '抖机灵' }).waitFor();
+        expect(await page.locator('input[name="from_who"]').getAttribute('placeholder')).toBe('可不填');
+        await shot(page, `mobile-quick-add-${vp.name}`);
+        await page.context().close();
+      });
+    });
+  }
+});

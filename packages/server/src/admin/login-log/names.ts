@@ -1,0 +1,31 @@
+import type { LoginEvent } from './schemas.js';
+
+/** Each login-log event's name in Chinese and English (generated into `@tianji/client` for the clients). */
+export const LOGIN_EVENT_NAMES: Record<LoginEvent, { zh: string; en: string }> = {
+  login: { zh: '登录', en: 'Sign-in' },
+  logout: { zh: '退出', en: 'Sign-out' },
+  'session-ended': { zh: '会话结束', en: 'Session ended' },
+  'forced-logout': { zh: '强制下线', en: 'Forced sign-out' },
+  'refresh-reused': { zh: '令牌重放', en: 'Token replay' },
+};
+
+/**
+ * Each reason a login-log row can carry: why a sign-in failed (the credential failures of admin/auth/service.ts and
+ * THROTTLED), or the code a session ended with (the sign-out codes of errors.ts, and LOGOUT).
+ */
+export const LOGIN_REASON_NAMES = {
+  UNKNOWN_USER: { zh: '用户不存在', en: 'Unknown user' },
+  WRONG_PASSWORD: { zh: '密码错误', en: 'Wrong password' },
+  WRONG_TOTP: { zh: '两步验证码错误', en: 'Wrong two-step code' },
+  ACCOUNT_DISABLED: { zh: '账号已停用', en: 'Account disabled' },
+  TOTP_LOCKED: { zh: '两步验证码错误过多，已暂时锁定', en: 'Two-step sign-in locked after wrong codes' },
+  THROTTLED: { zh: '尝试过多，已限流', en: 'Too many attempts' },
+  ERROR: { zh: '服务器出错', en: 'Server error' },
+  TOKEN_EXPIRED: { zh: '登录已过期', en: 'Sign-in expired' },
+  SESSION_ENDED: { zh: '会话被结束', en: 'Session ended' },
+  FORCED_LOGOUT: { zh: '被强制下线', en: 'Forced out' },
+  PASSWORD_CHANGED: { zh: '密码已修改', en: 'Password changed' },
+  REFRESH_REUSED: { zh: '刷新令牌被重复使用', en: 'Refresh token reused' },
+  REFRESH_SUPERSEDED: { zh: '刷新令牌已被替换', en: 'Refresh token superseded' },
+  LOGOUT: { zh: '主动退出', en: 'Signed out' },
+} as const satisfies Record<string, { zh: string; en: string }>;

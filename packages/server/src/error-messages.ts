@@ -1,0 +1,58 @@
+import type { ErrorCode } from './errors.js';
+import { PENDING_MESSAGES, SIGNED_OUT_MESSAGES } from './errors.js';
+
+/**
+ * Each error code's general meaning in Chinese and English, for clients (generated into `@tianji/client` as
+ * ERROR_MESSAGES). A response's own `message` is more precise (it names the parameter or the record); a client shows
+ * this text when it needs the code's meaning in another language, or has no message. The sign-out and pending texts
+ * are the very messages the server answers with.
+ */
+export const ERROR_MESSAGES: Record<ErrorCode, { zh: string; en: string }> = {
+  VALIDATION_ERROR: { zh: '输入有误，请检查后重试', en: 'Some input is not valid. Check it and try again.' },
+  UNAUTHORIZED: { zh: '请先登录', en: 'Please sign in first.' },
+  TOKEN_EXPIRED: { zh: SIGNED_OUT_MESSAGES.TOKEN_EXPIRED, en: 'Your sign-in has expired. Please sign in again.' },
+  SESSION_ENDED: {
+    zh: SIGNED_OUT_MESSAGES.SESSION_ENDED,
+    en: 'This session was ended (signed out elsewhere or by an administrator).',
+  },
+  FORCED_LOGOUT: { zh: SIGNED_OUT_MESSAGES.FORCED_LOGOUT, en: 'An administrator signed you out.' },
+  ACCOUNT_DISABLED: { zh: SIGNED_OUT_MESSAGES.ACCOUNT_DISABLED, en: 'Your account has been disabled.' },
+  PASSWORD_CHANGED: {
+    zh: SIGNED_OUT_MESSAGES.PASSWORD_CHANGED,
+    en: 'Your password was changed. Sign in with the new one.',
+  },
+  REFRESH_REUSED: {
+    zh: SIGNED_OUT_MESSAGES.REFRESH_REUSED,
+    en: 'Your sign-in was used twice; for safety it has been ended.',
+  },
+  REFRESH_SUPERSEDED: {
+    zh: SIGNED_OUT_MESSAGES.REFRESH_SUPERSEDED,
+    en: 'Your sign-in was refreshed elsewhere. Please sign in again.',
+  },
+  FORBIDDEN: { zh: '无权限', en: 'No permission.' },
+  PRIVILEGE_ESCALATION: {
+    zh: '不能授予或操作超出你自己权限的内容',
+    en: 'You cannot grant or act on more than you hold yourself.',
+  },
+  PASSWORD_CHANGE_REQUIRED: {
+    zh: PENDING_MESSAGES.PASSWORD_CHANGE_REQUIRED,
+    en: 'Please change your password before you go on.',
+  },
+  TOTP_SETUP_REQUIRED: {
+    zh: PENDING_MESSAGES.TOTP_SETUP_REQUIRED,
+    en: 'Your role requires two-step sign-in: turn it on in your profile first.',
+  },
+  NOT_FOUND: { zh: '记录不存在或已被删除', en: 'The record does not exist or was deleted.' },
+  CONFLICT: {
+    zh: '与已有记录冲突（例如编码或用户名重复）',
+    en: 'This conflicts with an existing record (e.g. a duplicate code or username).',
+  },
+  SUPER_ADMIN_PROTECTED: {
+    zh: '超级管理员受保护，不能这样操作',
+    en: 'The super administrator is protected from this.',
+  },
+  PAYLOAD_TOO_LARGE: { zh: '提交的内容太大', en: 'What you sent is too large.' },
+  TOO_MANY_REQUESTS: { zh: '请求太频繁，请稍后再试', en: 'Too many requests. Try again later.' },
+  INTERNAL_ERROR: { zh: '服务器出错了，请稍后再试', en: 'Something went wrong on the server. Try again later.' },
+  SERVICE_UNAVAILABLE: { zh: '服务暂时不可用，请稍后再试', en: 'The service is unavailable for now. Try again later.' },
+};

@@ -1,0 +1,20 @@
+/**
+ * @tianji/web-core — what both tianji web apps share: the reactive session and its API calls, the router rules,
+ * route access, the texts for the server's codes, time formatting, schema-driven forms and the admin API's row types.
+ * The apps (apps/admin with Element Plus, apps/mobile with Vant) are its UI layers; neither imports the other.
+ */
+export { createAppSession, type AppSessionOptions, type CallOptions } from './app-session';
+export { fieldErrorOf, useFieldErrors, type FieldErrors } from './field-errors';
+export { reactiveSession, signedOutHub, isHandled, type SignedOutHandler } from './reactive-session';
+export { guardRouter, type GuardOptions } from './router-guard';
+export { connection, isUnreachable, markUnreachable } from './connection';
+export { signedOutText } from './signed-out';
+export { pointOfRoute, pointIcon } from './route-access';
+export { TEXTS, namesIn, nameOf, type Lang, type Texts } from './texts';
+export { beijingTime } from './time';
+export { theme, type ThemeChoice } from './theme';
+export { pageTabs, type PageTab } from './tabs';
+export * from './schema-form';
+export { librarySchema } from './library-schema';
+export * from './usage';
+export type * from './types';
