@@ -18,7 +18,6 @@ import {
   LoginResultSchema,
   LoginTotpBody,
   LoginAnswerSchema,
-  TotpCodeBody,
   TotpEnableBody,
   TotpDisableBody,
   TotpSetupSchema,
