@@ -9,7 +9,9 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import { ADMIN, bearer, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import { USER_PASSWORD, insertUser } from '../../../packages/server/test/auth-fixtures.js';
+import { totpCode } from '../../../packages/server/src/admin/auth/totp.js';
 import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
 import { ROOT, ensureBuilt, hasChromium, launchChromium } from './browser.js';
 
@@ -266,6 +268,31 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
       });
     });
   }
+
+  it('turning on two-step sign-in offers to sign out the other devices, and does so', async () => {
+    const username = `twofactor${Date.now() % 100_000}`;
+    await insertUser(t.db, username);
+    const elsewhere = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username, password: USER_PASSWORD },
+    });
+    const page = await open(VIEWPORTS[0]);
+    await signIn(page, username, USER_PASSWORD);
+    await page.locator('[data-testid="user-menu"]').click();
+    await page.locator('[data-testid="open-profile"]').click();
+    await page.locator('[data-testid="totp-start"]').click();
+    const secret = (await page.locator('[data-testid="totp-secret"]').textContent())!.trim();
+    await page.fill('input[name="totp-code"]', totpCode(secret, Date.now()));
+    // Offered, and ticked: whoever turns it on because the password may have leaked wants the others out.
+    expect(await page.locator('[data-testid="totp-sign-out-others"] input').isChecked()).toBe(true);
+    await shot(page, 'admin-two-factor-enable-desktop');
+    await page.click('[data-testid="totp-enable"]');
+    await page.locator('.el-message', { hasText: '1 个其他设备已退出登录' }).waitFor();
+    const me = await t.app.inject({ url: '/api/auth/me', headers: bearer(elsewhere.json().data.accessToken) });
+    expect(me.statusCode).toBe(401);
+    await page.close();
+  });
 
   it('the super administrator role is described in Chinese', async () => {
     const roles = await (await adminCall(t.app))('GET', '/api/roles');

@@ -262,6 +262,8 @@ const en: typeof zh = {
     confirm: 'Confirm',
     codeRequired: 'Enter the 6-digit code',
     enabled: 'Two-step sign-in is on',
+    signOutOthers: 'Also sign out my other devices (recommended if the password may have leaked)',
+    enabledSignedOut: 'Two-step sign-in is on; {n} other devices were signed out',
     disabled: 'Two-step sign-in is off',
     recoveryHint:
       'Keep these recovery codes safe: each signs you in once in place of a code if you lose your phone. They are shown only now.',

@@ -259,6 +259,8 @@ export default {
     confirm: '确认开启',
     codeRequired: '请输入 6 位数字验证码',
     enabled: '两步验证已开启',
+    signOutOthers: '同时让其他设备退出登录（怀疑密码泄露时建议勾选）',
+    enabledSignedOut: '两步验证已开启，{n} 个其他设备已退出登录',
     disabled: '两步验证已关闭',
     recoveryHint: '请妥善保存以下恢复码：手机丢失时每个恢复码可代替验证码登录一次。它们只显示这一次。',
     saved: '我已保存',
