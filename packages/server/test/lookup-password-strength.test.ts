@@ -132,7 +132,8 @@ describe('password privacy', () => {
       },
     });
     const db = await freshDb('sqlite');
-    const app = await buildApp({ config: testConfig(), db, logger: { level: 'info', stream } });
+    // Request lines on (they are off by default outside production), as an operator who wants them would have it.
+    const app = await buildApp({ config: testConfig({ LOG_REQUESTS: 'true' }), db, logger: { level: 'info', stream } });
     try {
       await app.ready();
       expect((await app.inject(url('S3cret-Horse-77'))).statusCode).toBe(200);
