@@ -50,6 +50,24 @@ describeEachDb('content library', (dialect) => {
       expect((await t.app.inject(`/api/joke?date=${date}`)).json().data).toMatchObject({ content: '改过的笑话', date });
   });
 
+  it('a sentence whose author is left empty or null is added, its author stored as null', async () => {
+    for (const [n, fromWho] of [
+      [1, ''],
+      [2, null],
+    ] as const) {
+      const created = await api('POST', '/api/admin/content/hitokoto', {
+        type: 'a',
+        content: `作者不详的一句话 ${n}`,
+        from: '快速添加',
+        from_who: fromWho,
+        creator: 'operator',
+        commit_from: 'web',
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      expect(created.json().data.from_who).toBeNull();
+    }
+  });
+
   it('import then export round-trips JSON and CSV, Chinese text and BOM intact', async () => {
     await emptyLibrary('xiehouyu');
     const items = [

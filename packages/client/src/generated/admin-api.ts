@@ -42,7 +42,7 @@ export interface paths {
                                     content: string;
                                     creator: string;
                                     from: string;
-                                    from_who: string | null;
+                                    from_who: null | string;
                                     type: string;
                                 })[];
                                 page: number;
@@ -70,7 +70,7 @@ export interface paths {
                         content: string;
                         creator: string;
                         from: string;
-                        from_who: string | null;
+                        from_who: null | string;
                         type: string;
                     };
                 };
@@ -92,7 +92,7 @@ export interface paths {
                                 content: string;
                                 creator: string;
                                 from: string;
-                                from_who: string | null;
+                                from_who: null | string;
                                 type: string;
                             };
                         };
@@ -141,7 +141,7 @@ export interface paths {
                                 content: string;
                                 creator: string;
                                 from: string;
-                                from_who: string | null;
+                                from_who: null | string;
                                 type: string;
                             };
                         };
@@ -166,7 +166,7 @@ export interface paths {
                         content: string;
                         creator: string;
                         from: string;
-                        from_who: string | null;
+                        from_who: null | string;
                         type: string;
                     };
                 };
@@ -188,7 +188,7 @@ export interface paths {
                                 content: string;
                                 creator: string;
                                 from: string;
-                                from_who: string | null;
+                                from_who: null | string;
                                 type: string;
                             };
                         };

@@ -85,7 +85,9 @@ export const HitokotoItem = Type.Object(
     }),
     content: s(500),
     from: s(100),
-    from_who: Type.Union([Type.String({ maxLength: 100 }), Type.Null()]),
+    // Null first: Fastify's validator coerces types, and with the string first a null became "" (which the data lint
+    // refuses: an unknown author is null); this way an empty author is stored as null.
+    from_who: Type.Union([Type.Null(), Type.String({ maxLength: 100 })]),
     creator: s(50),
     commit_from: s(50),
   },
