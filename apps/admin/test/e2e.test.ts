@@ -351,8 +351,15 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     await shot(admin, '12-holiday-editor');
     await admin.keyboard.press('Escape');
     await fetch(`${base}/api/almanac`); // some public traffic for the charts
+    // A caller's mistake (answered 500 by the public contract) is a caller error, not a server fault.
+    expect((await fetch(`${base}/api/almanac?date=not-a-date`)).status).toBe(500);
     await openMenu(admin, 'monitor', 'monitor:api');
     await admin.locator('[data-page="usage"] figure svg').first().waitFor();
+    await admin.locator('[data-testid="chart-server-errors"]').waitFor();
+    const almanac = admin.locator('[data-page="usage"] .el-table__row', { hasText: '/api/almanac' });
+    // Columns: endpoint, requests, server faults, fault rate, caller errors, p99.
+    expect(await almanac.locator('td').nth(2).textContent()).toBe('0');
+    expect(Number(await almanac.locator('td').nth(4).textContent())).toBeGreaterThanOrEqual(1);
     await shot(admin, '13-usage');
     await admin.locator('[data-testid="toggle-locale"]').click();
     await admin.locator('.side-menu', { hasText: 'API usage' }).waitFor();

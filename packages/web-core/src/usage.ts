@@ -4,6 +4,10 @@ export interface UsageRowLike {
   day: string;
   requests: number;
   errors: number;
+  /** Failures that are the caller's (a bad or unknown parameter, an unknown path, 429), even when answered 500. */
+  callerErrors: number;
+  /** Failures that are the server's: what an operator should look into. */
+  serverErrors: number;
   p99: number;
 }
 
@@ -25,6 +29,10 @@ export interface Total {
   requests: number;
   errors: number;
   errorRate: number;
+  callerErrors: number;
+  serverErrors: number;
+  /** Server faults per request: the rate that says something is wrong here. */
+  faultRate: number;
   /** The worst daily p99 in the period. */
   p99: number;
 }
@@ -32,14 +40,29 @@ export interface Total {
 export function totals(rows: UsageRowLike[]): Total[] {
   const by = new Map<string, Total>();
   for (const r of rows) {
-    const t = by.get(r.endpoint) ?? { endpoint: r.endpoint, requests: 0, errors: 0, errorRate: 0, p99: 0 };
+    const t = by.get(r.endpoint) ?? {
+      endpoint: r.endpoint,
+      requests: 0,
+      errors: 0,
+      errorRate: 0,
+      callerErrors: 0,
+      serverErrors: 0,
+      faultRate: 0,
+      p99: 0,
+    };
     t.requests += r.requests;
     t.errors += r.errors;
+    t.callerErrors += r.callerErrors;
+    t.serverErrors += r.serverErrors;
     t.p99 = Math.max(t.p99, r.p99);
     by.set(r.endpoint, t);
   }
   return [...by.values()]
-    .map((t) => ({ ...t, errorRate: t.requests ? t.errors / t.requests : 0 }))
+    .map((t) => ({
+      ...t,
+      errorRate: t.requests ? t.errors / t.requests : 0,
+      faultRate: t.requests ? t.serverErrors / t.requests : 0,
+    }))
     .sort((a, b) => b.requests - a.requests || a.endpoint.localeCompare(b.endpoint));
 }
 
@@ -50,7 +73,7 @@ export function totals(rows: UsageRowLike[]): Total[] {
 export function seriesOf(
   rows: UsageRowLike[],
   days: string[],
-  metric: 'requests' | 'errors' | 'p99',
+  metric: 'requests' | 'errors' | 'callerErrors' | 'serverErrors' | 'p99',
   top = 6,
   otherLabel = 'other',
 ): Series[] {

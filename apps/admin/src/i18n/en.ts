@@ -220,6 +220,9 @@ const en: typeof zh = {
     totals: 'Totals per endpoint',
     day: 'Day',
     errorRate: 'Error rate',
+    serverErrors: 'Server faults',
+    faultRate: 'Fault rate',
+    callerErrors: 'Caller errors',
     other: 'Other',
   },
   home: {

@@ -216,6 +216,9 @@ export default {
     totals: '按接口汇总',
     day: '日期',
     errorRate: '错误率',
+    serverErrors: '服务故障',
+    faultRate: '故障率',
+    callerErrors: '调用方错误',
     other: '其他',
   },
   home: {
