@@ -128,7 +128,10 @@ export async function load(
 /** Headers that describe the connection or the body, not the service: the floor sets its own. */
 const PER_ANSWER = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-type', 'transfer-encoding']);
 
-/** The fixed headers the app sends on every answer (helmet's, CORS), as it sent them on /healthz. */
+/**
+ * The fixed headers the app sends on every API answer (the lean security set of issue 31 — pages alone keep helmet's
+ * — and CORS), as it sent them on /healthz, a plain-HTTP request like the bench's.
+ */
 export async function fixedHeadersOf(baseUrl: string): Promise<Record<string, string>> {
   const res = await fetch(`${baseUrl}/healthz`);
   if (res.status !== 200) throw new Error(`bench: /healthz answered ${res.status}`);

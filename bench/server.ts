@@ -50,8 +50,8 @@ async function startFastify(): Promise<number> {
 
 /**
  * The features floor: bare Fastify plus what issue 13 requires every public answer to keep, each as the app keeps it
- * and with none of the app's request handling: the app's own fixed response headers (helmet's and CORS, passed in as
- * the app sent them on /healthz) set in one onRequest hook, @fastify/rate-limit (in memory, a limit no run reaches) and
+ * and with none of the app's request handling: the app's own fixed response headers (the API answers' security set and
+ * CORS, passed in as the app sent them on /healthz) set in one onRequest hook, @fastify/rate-limit (in memory, a limit no run reaches) and
  * the app's request-duration histogram observed per response. No query, validation, ETag, envelope or usage count:
  * what a route of the app costs above this is the app's own work.
  */

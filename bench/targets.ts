@@ -18,7 +18,7 @@ const withBearer = async (ctx: BenchContext) => ({
 });
 
 export const TARGETS: BenchTarget[] = [
-  // The framework floor: every global hook (helmet, CORS, metrics) and no database.
+  // The framework floor: every global hook (security headers, CORS, metrics) and no database.
   { name: 'healthz', path: '/healthz', budget: HEALTH },
   // The heaviest per-request admin path: signature check, user/roles/grants from the database, the menu tree.
   { name: 'auth/me', path: '/api/auth/me', setup: withBearer, budget: ADMIN_READ },
