@@ -4,7 +4,7 @@
  * under tsx: start one and wait for its port, ask it for its CPU time, stop it), the app's seeded administrator and
  * sign-in, a target's request after its setup, the load itself, and what the features floor is given to send.
  */
-import { fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess, type Serializable } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -57,16 +57,26 @@ export function startServer(
   });
 }
 
-export function cpuOf(server: Server): Promise<CpuMessage> {
+/** Sends a server child `message` and resolves with its first reply that `isReply` accepts. */
+function ask<T>(server: Server, message: Serializable, isReply: (m: T) => boolean): Promise<T> {
   return new Promise((resolve) => {
-    const onMessage = (m: CpuMessage) => {
-      if (typeof m?.cpu !== 'number') return;
+    const onMessage = (m: T) => {
+      if (!isReply(m)) return;
       server.child.off('message', onMessage);
       resolve(m);
     };
     server.child.on('message', onMessage);
-    server.child.send('cpu');
+    server.child.send(message);
   });
+}
+
+export function cpuOf(server: Server): Promise<CpuMessage> {
+  return ask<CpuMessage>(server, 'cpu', (m) => typeof m?.cpu === 'number');
+}
+
+/** Has the app stop the threads its idle timers would stop (BenchTarget.afterIdle); resolves once they have. */
+export async function stopIdleThreads(app: Server): Promise<void> {
+  await ask<{ idleThreadsStopped?: boolean }>(app, 'stop-idle-threads', (m) => m?.idleThreadsStopped === true);
 }
 
 export function stopServer(child: ChildProcess): Promise<void> {
@@ -165,16 +175,8 @@ export async function answerOf(
 }
 
 /** Makes the floor server send `answer` at /answer from now on. */
-export function postAnswer(floor: Server, answer: AnswerMessage['answer']): Promise<void> {
-  return new Promise((resolve) => {
-    const onMessage = (m: { answerSet?: boolean }) => {
-      if (!m?.answerSet) return;
-      floor.child.off('message', onMessage);
-      resolve();
-    };
-    floor.child.on('message', onMessage);
-    floor.child.send({ answer } satisfies AnswerMessage);
-  });
+export async function postAnswer(floor: Server, answer: AnswerMessage['answer']): Promise<void> {
+  await ask<{ answerSet?: boolean }>(floor, { answer } satisfies AnswerMessage, (m) => m?.answerSet === true);
 }
 
 /** The options bench:ab and bench:floors share (each adds its own `only` default; bench:ab also `base`). */

@@ -26,6 +26,7 @@ import {
   prepare,
   type Server,
   startServer,
+  stopIdleThreads,
   stopServer,
 } from './harness.js';
 import { TARGETS } from './targets.js';
@@ -243,7 +244,14 @@ async function main() {
       const sent = await answerOf(baseUrl, t, request);
       if (sent) await postAnswer(floorServer, sent);
       const answer = sent ? await measure(floorServer, `${floorUrl}/answer`, {}, opts) : undefined;
-      const run = await measure(app, baseUrl + request.path, { ...t, headers: request.headers }, opts);
+      // The first burst after a quiet spell: the app's idle threads stopped, and no warm-up to start them again.
+      if (t.afterIdle) await stopIdleThreads(app);
+      const run = await measure(
+        app,
+        baseUrl + request.path,
+        { ...t, headers: request.headers },
+        t.afterIdle ? { ...opts, warmup: 0 } : opts,
+      );
       rows.push({ target: t.name, ...run, node, fastify, floor, answer, budget: t.budget });
     }
   } finally {

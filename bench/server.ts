@@ -144,7 +144,15 @@ async function main() {
           ? await startFloor(JSON.parse(args[0]) as Record<string, string>)
           : await startApp(args[0], args[1], args[2]);
   process.send({ ready: true, port } satisfies ReadyMessage);
-  process.on('message', (m) => {
+  process.on('message', async (m) => {
+    if (m === 'stop-idle-threads' && kind === 'app') {
+      // The module buildApp loaded (same file, same instance): its pools stop as after ten idle minutes.
+      const { stopPasswordThreads } = (await import(
+        `${DIST}/lookup/toolbox/password-pool.js`
+      )) as typeof import('../packages/server/src/lookup/toolbox/password-pool.js');
+      await stopPasswordThreads();
+      process.send!({ idleThreadsStopped: true });
+    }
     if (m === 'cpu') {
       const { user, system } = process.cpuUsage();
       process.send!({ cpu: user + system, maxRssMb: process.resourceUsage().maxRSS / 1024 } satisfies CpuMessage);
