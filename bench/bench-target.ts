@@ -34,6 +34,9 @@ export interface BenchTarget {
    * stops the threads its idle timers would stop (the password lanes' after ten minutes).
    */
   afterIdle?: boolean;
-  /** Ceiling for the server CPU per request as a multiple of bare Fastify's (issue 13); the table marks ✓ or ✗. */
+  /**
+   * Ceiling for the server CPU per request as a multiple of the target's answer floor's (issue 31); bench and
+   * bench:floors print it as met or not met, with the ratio to bare Fastify beside it.
+   */
   budget?: number;
 }

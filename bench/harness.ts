@@ -135,6 +135,21 @@ export async function load(
   });
 }
 
+/** Starts a target's unmeasured background load (a fresh path per request); returns the function that stops it. */
+export function startBackground(url: string, bg: NonNullable<BenchTarget['background']>): () => void {
+  const instance = autocannon(
+    {
+      url: new URL(url).origin,
+      connections: bg.connections,
+      duration: 24 * 3600,
+      pipelining: 1,
+      requests: [{ setupRequest: (req) => ({ ...req, path: bg.path() }) }],
+    },
+    () => undefined,
+  );
+  return () => instance.stop();
+}
+
 /** Headers that describe the connection or the body, not the service: the floor sets its own. */
 const PER_ANSWER = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-type', 'transfer-encoding']);
 
@@ -218,6 +233,26 @@ async function cpuPerRequest({ server, url, target }: Load, seconds: number, con
   const r = await load(url, target, seconds, Math.floor(connections / 2));
   const after = (await cpuOf(server)).cpu;
   return r.non2xx || r.errors || !r.requests.total ? Number.NaN : (after - before) / r.requests.total;
+}
+
+/** A budget and whether `ratio` (CPU ÷ the answer floor's) meets it: `≤ 1.25×: met` / `≤ 1.25×: **not met**`. */
+export function verdict(ratio: number, budget: number | undefined): string {
+  if (budget === undefined) return '';
+  if (!Number.isFinite(ratio)) return `≤ ${budget}×: not measured`;
+  return ratio <= budget ? `≤ ${budget}×: met` : `≤ ${budget}×: **not met**`;
+}
+
+/** One line per outcome: which budgets were met, which were not (the ratio after each name). */
+export function budgetSummary(rows: { name: string; ratio: number; budget?: number }[]): string {
+  const judged = rows.filter((r) => r.budget !== undefined && Number.isFinite(r.ratio));
+  const list = (xs: typeof judged) => xs.map((r) => `${r.name} ${r.ratio.toFixed(2)}× (≤ ${r.budget}×)`).join(', ');
+  const met = judged.filter((r) => r.ratio <= r.budget!);
+  const missed = judged.filter((r) => r.ratio > r.budget!);
+  return [
+    `Budgets (CPU per request ÷ the answer floor's): ${met.length} of ${judged.length} met.`,
+    `- met: ${list(met) || 'none'}`,
+    `- not met: ${list(missed) || 'none'}`,
+  ].join('\n');
 }
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
