@@ -29,6 +29,14 @@ export interface BenchTarget {
   paths?: string[];
   /** Load sent alongside the measured one and not measured itself (e.g. an attacker's slow requests); `path` is called per request. */
   background?: { connections: number; path: () => string };
-  /** Ceiling for the server CPU per request as a multiple of bare Fastify's (issue 13); the table marks ✓ or ✗. */
+  /**
+   * Measures the first burst after a quiet spell: right before the measured run, which then has no warm-up, the app
+   * stops the threads its idle timers would stop (the password lanes' after ten minutes).
+   */
+  afterIdle?: boolean;
+  /**
+   * Ceiling for the server CPU per request as a multiple of the target's answer floor's (issue 31); bench and
+   * bench:floors print it as met or not met, with the ratio to bare Fastify beside it.
+   */
   budget?: number;
 }

@@ -4,7 +4,7 @@
  * under tsx: start one and wait for its port, ask it for its CPU time, stop it), the app's seeded administrator and
  * sign-in, a target's request after its setup, the load itself, and what the features floor is given to send.
  */
-import { fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess, type Serializable } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -57,16 +57,26 @@ export function startServer(
   });
 }
 
-export function cpuOf(server: Server): Promise<CpuMessage> {
+/** Sends a server child `message` and resolves with its first reply that `isReply` accepts. */
+function ask<T>(server: Server, message: Serializable, isReply: (m: T) => boolean): Promise<T> {
   return new Promise((resolve) => {
-    const onMessage = (m: CpuMessage) => {
-      if (typeof m?.cpu !== 'number') return;
+    const onMessage = (m: T) => {
+      if (!isReply(m)) return;
       server.child.off('message', onMessage);
       resolve(m);
     };
     server.child.on('message', onMessage);
-    server.child.send('cpu');
+    server.child.send(message);
   });
+}
+
+export function cpuOf(server: Server): Promise<CpuMessage> {
+  return ask<CpuMessage>(server, 'cpu', (m) => typeof m?.cpu === 'number');
+}
+
+/** Has the app stop the threads its idle timers would stop (BenchTarget.afterIdle); resolves once they have. */
+export async function stopIdleThreads(app: Server): Promise<void> {
+  await ask<{ idleThreadsStopped?: boolean }>(app, 'stop-idle-threads', (m) => m?.idleThreadsStopped === true);
 }
 
 export function stopServer(child: ChildProcess): Promise<void> {
@@ -125,10 +135,28 @@ export async function load(
   });
 }
 
+/** Starts a target's unmeasured background load (a fresh path per request); returns the function that stops it. */
+export function startBackground(url: string, bg: NonNullable<BenchTarget['background']>): () => void {
+  const instance = autocannon(
+    {
+      url: new URL(url).origin,
+      connections: bg.connections,
+      duration: 24 * 3600,
+      pipelining: 1,
+      requests: [{ setupRequest: (req) => ({ ...req, path: bg.path() }) }],
+    },
+    () => undefined,
+  );
+  return () => instance.stop();
+}
+
 /** Headers that describe the connection or the body, not the service: the floor sets its own. */
 const PER_ANSWER = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-type', 'transfer-encoding']);
 
-/** The fixed headers the app sends on every answer (helmet's, CORS), as it sent them on /healthz. */
+/**
+ * The fixed headers the app sends on every API answer (the lean security set of issue 31 — pages alone keep helmet's
+ * — and CORS), as it sent them on /healthz, a plain-HTTP request like the bench's.
+ */
 export async function fixedHeadersOf(baseUrl: string): Promise<Record<string, string>> {
   const res = await fetch(`${baseUrl}/healthz`);
   if (res.status !== 200) throw new Error(`bench: /healthz answered ${res.status}`);
@@ -162,16 +190,8 @@ export async function answerOf(
 }
 
 /** Makes the floor server send `answer` at /answer from now on. */
-export function postAnswer(floor: Server, answer: AnswerMessage['answer']): Promise<void> {
-  return new Promise((resolve) => {
-    const onMessage = (m: { answerSet?: boolean }) => {
-      if (!m?.answerSet) return;
-      floor.child.off('message', onMessage);
-      resolve();
-    };
-    floor.child.on('message', onMessage);
-    floor.child.send({ answer } satisfies AnswerMessage);
-  });
+export async function postAnswer(floor: Server, answer: AnswerMessage['answer']): Promise<void> {
+  await ask<{ answerSet?: boolean }>(floor, { answer } satisfies AnswerMessage, (m) => m?.answerSet === true);
 }
 
 /** The options bench:ab and bench:floors share (each adds its own `only` default; bench:ab also `base`). */
@@ -213,6 +233,26 @@ async function cpuPerRequest({ server, url, target }: Load, seconds: number, con
   const r = await load(url, target, seconds, Math.floor(connections / 2));
   const after = (await cpuOf(server)).cpu;
   return r.non2xx || r.errors || !r.requests.total ? Number.NaN : (after - before) / r.requests.total;
+}
+
+/** A budget and whether `ratio` (CPU ÷ the answer floor's) meets it: `≤ 1.25×: met` / `≤ 1.25×: **not met**`. */
+export function verdict(ratio: number, budget: number | undefined): string {
+  if (budget === undefined) return '';
+  if (!Number.isFinite(ratio)) return `≤ ${budget}×: not measured`;
+  return ratio <= budget ? `≤ ${budget}×: met` : `≤ ${budget}×: **not met**`;
+}
+
+/** One line per outcome: which budgets were met, which were not (the ratio after each name). */
+export function budgetSummary(rows: { name: string; ratio: number; budget?: number }[]): string {
+  const judged = rows.filter((r) => r.budget !== undefined && Number.isFinite(r.ratio));
+  const list = (xs: typeof judged) => xs.map((r) => `${r.name} ${r.ratio.toFixed(2)}× (≤ ${r.budget}×)`).join(', ');
+  const met = judged.filter((r) => r.ratio <= r.budget!);
+  const missed = judged.filter((r) => r.ratio > r.budget!);
+  return [
+    `Budgets (CPU per request ÷ the answer floor's): ${met.length} of ${judged.length} met.`,
+    `- met: ${list(met) || 'none'}`,
+    `- not met: ${list(missed) || 'none'}`,
+  ].join('\n');
 }
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -1,7 +1,9 @@
 /**
- * `npm run bench:memory [-- --requests 40 --concurrency 16 --phases data,images]`
+ * `npm run bench:memory [-- --requests 40 --concurrency 16 --phases data,images] [--direct]`
  *
- * Memory of the compiled server (`node packages/server/dist/server.js`, built first if its sources changed) under
+ * Memory of the compiled server, started as `npm start` starts it (scripts/start.mjs: built first if its sources
+ * changed, run by the launcher with the container's allocator setting; `--direct`: `node packages/server/dist/server.js`
+ * itself, with only the environment given here), under
  * every public GET route at its largest allowed inputs (bench/memory-requests.ts derives the requests from the
  * app's OpenAPI document). Prints, per phase, RSS at its end and its peak (VmHWM, reset before each phase through
  * /proc/<pid>/clear_refs), read from /proc: Linux only. See bench/README.md.
@@ -33,6 +35,7 @@ const { values: opts } = parseArgs({
     settle: { type: 'string', default: '2' },
     only: { type: 'string' },
     env: { type: 'string', multiple: true, default: [] },
+    direct: { type: 'boolean', default: false },
   },
 });
 const REQUESTS = Number(opts.requests);
@@ -68,6 +71,24 @@ async function mainThread(base: string): Promise<{ heap: number; external: numbe
   const metric = (name: string) =>
     Number(new RegExp(`^tianji_${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1]) / 1048576;
   return { heap: metric('nodejs_heap_size_total_bytes'), external: metric('nodejs_external_memory_bytes') };
+}
+
+/** The one child process of `parent` (from /proc/<pid>/stat's ppid field). */
+function childOf(parent: number): number {
+  const children = fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
+      } catch {
+        return false; // ended meanwhile
+      }
+    });
+  if (children.length !== 1)
+    throw new Error(`expected one server process under the launcher, found ${children.length}`);
+  return Number(children[0]);
 }
 
 /** Resets VmHWM to the current RSS (Linux ≥ 4.0), so that each phase's peak is its own. */
@@ -122,7 +143,8 @@ async function main() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // An explicit environment: not the developer's DATABASE_URL, REDIS_URL or limits.
-  const child = spawn(process.execPath, [path.join(root, 'packages/server/dist/server.js')], {
+  const entry = opts.direct ? 'packages/server/dist/server.js' : 'scripts/start.mjs';
+  const child = spawn(process.execPath, [path.join(root, entry)], {
     env: {
       PATH: process.env.PATH,
       DATA_DIR: dir,
@@ -136,12 +158,13 @@ async function main() {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const pid = child.pid!;
   const rows: string[] = [];
   try {
     const ready = await waitFor(async () => child.exitCode !== null || (await fetch(`${base}/readyz`)).ok, 60_000);
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode})`);
     if (!ready) throw new Error('the server was not ready within 60 s');
+    // Under the launcher, the server is the launcher's child.
+    const pid = opts.direct ? child.pid! : childOf(child.pid!);
     await sleep(SETTLE_MS);
     const start = status(pid);
     rows.push(row('after start', '', 0, start, start.hwm, await mainThread(base), ''));
@@ -163,7 +186,7 @@ async function main() {
       rows.push(row(phase, String(routes), urls.length, s, s.hwm, await mainThread(base), codes));
     }
     console.log(
-      `\nCompiled server, ${ops.length} public GET routes, ${REQUESTS} requests per route and phase, ` +
+      `\nCompiled server (${opts.direct ? 'node packages/server/dist/server.js' : 'as npm start runs it'}), ${ops.length} public GET routes, ${REQUESTS} requests per route and phase, ` +
         `${CONCURRENCY} in flight; ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)}.\n`,
     );
     console.log(

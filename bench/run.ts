@@ -12,7 +12,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import type { BenchTarget } from './bench-target.js';
 import {
   ADMIN,
@@ -26,8 +25,13 @@ import {
   prepare,
   type Server,
   startServer,
+  startBackground,
+  stopIdleThreads,
   stopServer,
+  budgetSummary,
+  verdict,
 } from './harness.js';
+import { runPlain } from './plain.js';
 import { TARGETS } from './targets.js';
 
 interface Options {
@@ -37,6 +41,8 @@ interface Options {
   warmup: number;
   /** Folder for a V8 CPU profile of the app process (node --cpu-prof), written when the run ends. */
   cpuProf?: string;
+  /** Issue 31's plain method instead (bench/plain.ts). */
+  plain: boolean;
 }
 
 interface Run {
@@ -68,16 +74,18 @@ function parseOptions(argv: string[]): Options {
     args: argv,
     options: {
       only: { type: 'string', multiple: true },
-      duration: { type: 'string', default: '10' },
+      // 10 s, or the plain method's 5 s.
+      duration: { type: 'string' },
       connections: { type: 'string', default: '50' },
       warmup: { type: 'string', default: '2' },
       'cpu-prof': { type: 'string' },
+      plain: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     console.log(
-      'usage: npm run bench -- [--only <text>[,<text>]] [--duration <s>=10] [--connections <n>=50] [--warmup <s>=2] [--cpu-prof <folder>]',
+      'usage: npm run bench -- [--only <text>[,<text>]] [--duration <s>=10] [--connections <n>=50] [--warmup <s>=2] [--cpu-prof <folder>] [--plain: the plain method of issue 31, 5 s by default; see bench/plain.ts]',
     );
     process.exit(0);
   }
@@ -91,26 +99,12 @@ function parseOptions(argv: string[]): Options {
       .flatMap((s) => s.split(','))
       .map((s) => s.trim())
       .filter(Boolean),
-    duration: num('duration', values.duration!, 1),
+    duration: num('duration', values.duration ?? (values.plain ? '5' : '10'), 1),
     connections: num('connections', values.connections!, 1),
     warmup: num('warmup', values.warmup!, 0),
     cpuProf: values['cpu-prof'] ? path.resolve(values['cpu-prof']) : undefined,
+    plain: values.plain ?? false,
   };
-}
-
-/** Starts a target's unmeasured background load (a fresh path per request); returns the function that stops it. */
-function startBackground(url: string, bg: NonNullable<BenchTarget['background']>): () => void {
-  const instance = autocannon(
-    {
-      url: new URL(url).origin,
-      connections: bg.connections,
-      duration: 24 * 3600,
-      pipelining: 1,
-      requests: [{ setupRequest: (req) => ({ ...req, path: bg.path() }) }],
-    },
-    () => undefined,
-  );
-  return () => instance.stop();
 }
 
 type Shape = Pick<BenchTarget, 'method' | 'headers' | 'body' | 'expectStatus' | 'paths' | 'background'>;
@@ -147,12 +141,12 @@ async function measureRun(server: Server, url: string, target: Shape, opts: Opti
 
 /**
  * One row per target, each next to the bare node:http and bare Fastify runs made right before it. The CPU ratios
- * are the steady figures on a shared machine; `budget` is the issue's ceiling for the ratio to bare Fastify.
+ * are the steady figures on a shared machine; `budget` is the issue's ceiling for the ratio to the answer floor.
  */
 function renderTable(rows: Row[]): string {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const lines = [
-    '| target | req/s | p50 ms | p99 ms | server CPU µs/req | × node:http CPU | × Fastify CPU | budget × Fastify | × floor CPU | answer floor × Fastify | × answer floor | peak RSS MB |',
+    '| target | req/s | p50 ms | p99 ms | server CPU µs/req | × node:http CPU | × Fastify CPU | × floor CPU | answer floor × Fastify | × answer floor | budget (× answer floor) | peak RSS MB |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const avg = (runs: Run[]): Run => ({
@@ -175,7 +169,6 @@ function renderTable(rows: Row[]): string {
     answer?: Run,
   ) => {
     const x = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
-    const overBudget = budget !== undefined && r.cpuPerReq / fastifyCpu > budget;
     const cells = [
       r.invalid ? `${name} ⚠ ${r.invalid}` : name,
       Math.round(r.reqPerSec),
@@ -184,10 +177,10 @@ function renderTable(rows: Row[]): string {
       Math.round(r.cpuPerReq),
       x(r.cpuPerReq, nodeCpu),
       x(r.cpuPerReq, fastifyCpu),
-      budget === undefined ? '' : `${budget}× ${overBudget ? '✗' : '✓'}`,
       x(r.cpuPerReq, floorCpu),
       answer ? x(answer.cpuPerReq, fastifyCpu) : '',
       answer ? x(r.cpuPerReq, answer.cpuPerReq) : '',
+      verdict(answer ? r.cpuPerReq / answer.cpuPerReq : Number.NaN, budget),
       Math.round(r.maxRssMb),
     ];
     lines.push(`| ${cells.join(' | ')} |`);
@@ -198,6 +191,16 @@ function renderTable(rows: Row[]): string {
   // The floor's own ratio to bare Fastify is what the required features cost before any code of the app.
   line('features floor: Fastify + headers, rate limit, metrics (mean of paired runs)', floor, ...means);
   for (const r of rows) line(r.target, r, r.node.cpuPerReq, r.fastify.cpuPerReq, r.floor.cpuPerReq, r.budget, r.answer);
+  lines.push(
+    '',
+    budgetSummary(
+      rows.map((r) => ({
+        name: r.target,
+        ratio: r.answer ? r.cpuPerReq / r.answer.cpuPerReq : Number.NaN,
+        budget: r.budget,
+      })),
+    ),
+  );
   return lines.join('\n');
 }
 
@@ -212,6 +215,7 @@ async function main() {
     throw new Error(
       `no target matches --only ${opts.only.join(',')}; targets: ${TARGETS.map((t) => t.name).join(', ')}`,
     );
+  if (opts.plain) return runPlain(targets, opts);
   buildServer();
   console.error(
     `bench: ${targets.length} target(s), ${opts.duration} s each, ${opts.connections} connections, no pipelining; node ${process.version}, ${os.cpus().length} CPUs`,
@@ -243,7 +247,14 @@ async function main() {
       const sent = await answerOf(baseUrl, t, request);
       if (sent) await postAnswer(floorServer, sent);
       const answer = sent ? await measure(floorServer, `${floorUrl}/answer`, {}, opts) : undefined;
-      const run = await measure(app, baseUrl + request.path, { ...t, headers: request.headers }, opts);
+      // The first burst after a quiet spell: the app's idle threads stopped, and no warm-up to start them again.
+      if (t.afterIdle) await stopIdleThreads(app);
+      const run = await measure(
+        app,
+        baseUrl + request.path,
+        { ...t, headers: request.headers },
+        t.afterIdle ? { ...opts, warmup: 0 } : opts,
+      );
       rows.push({ target: t.name, ...run, node, fastify, floor, answer, budget: t.budget });
     }
   } finally {

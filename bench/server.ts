@@ -50,8 +50,8 @@ async function startFastify(): Promise<number> {
 
 /**
  * The features floor: bare Fastify plus what issue 13 requires every public answer to keep, each as the app keeps it
- * and with none of the app's request handling: the app's own fixed response headers (helmet's and CORS, passed in as
- * the app sent them on /healthz) set in one onRequest hook, @fastify/rate-limit (in memory, a limit no run reaches) and
+ * and with none of the app's request handling: the app's own fixed response headers (the API answers' security set and
+ * CORS, passed in as the app sent them on /healthz) set in one onRequest hook, @fastify/rate-limit (in memory, a limit no run reaches) and
  * the app's request-duration histogram observed per response. No query, validation, ETag, envelope or usage count:
  * what a route of the app costs above this is the app's own work.
  */
@@ -144,7 +144,15 @@ async function main() {
           ? await startFloor(JSON.parse(args[0]) as Record<string, string>)
           : await startApp(args[0], args[1], args[2]);
   process.send({ ready: true, port } satisfies ReadyMessage);
-  process.on('message', (m) => {
+  process.on('message', async (m) => {
+    if (m === 'stop-idle-threads' && kind === 'app') {
+      // The module buildApp loaded (same file, same instance): its pools stop as after ten idle minutes.
+      const { stopPasswordThreads } = (await import(
+        `${DIST}/lookup/toolbox/password-pool.js`
+      )) as typeof import('../packages/server/src/lookup/toolbox/password-pool.js');
+      await stopPasswordThreads();
+      process.send!({ idleThreadsStopped: true });
+    }
     if (m === 'cpu') {
       const { user, system } = process.cpuUsage();
       process.send!({ cpu: user + system, maxRssMb: process.resourceUsage().maxRSS / 1024 } satisfies CpuMessage);

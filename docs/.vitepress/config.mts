@@ -50,6 +50,7 @@ export default defineConfig({
           { text: '部署', link: '/deploy' },
           { text: '配置项', link: '/guide/configuration' },
           { text: '基准测试', link: '/guide/benchmarks' },
+          { text: '基准测试记录', link: '/guide/benchmarks-notes' },
         ],
       },
       {

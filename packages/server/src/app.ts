@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { withStartupLock } from './db/startup-lock.js';
-import { helmetHeaders } from './plugins/security-headers.js';
+import { apiSecurityHeaders, helmetHeaders } from './plugins/security-headers.js';
 import errorHandler, { renderFrameworkError } from './plugins/error-handler.js';
 import openapi from './plugins/openapi.js';
 import cors from './plugins/cors.js';
@@ -145,8 +145,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await app.register(errorHandler);
   await app.register(proxyWarnings, { trustProxy: config.trustProxy });
-  // Every answer's security headers, from helmet; set with CORS's headers in one hook (plugins/cors.ts).
-  const securityHeaders = helmetHeaders({
+  // Pages' security headers, from helmet; API answers get the lean set (issue 31). Set with CORS's in one hook (plugins/cors.ts).
+  const pageHeaders = helmetHeaders({
     crossOriginResourcePolicy: { policy: 'cross-origin' },
     contentSecurityPolicy: {
       directives: {
@@ -165,7 +165,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     },
   });
   // The public API is open to every origin; the admin API only to CORS_ORIGINS.
-  await app.register(cors, { adminOrigins: config.corsOrigins, fixedHeaders: securityHeaders });
+  await app.register(cors, {
+    adminOrigins: config.corsOrigins,
+    pageHeaders,
+    apiHeaders: apiSecurityHeaders(pageHeaders),
+  });
   await app.register(openapi);
   await app.register(healthRoutes);
   await app.register(monitor);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
+import { ALLOCATOR_ENV, SERVER_ENTRY } from '../../../scripts/launcher.mjs';
 import { describeSettings } from '../src/config.js';
 
 /**
@@ -97,11 +98,14 @@ describe('Dockerfile', () => {
     expect(dockerfile).toContain(`packages/server/${server.main}`);
   });
 
-  it('starts the server with the command npm start ends with, node flags included', () => {
+  it('starts the server as npm start does: the same command, no node flags, the same allocator setting', () => {
     const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
-    const start = scripts.start.split('&&').at(-1)!.trim().split(/\s+/);
+    expect(scripts.start).toBe('node scripts/start.mjs');
+    // scripts/start.mjs runs SERVER_ENTRY through the launcher, which adds no node flag (start-launcher.test.ts).
     const cmd = /^CMD (\[.*\])$/m.exec(dockerfile);
     expect(cmd, 'a CMD line in exec form').not.toBeNull();
-    expect(JSON.parse(cmd![1])).toEqual(start);
+    expect(JSON.parse(cmd![1])).toEqual(['node', SERVER_ENTRY]);
+    for (const [name, value] of Object.entries(ALLOCATOR_ENV))
+      expect(dockerfile, name).toMatch(new RegExp(`^\\s*(ENV )?${name}=${value}\\b`, 'm'));
   });
 });

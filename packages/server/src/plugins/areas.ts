@@ -25,3 +25,17 @@ export function areaOfUrl(url: string): Area {
   if (p === '/api' || p.startsWith('/api/')) return 'lookup';
   return 'other';
 }
+
+/** Where the service serves pages a browser renders (the admin app, the mobile app, the API reference). */
+const PAGE_PREFIXES = ['/admin', '/m', '/docs'];
+
+/** Whether `url` is under one of the page prefixes (`/m`, `/m/users`, `/docs?x`; not `/metrics`). */
+export function isPagePath(url: string): boolean {
+  for (const prefix of PAGE_PREFIXES) {
+    if (!url.startsWith(prefix)) continue;
+    const next = url.charCodeAt(prefix.length);
+    // End of the path, '/' or '?'.
+    if (Number.isNaN(next) || next === 47 || next === 63) return true;
+  }
+  return false;
+}

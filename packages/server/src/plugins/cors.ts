@@ -1,13 +1,15 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { areaOfUrl } from './areas.js';
+import { areaOfUrl, isPagePath } from './areas.js';
 import { fail } from './envelope.js';
 
 export interface CorsOptions {
   /** Origins allowed on the admin API (`*` allows any); empty: none. */
   adminOrigins: string[];
-  /** Headers every answer carries whatever its area (the security headers, plugins/security-headers.ts). */
-  fixedHeaders: Readonly<Record<string, string>>;
+  /** Security headers of pages (/admin, /m, /docs): helmet's set (plugins/security-headers.ts helmetHeaders). */
+  pageHeaders: Readonly<Record<string, string>>;
+  /** Security headers of every other answer, for a request over plain HTTP and over HTTPS (apiSecurityHeaders). */
+  apiHeaders: { http: Readonly<Record<string, string>>; https: Readonly<Record<string, string>> };
 }
 
 /** Headers a browser may read from a public answer (rate-limit state, caching). */
@@ -21,15 +23,17 @@ const ADMIN_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
  * configured ones. The rules are the ones @fastify/cors applies (strict preflights answered 204 in the hook, the
  * request's Access-Control-Request-Headers reflected, `Vary: Origin` where the answer depends on the origin), with
  * the two header sets fixed at start-up: the plugin's per-request delegator re-normalised its options and merged
- * objects on every request, a fifth of /healthz's CPU. The same hook sets the headers every answer carries
- * (`fixedHeaders`), merged into those sets at start-up: one hook and one header call per request instead of two.
+ * objects on every request, a fifth of /healthz's CPU. The same hook sets the security headers (a page's or an API
+ * answer's), merged into those sets at start-up: one hook and one header call per request instead of two.
  */
 export default fp<CorsOptions>(
-  async (app, { adminOrigins, fixedHeaders }) => {
+  async (app, { adminOrigins, pageHeaders, apiHeaders }) => {
     const anyAdminOrigin = adminOrigins.includes('*');
     const adminOrigin = (origin: string | undefined) =>
       anyAdminOrigin ? '*' : origin !== undefined && adminOrigins.includes(origin) ? origin : undefined;
-    const publicHeaders = { ...fixedHeaders, ...PUBLIC_HEADERS };
+    const publicPage = { ...pageHeaders, ...PUBLIC_HEADERS };
+    const publicHttp = { ...apiHeaders.http, ...PUBLIC_HEADERS };
+    const publicHttps = { ...apiHeaders.https, ...PUBLIC_HEADERS };
 
     app.addHook('onRequest', (req, reply, done) => {
       const method = req.raw.method;
@@ -38,11 +42,14 @@ export default fp<CorsOptions>(
       const route = req.routeOptions;
       const area = method === 'OPTIONS' || route.url === undefined ? areaOfUrl(req.url) : route.config?.area;
       if (area !== 'admin') {
-        reply.headers(publicHeaders);
+        // Strict-Transport-Security only where the request came over HTTPS (req.protocol follows TRUST_PROXY).
+        reply.headers(
+          area !== 'lookup' && isPagePath(req.url) ? publicPage : req.protocol === 'https' ? publicHttps : publicHttp,
+        );
         if (method === 'OPTIONS') return preflight(req, reply, PUBLIC_METHODS, 'Access-Control-Request-Headers');
         return done();
       }
-      reply.headers(fixedHeaders);
+      reply.headers(req.protocol === 'https' ? apiHeaders.https : apiHeaders.http);
       if (!adminOrigins.length) return done();
       const origin = adminOrigin(req.headers.origin);
       if (origin) reply.header('access-control-allow-origin', origin);

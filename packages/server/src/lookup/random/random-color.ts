@@ -2,7 +2,7 @@
  * Random sRGB colours with a Chinese traditional colour name when one is close. Pure module.
  */
 import { nearestChineseColor, type ChineseColorMatch } from '../shared/chinese-colors.js';
-import { hueOf, round } from '../shared/color-space.js';
+import { hueOf, oneDecimal } from '../shared/color-space.js';
 import { converter, type Rgb } from 'culori';
 import type { Rng } from '../shared/rng.js';
 
@@ -29,10 +29,10 @@ export function randomColor(rng: Rng, format: ColorFormat): RandomColor {
   // What culori's parser makes of the hex, without parsing it.
   const rgb: Rgb = { mode: 'rgb', r: r / 255, g: g / 255, b: b / 255 };
   const hsl = toHsl(rgb);
-  const pct = (v: number | undefined) => round((v ?? 0) * 100, 1);
   const out: RandomColor = { name: nearestChineseColor(rgb) };
   if (format === 'all' || format === 'hex') out.hex = hex;
   if (format === 'all' || format === 'rgb') out.rgb = `rgb(${r}, ${g}, ${b})`;
-  if (format === 'all' || format === 'hsl') out.hsl = `hsl(${hueOf(hsl.h)}, ${pct(hsl.s)}%, ${pct(hsl.l)}%)`;
+  if (format === 'all' || format === 'hsl')
+    out.hsl = `hsl(${oneDecimal(hueOf(hsl.h))}, ${oneDecimal((hsl.s ?? 0) * 100)}%, ${oneDecimal((hsl.l ?? 0) * 100)}%)`;
   return out;
 }

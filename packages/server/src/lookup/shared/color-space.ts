@@ -64,6 +64,21 @@ export const round = (n: number, digits = 0) => {
   return Object.is(r, -0) ? 0 : r;
 };
 
+/**
+ * `String(round(n, 1))` without the double-to-string conversion, which costs about twice as much (three of them were
+ * a third of a random colour's CPU): the tenths as an integer, then the digits. Same text for every finite n whose
+ * tenths fit in a safe integer, e.g. `oneDecimal(355.26)` → `'355.3'`, `oneDecimal(36.04)` → `'36'`.
+ */
+export function oneDecimal(n: number): string {
+  const tenths = Math.round(n * 10);
+  if (!Number.isSafeInteger(tenths)) return String(round(n, 1));
+  if (tenths === 0) return '0';
+  const abs = tenths < 0 ? -tenths : tenths;
+  const digit = abs % 10;
+  const whole = `${tenths < 0 ? '-' : ''}${(abs - digit) / 10}`;
+  return digit ? `${whole}.${digit}` : whole;
+}
+
 /** 0–255 channels. */
 export function rgb255(c: Rgb): { r: number; g: number; b: number } {
   return { r: Math.round(c.r * 255), g: Math.round(c.g * 255), b: Math.round(c.b * 255) };

@@ -24,7 +24,7 @@ describe('PasswordPool', () => {
   };
   afterAll(() => Promise.all(pools.map((p) => p.close())));
 
-  it('scores a password in a worker thread', async () => {
+  it('scores a password (on the event loop while the threads start, then on them)', async () => {
     const r = await pool(30_000).check('woaini1314');
     expect(r.password).toBe('woaini1314');
     expect(r.sequence[0].dictionaryName).toBe('zhCommonPasswords');
@@ -70,6 +70,25 @@ describe('PasswordPool', () => {
       expect(lowestPriorityThreads()).toBe(before + 1);
     },
   );
+
+  it("answers the first checks after an idle spell at once, while the threads start, with the threads' results", async () => {
+    const p = pool(30_000);
+    await p.prepare();
+    const passwords = ['zhangwei1988', 'Tr0ub4dour&3', 'xK#9vLq!zR2@mW7p', 'P@ssw0rd2024'];
+    const withoutTime = ({ calcTime: _t, ...rest }: { calcTime: number }) => rest;
+    // Cold: the lane has no thread yet; every one of these is answered before its threads have loaded.
+    const cold = await Promise.all(passwords.map((pw) => p.check(pw)));
+    expect(p.threadsReady).toBe(false);
+    // Once loaded, the threads give the same results (the strong ones are not remembered, so they are scored again).
+    await (p as unknown as { short: { pool(): Promise<unknown> } }).short.pool();
+    expect(p.threadsReady).toBe(true);
+    const warm = await Promise.all(passwords.map((pw) => p.check(pw)));
+    expect(warm.map(withoutTime)).toEqual(cold.map(withoutTime));
+    // An idle spell stops them; the next checks again do not wait for the restart.
+    await p.stopThreads();
+    expect(withoutTime(await p.check('Beijing2008!'))).toMatchObject({ password: 'Beijing2008!' });
+    expect(p.threadsReady).toBe(false);
+  });
 
   it('remembers weak results only', async () => {
     const p = pool(30_000);

@@ -12,7 +12,11 @@
  * - weak results (score ≤ 1, i.e. found within a million guesses) are kept in a small LRU keyed by the SHA-256 of
  *   the password: the same common passwords are asked about again and again, and remembering one that every
  *   cracking dictionary already holds keeps nothing secret (the result itself spells it out). Stronger passwords
- *   are never kept after the request, not even as a key.
+ *   are never kept after the request, not even as a key;
+ * - no wait for threads: the ordinary lane's threads start on first use and stop after ten idle minutes, and while
+ *   they start (0.4–1 s, seconds on a busy machine) its checks are scored on the event loop, over dictionaries
+ *   compiled when the server started listening (prepare). The first burst after a quiet spell thus keeps its
+ *   latency (issue 31), and an idle instance keeps no thread loaded.
  *
  * Pure module: no HTTP framework here (errors are LookupErrors, which the platform renders as 500 envelopes).
  */
@@ -87,6 +91,8 @@ export function sharedPasswordWords(): Promise<SharedWordIndex> {
 class Lane {
   private ready?: Promise<Piscina>;
   private idle?: NodeJS.Timeout;
+  /** Whether the threads have loaded and take checks now (a check would not wait for them to start). */
+  warm = false;
 
   constructor(
     private readonly opts: LaneOptions,
@@ -107,6 +113,7 @@ class Lane {
   async stop(): Promise<void> {
     clearTimeout(this.idle);
     this.idle = undefined;
+    this.warm = false;
     const ready = this.ready;
     this.ready = undefined;
     const pool = await ready?.catch(() => undefined);
@@ -120,12 +127,12 @@ class Lane {
   reload(): void {
     const ready = this.ready;
     if (!ready) return;
-    this.ready = ready.then((pool) => this.warm(pool).then(() => pool));
+    this.ready = ready.then((pool) => this.load(pool).then(() => pool));
     // A failed reload starts the lane afresh on the next check.
     this.ready.catch(() => (this.ready = undefined));
   }
 
-  private warm(pool: Piscina): Promise<unknown> {
+  private load(pool: Piscina): Promise<unknown> {
     // One warm-up task per thread: each thread takes one, so every thread has loaded when all are done.
     return Promise.all(
       Array.from({ length: this.opts.threads }, () => pool.run('', { signal: AbortSignal.timeout(WARM_UP_LIMIT_MS) })),
@@ -153,8 +160,11 @@ class Lane {
       },
     });
     pool.on('error', (err) => this.onError?.(err));
-    return this.warm(pool).then(
-      () => pool,
+    return this.load(pool).then(
+      () => {
+        this.warm = true;
+        return pool;
+      },
       async (err) => {
         this.ready = undefined;
         await pool.destroy().catch(() => undefined);
@@ -164,6 +174,17 @@ class Lane {
   }
 }
 
+/** Every open pool of the process (stopPasswordThreads). */
+const openPools = new Set<PasswordPool>();
+
+/**
+ * Stops every pool's threads as their idle timers would after a quiet spell, keeping what `prepare` made. For the
+ * bench, which measures the first burst after idle (`npm run bench -- --only password`) without waiting ten minutes.
+ */
+export async function stopPasswordThreads(): Promise<void> {
+  await Promise.all([...openPools].map((p) => p.stopThreads()));
+}
+
 export class PasswordPool {
   private readonly short: Lane;
   private readonly long: Lane;
@@ -171,10 +192,16 @@ export class PasswordPool {
   budgetMs: number;
   /** SHA-256 (base64) of a weak password → its result, least recently used first. */
   private readonly weak = new Map<string, PasswordStrength>();
+  private readonly onError?: (err: unknown) => void;
+  /** zxcvbn configured on this thread, for the ordinary lane's checks while its threads start. */
+  private here?: Promise<(password: string) => PasswordStrength>;
+  /** The ordinary lane's start whose failure is reported (once, though every check meanwhile sees it). */
+  private watched?: Promise<Piscina>;
 
   constructor(opts: PasswordPoolOptions) {
     this.budgetMs = opts.budgetMs ?? PASSWORD_BUDGET_MS;
-    // Threads start on first use: an instance that never checks a password costs nothing.
+    this.onError = opts.onError;
+    // Threads start on first use and stop when idle: an instance that checks no password keeps none.
     this.short = new Lane(
       { threads: opts.workers, maxQueue: 64 * opts.workers, idleMs: 10 * 60_000, niceness: 0 },
       opts.onError,
@@ -183,6 +210,26 @@ export class PasswordPool {
     // checks and the event loop leave, instead of a core of a small machine (its checks still finish in
     // milliseconds each when the machine has room).
     this.long = new Lane({ threads: 1, maxQueue: 4, idleMs: 60_000, niceness: 19 }, opts.onError);
+    openPools.add(this);
+  }
+
+  /**
+   * Compiles the shared dictionaries (in a thread that then ends) and readies zxcvbn on this thread, so that no check,
+   * not even the first after start-up, waits for them: ~13 MB kept (the trie and zxcvbn's code), against ~60 MB for
+   * two threads kept loaded. The server calls it once it listens; a failure is reported and tried again on use.
+   */
+  async prepare(): Promise<void> {
+    await this.scorerHere().catch((err: unknown) => this.onError?.(err));
+  }
+
+  /** Whether the ordinary lane's threads are loaded and take its checks (false while they start, or stopped). */
+  get threadsReady(): boolean {
+    return this.short.warm;
+  }
+
+  /** Stops both lanes' threads, as their idle timers do; the next check starts them again. */
+  async stopThreads(): Promise<void> {
+    await Promise.all([this.short.stop(), this.long.stop()]);
   }
 
   /** Scores a password within the time budget; throws a LookupError when it cannot. */
@@ -194,10 +241,7 @@ export class PasswordPool {
       this.weak.set(key, cached);
       return cached;
     }
-    const lane = password.length <= SHORT_LANE_MAX ? this.short : this.long;
-    // The budget covers queueing and scoring, not the one-off start of a lane's threads.
-    const pool = await lane.pool();
-    const result = await this.run(lane, pool, password);
+    const result = await this.score(password);
     if (result.score <= 1) {
       if (this.weak.size >= WEAK_CACHE_LIMIT) this.weak.delete(this.weak.keys().next().value as string);
       this.weak.set(key, result);
@@ -205,10 +249,41 @@ export class PasswordPool {
     return result;
   }
 
+  private async score(password: string): Promise<PasswordStrength> {
+    if (password.length > SHORT_LANE_MAX) return this.run(this.long, await this.long.pool(), password);
+    const starting = this.short.pool();
+    if (this.short.warm) return this.run(this.short, await starting, password);
+    // The threads are starting (first use, or the first check after an idle spell): rather than have a burst wait for
+    // them (0.4–1 s on a busy machine), ordinary passwords are scored here meanwhile. They are at most SHORT_LANE_MAX
+    // characters, about half a millisecond each with the fast matchers, whatever their content.
+    if (starting !== this.watched) {
+      this.watched = starting;
+      starting.catch((err: unknown) => this.onError?.(err));
+    }
+    return (await this.scorerHere())(password);
+  }
+
+  /** zxcvbn on this thread, over the shared dictionaries (as the admin password policy scores). */
+  private scorerHere(): Promise<(password: string) => PasswordStrength> {
+    this.here ??= (async () => {
+      const [{ checkPassword, configureZxcvbn }, words] = await Promise.all([
+        import('./password-strength.js'),
+        sharedPasswordWords(),
+      ]);
+      configureZxcvbn(words);
+      return checkPassword;
+    })().catch((err: unknown) => {
+      this.here = undefined;
+      throw err;
+    });
+    return this.here;
+  }
+
   /** Stops every worker; checks still waiting fail. */
   async close(): Promise<void> {
+    openPools.delete(this);
     this.weak.clear();
-    await Promise.all([this.short.stop(), this.long.stop()]);
+    await this.stopThreads();
   }
 
   private async run(lane: Lane, pool: Piscina, password: string): Promise<PasswordStrength> {

@@ -113,6 +113,11 @@ export default async function passwordStrengthRoute(app: FastifyInstance) {
     onError: (err) => app.log.error({ err }, 'password worker failed'),
   });
   app.addHook('onClose', () => pool.close());
+  // Dictionaries and zxcvbn ready before the first check (in the background; not in tests that never listen).
+  app.addHook('onListen', (done) => {
+    void pool.prepare();
+    done();
+  });
 
   lookupRoute(app, {
     path: '/password-strength',
