@@ -8,18 +8,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, getTestInstance, login, type TestInstance } from '../../../packages/server/test/helpers.js';
 import { routeOfMenu, type MenuLike } from '../src/lib/menu-routes.js';
+import { ROOT, hasChromium, launchChromium } from './browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SHOTS = path.join(ROOT, 'test-results/admin-csp');
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium && process.env.TIANJI_E2E === '1')
-  throw new Error(`TIANJI_E2E=1 but ${CHROMIUM} is missing: apt-get install -y chromium`);
 
 /** Every CSP violation a page reports: the console message Chromium prints and the DOM event, both kept. */
 async function watchCsp(page: Page): Promise<string[]> {
@@ -57,11 +52,7 @@ describe.skipIf(!hasChromium)('admin app under a CSP without inline scripts', { 
     t = await getTestInstance('sqlite');
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   }, 300_000);
 
   afterAll(async () => {

@@ -2,9 +2,20 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const DIST = path.join(ROOT, 'apps/mobile/dist');
+/** Debian's Chromium, which the browser tests drive. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Headless Chromium as every phone-app browser test launches it. */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
 
 /** Newest modification time of the files under the given paths. */
 function newest(paths: string[]): number {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getTestInstance, login, type TestInstance } from '../../../packages/server/test/helpers.js';
 import {
@@ -17,9 +17,8 @@ import {
   userWithGrants,
   type Call,
 } from '../../../packages/server/test/admin-fixtures.js';
-import { ROOT, ensureMobileBuilt } from './build.js';
+import { CHROMIUM, ROOT, ensureMobileBuilt, launchChromium } from './build.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = path.join(ROOT, 'test-results');
 const hasChromium = fs.existsSync(CHROMIUM);
 if (!hasChromium) {
@@ -63,11 +62,7 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
     // The viewer may only look: no EDIT bit, so no disable button.
     const v = await userWithGrants(t.app, api, `viewer-${suffix}`, { 'system:user': SEARCH, 'system:session': SEARCH });
     viewer = { id: v.id, name: `viewer-${suffix}` };
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   }, 300_000);
 
   afterAll(async () => {

@@ -7,13 +7,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
 import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
-import { DIST, ROOT, ensureMobileBuilt } from './build.js';
+import { CHROMIUM, DIST, ROOT, ensureMobileBuilt, launchChromium } from './build.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = path.join(ROOT, 'docs/screenshots');
 const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844, isMobile: true },
@@ -31,11 +30,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the operator’s daily work in the ph
     t = await getTestInstance('sqlite', { PASSWORD_MIN_LENGTH: '12' });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   }, 300_000);
 
   afterAll(async () => {
