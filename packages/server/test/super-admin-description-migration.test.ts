@@ -18,8 +18,9 @@ async function installWith(dialect: Parameters<typeof freshDb>[0], description: 
     code,
     name,
     description: text,
-    status: 'enabled',
+    status: 'enabled' as const,
     sort: 0,
+    require_totp: 0,
     created_at: SEEDED_AT,
     updated_at: SEEDED_AT,
   });
