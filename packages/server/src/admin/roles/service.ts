@@ -242,9 +242,10 @@ export class RolesService {
       if (role.code === SUPER_ADMIN_ROLE) throw superAdminProtected(RULES.roleGrants);
       const escalation = await EscalationGuard.of(trx, actor);
       if (escalation.holdsRole(id)) throw privilegeEscalation(`你不能修改自己所属角色「${role.name}」的授权`);
-      const menus = await trx.selectFrom('menus').select(['id', 'code']).execute();
+      const menus = await trx.selectFrom('menus').select(['id', 'code', 'name']).execute();
       const codeOf = new Map(menus.map((m) => [m.id, m.code]));
       const idOf = new Map(menus.map((m) => [m.code, m.id]));
+      const nameOf = new Map(menus.map((m) => [m.code, m.name]));
       const missing = requested.findIndex((g) => !codeOf.has(g.menuId));
       if (missing >= 0) throw fieldError(`grants.${missing}.menuId`, '菜单不存在', requested[missing].menuId);
       const before = await repo.grants(trx, id);
@@ -256,8 +257,9 @@ export class RolesService {
       await repo.setGrants(trx, id, grants);
       const detail = {
         code: role.code,
-        from: before.map((g) => ({ menu: g.menuCode, bits: Number(g.bits) })),
-        to: [...merged].map(([menu, bits]) => ({ menu, bits })),
+        // Menu names as they were, for the log to read 「古诗词：查询、新增、编辑」 even after a menu is deleted.
+        from: before.map((g) => ({ menu: g.menuCode, name: nameOf.get(g.menuCode), bits: Number(g.bits) })),
+        to: [...merged].map(([menu, bits]) => ({ menu, name: nameOf.get(menu), bits })),
       };
       await actor.audit('role.set-grants', 'role', id, detail, trx);
       return this.get(actor, id, trx);
