@@ -1,7 +1,7 @@
 /**
  * The phone home's numbers of the day, from the same web-core reader as the desktop home, at 390×844 and 1440×900
  * against a real server: today's public API calls, online sessions and failed sign-ins, each as the server counts it.
- * Screenshots: docs/screenshots/mobile-home-*.png.
+ * Screenshots: docs/screenshots/mobile-home-*.png (this file alone writes them).
  */
 import fs from 'node:fs';
 import path from 'node:path';

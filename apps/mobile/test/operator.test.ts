@@ -70,7 +70,6 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the operator’s daily work in the ph
         await page.locator('[data-testid="tabbar"] .van-icon').first().waitFor();
         expect(await page.evaluate(() => document.fonts.check('16px vant-icon'))).toBe(true);
         expect(foreign).toEqual([]);
-        await shot(page, `mobile-home-${vp.name}`);
         await page.context().close();
       });
 
