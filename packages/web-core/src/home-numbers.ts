@@ -62,7 +62,8 @@ export function useHomeNumbers(
   app: Pick<AppSession, 'session' | 'call' | 'canCall'>,
   opts: { auditCount?: number } = {},
 ) {
-  const numbers = reactive<HomeNumbers>({ loading: false });
+  // Loading from the first render on (the page calls `load` when mounted): a skeleton, never a flash of '—'.
+  const numbers = reactive<HomeNumbers>({ loading: true });
   const shows = (n: HomeNumber) => app.canCall(HOME_ROUTES[n]);
   const api = app.session.api;
 
