@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -54,3 +54,29 @@ export const launchChromium = (): Promise<Browser> =>
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
+
+/** The two sizes the operator tests run at. */
+export const VIEWPORTS = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+export type Viewport = (typeof VIEWPORTS)[number];
+
+/** A new page in its own context at the viewport, in Chinese, page errors logged, waits of 15 s. */
+export async function openPage(browser: Browser, vp: Viewport): Promise<Page> {
+  const c = await browser.newContext({ viewport: { width: vp.width, height: vp.height }, locale: 'zh-CN' });
+  c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
+  c.setDefaultTimeout(15_000);
+  return c.newPage();
+}
+
+/** Signs in through the admin app's sign-in page at `base` and waits for the shell. */
+export async function signInAdmin(page: Page, base: string, username: string, password: string) {
+  await page.goto(`${base}/admin/`);
+  await page.waitForURL(/\/admin\/login/);
+  await page.fill('input[name="username"]', username);
+  await page.fill('input[name="password"]', password);
+  await page.click('[data-testid="login-submit"]');
+  await page.waitForURL((u) => !u.pathname.startsWith('/admin/login'));
+  await page.locator('[data-testid="user-menu"]').waitFor();
+}

@@ -13,13 +13,18 @@ import { ADMIN, bearer, getTestInstance, type TestInstance } from '../../../pack
 import { USER_PASSWORD, insertUser } from '../../../packages/server/test/auth-fixtures.js';
 import { totpCode } from '../../../packages/server/src/admin/auth/totp.js';
 import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
-import { ROOT, ensureBuilt, hasChromium, launchChromium } from './browser.js';
+import {
+  ROOT,
+  VIEWPORTS,
+  ensureBuilt,
+  hasChromium,
+  launchChromium,
+  openPage,
+  signInAdmin,
+  type Viewport,
+} from './browser.js';
 
 const SHOTS = path.join(ROOT, 'docs/screenshots');
-const VIEWPORTS = [
-  { name: 'desktop', width: 1440, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
 
 describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { timeout: 90_000 }, () => {
   let t: TestInstance;
@@ -40,23 +45,11 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
     await t?.close();
   });
 
-  async function open(vp: (typeof VIEWPORTS)[number]) {
-    const c = await browser.newContext({ viewport: { width: vp.width, height: vp.height }, locale: 'zh-CN' });
-    c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
-    c.setDefaultTimeout(15_000);
-    return c.newPage();
-  }
+  const open = (vp: Viewport) => openPage(browser, vp);
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 
-  async function signIn(page: Page, username = ADMIN.username, password = ADMIN.password) {
-    await page.goto(`${base}/admin/`);
-    await page.waitForURL(/\/admin\/login/);
-    await page.fill('input[name="username"]', username);
-    await page.fill('input[name="password"]', password);
-    await page.click('[data-testid="login-submit"]');
-    await page.waitForURL((u) => !u.pathname.startsWith('/admin/login'));
-    await page.locator('[data-testid="user-menu"]').waitFor();
-  }
+  const signIn = (page: Page, username = ADMIN.username, password = ADMIN.password) =>
+    signInAdmin(page, base, username, password);
 
   /** Clicks a menu entry, from the side menu or, on a phone, from the drawer behind the hamburger. */
   async function clickMenu(page: Page, parent: string, leaf: string) {

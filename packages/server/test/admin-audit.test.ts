@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDb, useTestApp, login } from './helpers.js';
-import { adminCall, createRole, createUser, type Call } from './admin-fixtures.js';
+import { recordAudit } from '../src/admin/audit/recorder.js';
+import { adminCall, createRole, createUser, PASSWORD, type Call } from './admin-fixtures.js';
 
 interface Entry {
   id: string;
@@ -9,6 +10,7 @@ interface Entry {
   action: string;
   targetType: string;
   targetId: string | null;
+  targetName: string;
   detail: Record<string, unknown>;
   ip: string;
   createdAt: string;
@@ -92,9 +94,42 @@ describeEachDb('audit log', (dialect) => {
     const text = res.rawPayload.toString('utf8');
     expect(text.charCodeAt(0)).toBe(0xfeff);
     const lines = text.slice(1).trim().split('\r\n');
-    expect(lines[0]).toBe('createdAt,actorUsername,actorId,action,targetType,targetId,ip,detail');
+    expect(lines[0]).toBe('createdAt,actorUsername,actorId,action,targetType,targetId,targetName,ip,detail');
     expect(lines).toHaveLength(3);
     expect(lines.join('\n')).toContain('""nickname"":""甲""');
     expect((await list('action=audit.export')).items[0].detail).toMatchObject({ count: 2 });
+  });
+
+  it('names each target: the user, the role, whose session, and a user since deleted', async () => {
+    const gone = await createUser(admin, 'audit_gone');
+    expect((await admin('DELETE', `/api/users/${gone}`)).statusCode).toBe(204);
+    const victim = await createUser(admin, 'audit_session');
+    await login(t.app, 'audit_session', PASSWORD);
+    const [session] = (await admin('GET', `/api/sessions?userId=${victim}`)).json().data.items;
+    expect((await admin('DELETE', `/api/sessions/${session.id}`)).statusCode).toBe(204);
+    const items = (await list('pageSize=100')).items;
+    const named = (action: string) => items.filter((e) => e.action === action).map((e) => e.targetName);
+    expect(named('user.delete')).toEqual(['audit_gone']);
+    expect(named('user.create')).toEqual(['audit_session', 'audit_gone', 'audit_b', 'audit_a']);
+    expect(named('session.delete')).toEqual(['audit_session']);
+    expect(named('role.create')).toEqual(['角色 watcher']);
+    expect(named('role.set-grants')).toEqual(['角色 watcher']);
+  });
+
+  it('a grant change names its menus, also in rows written before grants recorded them', async () => {
+    const grants = (await list('action=role.set-grants')).items[0].detail;
+    expect(grants.to).toEqual([{ menu: 'system:audit', name: '审计日志', bits: 1 }]);
+    await recordAudit(t.app.db.kysely, {
+      actorId: null,
+      actorUsername: 'admin',
+      action: 'role.set-grants',
+      targetType: 'role',
+      targetId: null,
+      detail: { code: 'old', from: [], to: [{ menu: 'system:user', bits: 7 }] },
+      ip: '',
+    });
+    const old = (await list('action=role.set-grants')).items[0];
+    expect(old.targetName).toBe('old');
+    expect(old.detail.to).toEqual([{ menu: 'system:user', name: '用户管理', bits: 7 }]);
   });
 });

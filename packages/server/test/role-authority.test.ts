@@ -154,6 +154,19 @@ describeEachDb('role names are unique', (dialect) => {
     expect((await admin('PATCH', `/api/roles/${a}`, { name: '角色 NAMED_A' })).statusCode).toBe(200);
   });
 
+  it('a taken code is refused in Chinese naming 编码 and the role that has it, on creation and on renaming', async () => {
+    const codeConflict = (res: { statusCode: number; body: string; json(): { code: string; message: string } }) => {
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json()).toEqual({
+        code: 'CONFLICT',
+        message: '参数 code 无效：角色编码不能重复，已被角色「超级管理员」使用，收到 "super_admin"',
+      });
+    };
+    codeConflict(await admin('POST', '/api/roles', { code: 'super_admin', name: '另一个超管' }));
+    const a = await createRole(admin, 'coded_a');
+    codeConflict(await admin('PATCH', `/api/roles/${a}`, { code: 'super_admin' }));
+  });
+
   it('concurrent creations of one name: one is made, the others are told why, none is a 500', async () => {
     const answers = await Promise.all(
       Array.from({ length: 6 }, (_, i) => admin('POST', '/api/roles', { code: `racer_${i}`, name: '抢注的名字' })),

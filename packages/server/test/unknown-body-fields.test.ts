@@ -85,3 +85,33 @@ describeEachDb('unknown body fields', (dialect) => {
     expect((await admin('GET', '/api/roles?keyword=with_extra')).json().data.total).toBe(0);
   });
 });
+
+describeEachDb('a body Fastify refuses to parse', (dialect) => {
+  const t = useTestApp(dialect);
+  const post = (url: string, payload: string) =>
+    t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });
+  const BAD_JSON = '参数 body 无效：应为有效的 JSON，且不能含有 __proto__ 或 constructor.prototype 键';
+
+  it('a __proto__ or constructor.prototype key is a Chinese 400 naming body, as is broken JSON', async () => {
+    for (const payload of [
+      `{"username":"a","password":"b","__proto__":{"isSuper":true}}`,
+      `{"username":"a","constructor":{"prototype":{"isSuper":true}}}`,
+      '{"username":"a",',
+    ]) {
+      const res = await post('/api/auth/login', payload);
+      expect(res.statusCode, payload).toBe(400);
+      expect(res.json()).toEqual({ code: 'VALIDATION_ERROR', message: BAD_JSON });
+    }
+    const empty = await post('/api/auth/login', '');
+    expect(empty.json()).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: '参数 body 无效：Content-Type 为 application/json 时请求体不能为空',
+    });
+  });
+
+  it('on the public API the same sentence comes in the envelope', async () => {
+    const res = await post('/api/v1/toolbox/password-strength', '{"__proto__":{"x":1}}');
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toMatchObject({ code: 500, msg: BAD_JSON, data: null });
+  });
+});

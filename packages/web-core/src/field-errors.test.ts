@@ -10,7 +10,15 @@ describe('server validation errors under their fields', () => {
       field: 'newPassword',
       reason: '密码长度应至少为 8 个字符（当前 3 个）',
     });
-    expect(fieldErrorOf(new ApiError(409, 'CONFLICT', '参数 x 无效：y'))).toBeUndefined();
+    // A taken role code is the code field's error, not a toast.
+    expect(
+      fieldErrorOf(new ApiError(409, 'CONFLICT', '参数 code 无效：角色编码不能重复，已被角色「审计员」使用')),
+    ).toEqual({
+      field: 'code',
+      reason: '角色编码不能重复，已被角色「审计员」使用',
+    });
+    expect(fieldErrorOf(new ApiError(409, 'CONFLICT', 'the value is already taken'))).toBeUndefined();
+    expect(fieldErrorOf(new ApiError(403, 'FORBIDDEN', '参数 x 无效：y'))).toBeUndefined();
   });
 
   it('names the field by its label, and leaves fields the form does not have to the toast', () => {

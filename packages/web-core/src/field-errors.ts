@@ -3,10 +3,11 @@ import { ApiError } from '@tianji/client';
 
 /**
  * The field and the reason of a server validation error, read from its one wording
- * `参数 <field> 无效：<reason>` (errors.ts invalidParamMessage; nested fields as `holidays.0.name`).
+ * `参数 <field> 无效：<reason>` (errors.ts invalidParamMessage; nested fields as `holidays.0.name`). A conflict worded
+ * so (a role name or code another role has) is that field's error too.
  */
 export function fieldErrorOf(e: unknown): { field: string; reason: string } | undefined {
-  if (!(e instanceof ApiError) || e.code !== 'VALIDATION_ERROR') return undefined;
+  if (!(e instanceof ApiError) || (e.code !== 'VALIDATION_ERROR' && e.code !== 'CONFLICT')) return undefined;
   const m = /^参数 (\S+) 无效：([\s\S]+)$/.exec(e.message);
   return m ? { field: m[1], reason: m[2] } : undefined;
 }

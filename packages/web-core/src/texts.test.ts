@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { POINT_NAMES as SERVER_POINTS } from '../../server/src/admin/permissions/points.js';
+import {
+  POINT_NAMES as SERVER_POINTS,
+  pointNames as serverPointNames,
+} from '../../server/src/admin/permissions/points.js';
 import { AUDIT_ACTIONS } from '../../server/src/admin/audit/actions.js';
 import { signedOutText } from './signed-out';
-import { TEXTS, nameOf } from './texts';
+import { TEXTS, nameOf, pointNames } from './texts';
 import { isUnreachable } from './connection';
 import { ApiError, SessionEndedError } from '@tianji/client';
 
@@ -13,6 +16,12 @@ describe('the texts both web apps show for the server’s codes', () => {
       expect(TEXTS.zh.points[point as keyof typeof SERVER_POINTS]).toBe(names.zh);
       expect(TEXTS.en.points[point as keyof typeof SERVER_POINTS]).toBe(names.en);
     }
+  });
+
+  it('name a grant’s points as the server joins them (7 is 查询、新增、编辑)', () => {
+    expect(pointNames(7, 'zh')).toBe('查询、新增、编辑');
+    expect(pointNames(7, 'en')).toBe('Search, Add, Edit');
+    for (const bits of [0, 1, 32, 513, 1023]) expect(pointNames(bits, 'zh')).toBe(serverPointNames(bits));
   });
 
   it('translate every audit action the server records, two-step sign-in included', () => {

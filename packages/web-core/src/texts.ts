@@ -6,6 +6,7 @@ import {
   LOGIN_EVENT_NAMES,
   LOGIN_REASON_NAMES,
   MENU_KIND_NAMES,
+  PERMISSION_POINTS,
   POINT_NAMES,
 } from '@tianji/client';
 
@@ -92,3 +93,9 @@ export type Texts = (typeof TEXTS)['zh'];
 /** `table[key]`, or the key itself when the table has no name for it (a code newer than this client). */
 export const nameOf = (table: Record<string, string>, key: string): string =>
   Object.hasOwn(table, key) ? table[key] : key;
+
+/** The names of the points in `bits`, in point order, joined as the server joins them: `pointNames(7, 'zh') === '查询、新增、编辑'`. */
+export const pointNames = (bits: number, lang: Lang): string =>
+  PERMISSION_POINTS.filter((p) => (bits & p.bits) !== 0)
+    .map((p) => TEXTS[lang].points[p.value])
+    .join(lang === 'zh' ? '、' : ', ');

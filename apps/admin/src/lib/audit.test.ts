@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { auditChanges, auditExtra, auditTargetName, showValue } from './audit';
+import { pointNames } from '@tianji/web-core';
+import { auditChanges, auditExtra, showValue, type GrantNames } from './audit';
 
 describe('audit rows made readable', () => {
   it('an update lists each changed field with its value before and after', () => {
@@ -11,7 +12,6 @@ describe('audit rows made readable', () => {
       { field: 'nickname', before: '小李', after: '老李' },
       { field: 'status', before: 'enabled', after: 'disabled' },
     ]);
-    expect(auditTargetName(detail)).toBe('li');
   });
 
   it('roles and grants set as a whole show the old and the new set', () => {
@@ -21,6 +21,28 @@ describe('audit rows made readable', () => {
     expect(auditChanges('role.set-grants', { code: 'ops', from: [], to: [{ menu: 'system', bits: 1 }] })[0].field).toBe(
       'grants',
     );
+  });
+
+  it('a grant change reads menu by menu in point names, 「古诗词：查询、新增、编辑」, not {"bits":7}', () => {
+    const names: GrantNames = { menu: (g) => g.name ?? g.menu, points: (bits) => pointNames(bits, 'zh') };
+    const detail = {
+      code: 'editors',
+      from: [
+        { menu: 'content:poems', name: '古诗词', bits: 1 },
+        { menu: 'system:user', name: '用户管理', bits: 1 },
+        { menu: 'system:role', name: '角色管理', bits: 1 },
+      ],
+      to: [
+        { menu: 'content:poems', name: '古诗词', bits: 7 },
+        { menu: 'system:user', name: '用户管理', bits: 1 },
+        { menu: 'content:riddles', bits: 512 },
+      ],
+    };
+    expect(auditChanges('role.set-grants', detail, names)).toEqual([
+      { field: 'grants', label: '古诗词', before: '查询', after: '查询、新增、编辑' },
+      { field: 'grants', label: 'content:riddles', before: '', after: '导出' },
+      { field: 'grants', label: '角色管理', before: '查询', after: '' },
+    ]);
   });
 
   it('a creation shows the new record as after, never a password', () => {
@@ -34,7 +56,6 @@ describe('audit rows made readable', () => {
     expect(auditChanges('user.export', { count: 3, filter: {} })).toEqual([]);
     expect(auditChanges('content.create', null)).toEqual([]);
     expect(auditExtra({ username: 'li', sessions: 2 })).toEqual({ sessions: 2 });
-    expect(auditTargetName({ count: 3 })).toBe('');
   });
 
   it('shows values compactly', () => {

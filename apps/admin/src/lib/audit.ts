@@ -1,8 +1,45 @@
 /** One changed field of an audited write: its value before and after (undefined: there was none). */
 export interface FieldChange {
   field: string;
+  /** What the row shows instead of the field's label: a grant change's menu. */
+  label?: string;
   before: unknown;
   after: unknown;
+}
+
+/** How a grant change reads: a menu by its name, a point mask by the points' names (both in the interface language). */
+export interface GrantNames {
+  menu: (g: { menu: string; name?: string }) => string;
+  points: (bits: number) => string;
+}
+
+type Grant = { menu: string; name?: string; bits: number };
+const grantsIn = (v: unknown): Grant[] =>
+  Array.isArray(v)
+    ? v.filter((g): g is Grant => isObject(g) && typeof g.menu === 'string' && typeof g.bits === 'number')
+    : [];
+
+/**
+ * A role's grant change menu by menu, only the menus whose points changed: 「古诗词：查询 → 查询、新增、编辑」.
+ * A menu granted nothing before or after shows '' there.
+ */
+export function grantChanges(detail: unknown, names: GrantNames): FieldChange[] {
+  if (!isObject(detail)) return [];
+  const before = new Map(grantsIn(detail.from).map((g) => [g.menu, g]));
+  const after = new Map(grantsIn(detail.to).map((g) => [g.menu, g]));
+  const menus = [...new Set([...after.keys(), ...before.keys()])];
+  return menus.flatMap((menu) => {
+    const [b, a] = [before.get(menu), after.get(menu)];
+    if ((b?.bits ?? 0) === (a?.bits ?? 0)) return [];
+    return [
+      {
+        field: 'grants',
+        label: names.menu((a ?? b)!),
+        before: names.points(b?.bits ?? 0),
+        after: names.points(a?.bits ?? 0),
+      },
+    ];
+  });
 }
 
 type Detail = Record<string, unknown>;
@@ -13,13 +50,14 @@ const META = new Set(['username', 'code', 'changes', 'from', 'to', 'filter', 'co
 
 /**
  * What an audit row changed, field by field, read from the detail the server records: `{changes: {f: {from, to}}}`
- * for updates, `{from, to}` for roles and grants set as a whole, the new record for creations.
+ * for updates, `{from, to}` for roles set as a whole, grants menu by menu (grantChanges), the new record for creations.
  *
  * @example auditChanges('user.update', { username: 'a', changes: { nickname: { from: 'x', to: 'y' } } })
  *   // [{ field: 'nickname', before: 'x', after: 'y' }]
  */
-export function auditChanges(action: string, detail: unknown): FieldChange[] {
+export function auditChanges(action: string, detail: unknown, names?: GrantNames): FieldChange[] {
   if (!isObject(detail)) return [];
+  if (action === 'role.set-grants' && names) return grantChanges(detail, names);
   if (isObject(detail.changes))
     return Object.entries(detail.changes).map(([field, c]) =>
       isObject(c) ? { field, before: c.from, after: c.to } : { field, before: undefined, after: c },
@@ -33,14 +71,6 @@ export function auditChanges(action: string, detail: unknown): FieldChange[] {
       .filter(([k]) => k !== 'password')
       .map(([field, after]) => ({ field, before: undefined, after }));
   return [];
-}
-
-/** The target's readable name recorded with the row (a username, a role or menu code), or ''. */
-export function auditTargetName(detail: unknown): string {
-  if (!isObject(detail)) return '';
-  for (const key of ['username', 'name', 'code'])
-    if (typeof detail[key] === 'string' && detail[key]) return detail[key] as string;
-  return '';
 }
 
 /** The rest of the detail (counts, filters, ids of a batch): what the diff view does not already show. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findMenuByRoute, leafMenus, menuOfRoute, menuTrail, routeOfMenu } from './menu-routes';
+import { findMenuByRoute, leafMenus, menuOfRoute, menuTrail, routeOfMenu, routeOfPage } from './menu-routes';
 
 const tree = [
   {
@@ -23,6 +23,12 @@ describe('menus ↔ pages', () => {
   it('a built-in menu opens its page whatever its path was edited to', () => {
     expect(routeOfMenu(tree[0].children[0])).toBe('/system/users');
     expect(menuOfRoute('/system/users')).toBe('system:user');
+  });
+
+  it('finds a built-in page’s route by the page (the home tiles link so)', () => {
+    expect(routeOfPage('sessions')).toBe('/system/sessions');
+    expect(routeOfPage('loginLogs')).toBe('/system/login-logs');
+    expect(routeOfPage('usage')).toBe('/monitor/api');
   });
 
   it('every content library menu opens the generic content page with its library', () => {

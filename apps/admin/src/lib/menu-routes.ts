@@ -19,6 +19,11 @@ export interface MenuLike {
 export type PageName = Extract<CatalogueMenu, { page: string }>['page'];
 const PAGES = new Map<string, string>(MENU_CATALOGUE.flatMap((m) => ('page' in m ? [[m.code, m.path] as const] : [])));
 
+/** The route of a built-in page: `routeOfPage('sessions') === '/system/sessions'`. */
+export function routeOfPage(page: PageName): string {
+  return MENU_CATALOGUE.find((m) => 'page' in m && m.page === page)!.path;
+}
+
 /** The app routes of the built-in pages: one per menu, the content libraries sharing one page with a parameter. */
 export function pageRoutes(): Array<{ path: string; page: PageName }> {
   const out = new Map<string, PageName>();

@@ -3069,6 +3069,11 @@ export interface paths {
                                     /** @description Client address (honours TRUST_PROXY) */
                                     ip: string;
                                     targetId: string | null;
+                                    /**
+                                     * @description The target by name: a username, a role or menu name (as now, or as recorded when since deleted), whose sessions; empty when none
+                                     * @example zhangsan
+                                     */
+                                    targetName: string;
                                     /** @example user */
                                     targetType: string;
                                 }[];

@@ -15,6 +15,7 @@ import * as m0012 from './migrations/0012-role-name-unique.js';
 import * as m0013 from './migrations/0013-content-cleanup.js';
 import * as m0014 from './migrations/0014-hitokoto-classics.js';
 import * as m0015 from './migrations/0015-usage-caller-errors.js';
+import * as m0016 from './migrations/0016-super-admin-description.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0013-content-cleanup': m0013,
   '0014-hitokoto-classics': m0014,
   '0015-usage-caller-errors': m0015,
+  '0016-super-admin-description': m0016,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, LookupError } from '../errors.js';
 import { areaOfUrl, type Area } from './areas.js';
 import { fail } from './envelope.js';
-import { describeValidation, type AjvError } from './validation-messages.js';
+import { describeBodyError, describeValidation, type AjvError } from './validation-messages.js';
 import { NO_STORE } from './no-store.js';
 
 function areaOf(req: FastifyRequest): Area {
@@ -83,7 +83,7 @@ function sendLookupError(err: FastifyError, req: FastifyRequest, reply: FastifyR
   }
   if (err.statusCode === 429) return reply.code(429).send(fail(429, err.message));
   if (err.statusCode && err.statusCode < 500) {
-    return reply.code(500).send(fail(500, `请求无效：${err.message}`));
+    return reply.code(500).send(fail(500, describeBodyError(err) ?? `请求无效：${err.message}`));
   }
   req.callerError = false;
   req.log.error({ err }, 'public API handler failed');
@@ -100,7 +100,7 @@ function sendAdminError(err: FastifyError, req: FastifyRequest, reply: FastifyRe
   if (err.statusCode === 413)
     return reply.code(413).send({ code: 'PAYLOAD_TOO_LARGE', message: 'request body too large' });
   if (err.statusCode && err.statusCode < 500) {
-    return reply.code(400).send({ code: 'VALIDATION_ERROR', message: err.message });
+    return reply.code(400).send({ code: 'VALIDATION_ERROR', message: describeBodyError(err) ?? err.message });
   }
   const conflict = constraintConflict(err);
   if (conflict) return reply.code(409).send({ code: 'CONFLICT', message: conflict });

@@ -99,3 +99,22 @@ function allowedFromSchema(e: AjvError, s: Record<string, unknown>): string {
       return e.message ?? '格式错误';
   }
 }
+
+/**
+ * Fastify's own 4xx answers about the request body (English in Fastify) as the project's wording, naming `body`.
+ * An invalid JSON body and one with a `__proto__` or `constructor.prototype` key (refused by Fastify's parser
+ * against prototype poisoning) reach here as one code: the sentence names both.
+ */
+const BODY_ERRORS: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: '应为有效的 JSON，且不能含有 __proto__ 或 constructor.prototype 键',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Content-Type 为 application/json 时请求体不能为空',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: '不支持该 Content-Type，应为 application/json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: '长度与 Content-Length 不符',
+};
+
+/** The project's message for a Fastify body error (see BODY_ERRORS), or undefined for any other error. */
+export function describeBodyError(err: { code?: unknown }): string | undefined {
+  const allowed =
+    typeof err.code === 'string' && Object.hasOwn(BODY_ERRORS, err.code) ? BODY_ERRORS[err.code] : undefined;
+  return allowed && invalidParamMessage('body', allowed);
+}

@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { containsText } from '../shared/query.js';
 import { fieldError } from '../shared/schemas.js';
 import type { AuditEntry, AuditFilter } from './schemas.js';
+import { withTargetNames } from './target-names.js';
 
 const DAY_MS = 86_400_000;
 
@@ -48,7 +49,7 @@ function filtered<O>(qb: SelectQueryBuilder<Database, 'audit_logs', O>, f: Audit
   return q;
 }
 
-function toEntry(r: Database['audit_logs']): AuditEntry {
+function toEntry(r: Database['audit_logs']): Omit<AuditEntry, 'targetName'> {
   let detail: unknown = r.detail;
   try {
     detail = JSON.parse(r.detail);
@@ -80,6 +81,6 @@ export const auditRepository = {
       .limit(limit)
       .offset(offset)
       .execute();
-    return { items: rows.map(toEntry), total: Number(total) };
+    return { items: await withTargetNames(db, rows.map(toEntry)), total: Number(total) };
   },
 };

@@ -17,6 +17,7 @@ const CSV_COLUMNS: CsvColumn<AuditEntry>[] = [
   { header: 'action', value: (e) => e.action },
   { header: 'targetType', value: (e) => e.targetType },
   { header: 'targetId', value: (e) => e.targetId },
+  { header: 'targetName', value: (e) => e.targetName },
   { header: 'ip', value: (e) => e.ip },
   { header: 'detail', value: (e) => (typeof e.detail === 'string' ? e.detail : JSON.stringify(e.detail)) },
 ];

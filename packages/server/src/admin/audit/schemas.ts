@@ -39,6 +39,11 @@ export const AuditEntrySchema = Type.Object({
   action: Type.String({ examples: ['user.create'] }),
   targetType: Type.String({ examples: ['user'] }),
   targetId: Type.Union([Type.String(), Type.Null()]),
+  targetName: Type.String({
+    description:
+      'The target by name: a username, a role or menu name (as now, or as recorded when since deleted), whose sessions; empty when none',
+    examples: ['zhangsan'],
+  }),
   detail: Type.Unknown({ description: 'What changed (never a password)' }),
   ip: Type.String({ description: 'Client address (honours TRUST_PROXY)' }),
   createdAt: Timestamp,

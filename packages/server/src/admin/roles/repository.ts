@@ -62,10 +62,11 @@ export const rolesRepository = {
       .execute();
   },
 
-  async codeTaken(db: Kysely<Database>, code: string, exceptId?: string): Promise<boolean> {
-    let q = db.selectFrom('roles').select('id').where('code', '=', code);
+  /** The role that has `code`, other than `exceptId`. */
+  async codeOwner(db: Kysely<Database>, code: string, exceptId?: string) {
+    let q = db.selectFrom('roles').select(['code', 'name']).where('code', '=', code);
     if (exceptId) q = q.where('id', '!=', exceptId);
-    return (await q.executeTakeFirst()) !== undefined;
+    return q.executeTakeFirst();
   },
 
   /**

@@ -27,7 +27,9 @@ export const toRoleDto = (r: RoleRow) => ({
 export type RoleDto = ReturnType<typeof toRoleDto>;
 
 const TOTP_RULE = '只有超级管理员可以设置角色的“必须使用两步验证” (requireTotp)';
-const taken = (code: string) => conflict(`role code "${code}" already exists`);
+/** 409 naming `code`: one role per code. */
+const codeTaken = (code: string, owner: { name: string }) =>
+  conflict(invalidParamMessage('code', `角色编码不能重复，已被角色「${owner.name}」使用`, code));
 /** 409 naming `name`: role names are unique as roleNameKey compares them, so no role can pass for another in a list. */
 const nameTaken = (name: string, owner: { code: string; name: string }) =>
   conflict(
@@ -99,7 +101,8 @@ export class RolesService {
   async create(actor: Actor, input: CreateRoleInput): Promise<RoleDto> {
     try {
       return await transact(this.k, async (trx) => {
-        if (await repo.codeTaken(trx, input.code)) throw taken(input.code);
+        const sameCode = await repo.codeOwner(trx, input.code);
+        if (sameCode) throw codeTaken(input.code, sameCode);
         const sameName = await repo.nameOwner(trx, input.name);
         if (sameName) throw nameTaken(input.name, sameName);
         if (input.requireTotp && !actor.isSuper) throw privilegeEscalation(TOTP_RULE);
@@ -127,7 +130,9 @@ export class RolesService {
   /** After a unique violation (a concurrent write took the code or the name first): the 409 naming which. */
   private async whichTaken(input: { code?: string; name?: string }, exceptId?: string) {
     const sameName = input.name === undefined ? undefined : await repo.nameOwner(this.k, input.name, exceptId);
-    return sameName ? nameTaken(input.name!, sameName) : taken(input.code ?? '');
+    if (sameName) return nameTaken(input.name!, sameName);
+    const sameCode = input.code === undefined ? undefined : await repo.codeOwner(this.k, input.code, exceptId);
+    return codeTaken(input.code ?? '', sameCode ?? { name: '另一个角色' });
   }
 
   async update(actor: Actor, id: string, patch: UpdateRoleInput): Promise<RoleDto> {
@@ -159,8 +164,10 @@ export class RolesService {
             await escalation.assertMayAssign([id], '修改该角色的名称或编码');
           }
         }
-        if (patch.code !== undefined && patch.code !== before.code && (await repo.codeTaken(trx, patch.code, id)))
-          throw taken(patch.code);
+        if (patch.code !== undefined && patch.code !== before.code) {
+          const sameCode = await repo.codeOwner(trx, patch.code, id);
+          if (sameCode) throw codeTaken(patch.code, sameCode);
+        }
         if (patch.name !== undefined && patch.name !== before.name) {
           const sameName = await repo.nameOwner(trx, patch.name, id);
           if (sameName) throw nameTaken(patch.name, sameName);
@@ -235,9 +242,10 @@ export class RolesService {
       if (role.code === SUPER_ADMIN_ROLE) throw superAdminProtected(RULES.roleGrants);
       const escalation = await EscalationGuard.of(trx, actor);
       if (escalation.holdsRole(id)) throw privilegeEscalation(`你不能修改自己所属角色「${role.name}」的授权`);
-      const menus = await trx.selectFrom('menus').select(['id', 'code']).execute();
+      const menus = await trx.selectFrom('menus').select(['id', 'code', 'name']).execute();
       const codeOf = new Map(menus.map((m) => [m.id, m.code]));
       const idOf = new Map(menus.map((m) => [m.code, m.id]));
+      const nameOf = new Map(menus.map((m) => [m.code, m.name]));
       const missing = requested.findIndex((g) => !codeOf.has(g.menuId));
       if (missing >= 0) throw fieldError(`grants.${missing}.menuId`, '菜单不存在', requested[missing].menuId);
       const before = await repo.grants(trx, id);
@@ -249,8 +257,9 @@ export class RolesService {
       await repo.setGrants(trx, id, grants);
       const detail = {
         code: role.code,
-        from: before.map((g) => ({ menu: g.menuCode, bits: Number(g.bits) })),
-        to: [...merged].map(([menu, bits]) => ({ menu, bits })),
+        // Menu names as they were, for the log to read 「古诗词：查询、新增、编辑」 even after a menu is deleted.
+        from: before.map((g) => ({ menu: g.menuCode, name: nameOf.get(g.menuCode), bits: Number(g.bits) })),
+        to: [...merged].map(([menu, bits]) => ({ menu, name: nameOf.get(menu), bits })),
       };
       await actor.audit('role.set-grants', 'role', id, detail, trx);
       return this.get(actor, id, trx);

@@ -1,0 +1,180 @@
+/**
+ * The desktop home's numbers of the day, at 1440×900 and at 390×844, in Debian's headless Chromium against a real
+ * server: today's public API requests, caller errors and server faults, online sessions, failed sign-ins and the last
+ * audit entries, each as the server counts it and only for a user who may read it; and the audit log's grant change
+ * in point names. Screenshots: docs/screenshots/admin-home-*.png, admin-audit-grants-*.png.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import {
+  adminCall,
+  createRole,
+  createUser,
+  PASSWORD,
+  type Call,
+} from '../../../packages/server/test/admin-fixtures.js';
+import { beijingToday } from '../../../packages/web-core/src/home-numbers.js';
+import { AUDIT_ACTIONS } from '../../../packages/server/src/admin/audit/actions.js';
+import {
+  ROOT,
+  VIEWPORTS,
+  ensureBuilt,
+  hasChromium,
+  launchChromium,
+  openPage,
+  signInAdmin,
+  type Viewport,
+} from './browser.js';
+
+const SHOTS = path.join(ROOT, 'docs/screenshots');
+
+describe.skipIf(!hasChromium)('the desktop home shows the day’s numbers', { timeout: 90_000 }, () => {
+  let t: TestInstance;
+  let base: string;
+  let browser: Browser;
+  let api: Call;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    fs.mkdirSync(SHOTS, { recursive: true });
+    t = await getTestInstance('sqlite');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+    api = await adminCall(t.app);
+    // Today's public traffic: two good calls and one the caller got wrong.
+    for (const q of ['year=2026', 'year=2026', 'year=99999']) await fetch(`${base}/api/holiday?${q}`);
+    // A failed sign-in, and an audited grant change.
+    await createUser(api, 'home_clerk');
+    await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'home_clerk', password: 'not-the-password' }),
+    });
+    await createRole(api, 'home_editor', { 'system:user': 1 | 2 | 4 });
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  const open = (vp: Viewport) => openPage(browser, vp);
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const signIn = (page: Page, username = ADMIN.username, password = ADMIN.password) =>
+    signInAdmin(page, base, username, password);
+
+  /** What the server has now, read through the admin API the page uses. */
+  async function serverNumbers() {
+    const { day, start } = beijingToday();
+    const usage = (await api('GET', `/api/admin/usage?from=${day}&to=${day}`)).json().data.items as Array<
+      Record<'requests' | 'callerErrors' | 'serverErrors', number>
+    >;
+    const sum = (k: 'requests' | 'callerErrors' | 'serverErrors') => usage.reduce((s, r) => s + r[k], 0);
+    const total = async (url: string) => (await api('GET', url)).json().data.total as number;
+    return {
+      requests: sum('requests'),
+      callerErrors: sum('callerErrors'),
+      serverErrors: sum('serverErrors'),
+      sessions: await total('/api/sessions?pageSize=1'),
+      failedSignIns: await total(
+        `/api/login-logs?pageSize=1&event=login&result=failure&from=${encodeURIComponent(start)}`,
+      ),
+    };
+  }
+  const numberOf = (page: Page, key: string) =>
+    page.locator(`[data-number="${key}"] [data-testid="number-value"]`).textContent();
+
+  for (const vp of VIEWPORTS) {
+    describe(`at ${vp.width}×${vp.height}`, () => {
+      it('the numbers are the server’s, each tile opens its page, the last audit entries name action and target', async () => {
+        const page = await open(vp);
+        // Hold the sessions answer: its tile shows a skeleton meanwhile, never a zero or 「暂无数据」.
+        let release!: () => void;
+        const held = new Promise<void>((r) => {
+          release = r;
+        });
+        await page.route('**/api/sessions?**', async (route) => {
+          await held;
+          await route.continue();
+        });
+        await signIn(page);
+        await page.locator('[data-number="sessions"] .number-skeleton').waitFor();
+        expect(await page.locator('[data-testid="home-today"]').getByText('暂无数据').count()).toBe(0);
+        release();
+        await page.locator('[data-number="sessions"] [data-testid="number-value"]').waitFor();
+        await page.locator('[data-testid="home-audit-entry"]').first().waitFor();
+
+        const server = await serverNumbers();
+        expect(server).toMatchObject({ requests: 3, callerErrors: 1, serverErrors: 0, failedSignIns: 1 });
+        expect(server.sessions).toBeGreaterThanOrEqual(2); // the test's own API session and this browser
+        for (const [key, value] of Object.entries(server))
+          expect([key, await numberOf(page, key)]).toEqual([key, String(value)]);
+        expect(await page.locator('[data-number="serverErrors"]').textContent()).toContain('故障率 0.00%');
+
+        // The newest entries as the server lists them: the action by its Chinese name, the target by its name.
+        const audit = (await api('GET', '/api/audit-logs?pageSize=6')).json().data.items as Array<{
+          action: keyof typeof AUDIT_ACTIONS;
+          targetName: string;
+        }>;
+        const entries = page.locator('[data-testid="home-audit-entry"]');
+        expect(await entries.count()).toBe(audit.length);
+        const texts = await entries.allTextContents();
+        audit.forEach((e, i) => {
+          expect(texts[i]).toContain(AUDIT_ACTIONS[e.action].zh);
+          expect(texts[i]).toContain(e.targetName);
+          expect(texts[i]).not.toContain(e.action);
+        });
+        expect(texts.join('\n')).toMatch(/修改授权.*角色 (home_editor|r_home_watch_desktop)/);
+        await shot(page, `admin-home-${vp.name}`);
+
+        await page.locator('[data-number="sessions"]').click();
+        await page.waitForURL(/\/admin\/system\/sessions/);
+        await page.context().close();
+      });
+
+      it('a user who may read only the sessions sees only that number, no usage and no audit', async () => {
+        const name = `home_watch_${vp.name}`;
+        await createUser(api, name, [await createRole(api, `r_${name}`, { 'system:session': 1 })]);
+        const page = await open(vp);
+        const asked: string[] = [];
+        page.on('request', (r) => {
+          if (r.url().includes('/api/')) asked.push(new URL(r.url()).pathname);
+        });
+        await signIn(page, name, PASSWORD);
+        await page.locator('[data-number="sessions"] [data-testid="number-value"]').waitFor();
+        expect(
+          await page.locator('[data-number]').evaluateAll((els) => els.map((e) => e.getAttribute('data-number'))),
+        ).toEqual(['sessions']);
+        expect(await page.locator('[data-testid="home-audit"]').count()).toBe(0);
+        expect(asked.filter((p) => /usage|audit-logs|login-logs/.test(p))).toEqual([]);
+        await page.context().close();
+      });
+
+      it('the audit log shows a grant change menu by menu in point names, not {"bits":7}', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        await page.goto(`${base}/admin/system/audit-logs`);
+        const row = page
+          .locator('[data-page="audit"] .el-table__row', { hasText: '修改授权' })
+          .filter({ hasText: 'home_editor' })
+          .first();
+        await row.waitFor();
+        expect(await row.locator('[data-testid="audit-target-name"]').textContent()).toBe('角色 home_editor');
+        await row.locator('[data-testid="audit-diff-open"]').click();
+        const diff = page.locator('[data-testid="audit-diff"] .el-table__row', { hasText: '用户管理' });
+        await diff.waitFor();
+        expect(await diff.locator('.before').textContent()).toBe('—');
+        expect(await diff.locator('.after').textContent()).toBe('查询、新增、编辑');
+        expect(await page.locator('[data-dialog="audit-diff"]').textContent()).not.toContain('bits');
+        await page.waitForTimeout(400); // the dialog's fade-in, for the picture
+        await shot(page, `admin-audit-grants-${vp.name}`);
+        await page.context().close();
+      });
+    });
+  }
+});

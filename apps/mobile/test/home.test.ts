@@ -1,0 +1,105 @@
+/**
+ * The phone home's numbers of the day, from the same web-core reader as the desktop home, at 390×844 and 1440×900
+ * against a real server: today's public API calls, online sessions and failed sign-ins, each as the server counts it.
+ * Screenshots: docs/screenshots/mobile-home-*.png (this file alone writes them).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import {
+  adminCall,
+  createRole,
+  createUser,
+  PASSWORD,
+  type Call,
+} from '../../../packages/server/test/admin-fixtures.js';
+import { beijingToday } from '../../../packages/web-core/src/home-numbers.js';
+import {
+  CHROMIUM,
+  ROOT,
+  VIEWPORTS,
+  ensureMobileBuilt,
+  launchChromium,
+  openPage,
+  signInMobile,
+  type Viewport,
+} from './build.js';
+
+const SHOTS = path.join(ROOT, 'docs/screenshots');
+
+describe.skipIf(!fs.existsSync(CHROMIUM))('the phone home shows the day’s numbers', { timeout: 90_000 }, () => {
+  let t: TestInstance;
+  let base: string;
+  let browser: Browser;
+  let api: Call;
+
+  beforeAll(async () => {
+    ensureMobileBuilt();
+    fs.mkdirSync(SHOTS, { recursive: true });
+    t = await getTestInstance('sqlite');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+    api = await adminCall(t.app);
+    for (const q of ['year=2026', 'year=99999']) await fetch(`${base}/api/holiday?${q}`);
+    await createUser(api, 'm_home_clerk');
+    for (let i = 0; i < 2; i++)
+      await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'm_home_clerk', password: `wrong-${i}` }),
+      });
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  const open = (vp: Viewport) => openPage(browser, vp);
+  const signIn = (page: Page, username = ADMIN.username, password = ADMIN.password) =>
+    signInMobile(page, base, username, password);
+  const value = (page: Page, testid: string) => page.locator(`[data-testid="${testid}"] .num-inline`).textContent();
+
+  for (const vp of VIEWPORTS) {
+    describe(`at ${vp.width}×${vp.height}`, () => {
+      it('usage, online sessions and failed sign-ins today are the server’s numbers', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        await page.locator('[data-testid="home-failed-sign-ins"] .num-inline').waitFor();
+        await page.locator('[data-testid="home-sessions"] .num-inline').waitFor();
+        const { start } = beijingToday();
+        const total = async (url: string) => String((await api('GET', url)).json().data.total);
+        const failed = `/api/login-logs?pageSize=1&event=login&result=failure&from=${encodeURIComponent(start)}`;
+        expect(await total(failed)).toBe('2');
+        expect(await value(page, 'home-failed-sign-ins')).toBe(await total(failed));
+        expect(await value(page, 'home-sessions')).toBe(await total('/api/sessions?pageSize=1'));
+        expect(await page.locator('[data-testid="usage-requests"]').textContent()).toBe('2');
+        expect(await page.locator('[data-testid="usage-caller-errors"]').textContent()).toBe('1');
+        await page.screenshot({ path: path.join(SHOTS, `mobile-home-${vp.name}.png`) });
+        await page.locator('[data-testid="home-sessions"]').click();
+        await page.waitForURL(/\/m\/sessions/);
+        await page.context().close();
+      });
+
+      it('a user without the login log sees no failed sign-ins and asks nothing of it', async () => {
+        const name = `m_home_watch_${vp.name}`;
+        await createUser(api, name, [await createRole(api, `r_${name}`, { 'system:session': 1 })]);
+        const page = await open(vp);
+        const asked: string[] = [];
+        page.on('request', (r) => {
+          if (r.url().includes('/api/')) asked.push(new URL(r.url()).pathname);
+        });
+        await signIn(page, name, PASSWORD);
+        await page.locator('[data-testid="home-sessions"] .num-inline').waitFor();
+        expect(await page.locator('[data-testid="home-failed-sign-ins"]').count()).toBe(0);
+        expect(await page.locator('[data-testid="usage-today"]').count()).toBe(0);
+        expect(asked.filter((p) => /usage|login-logs/.test(p))).toEqual([]);
+        await page.context().close();
+      });
+    });
+  }
+});

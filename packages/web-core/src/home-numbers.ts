@@ -1,0 +1,100 @@
+import { reactive } from 'vue';
+import type { createAppSession } from './app-session';
+import type { AuditEntry } from './types';
+import { totals, type Total, type UsageRowLike } from './usage';
+
+type AppSession = ReturnType<typeof createAppSession>;
+
+/** The route each number of the home page is read from: a number shows only when the user may call its route. */
+export const HOME_ROUTES = {
+  usage: 'GET /api/admin/usage',
+  sessions: 'GET /api/sessions',
+  failedSignIns: 'GET /api/login-logs',
+  audit: 'GET /api/audit-logs',
+} as const;
+export type HomeNumber = keyof typeof HOME_ROUTES;
+
+/** Today in Beijing (the day usage is counted by): its date and the instant it began. */
+export function beijingToday(now = Date.now()): { day: string; start: string } {
+  const day = new Date(now + 8 * 3600_000).toISOString().slice(0, 10);
+  return { day, start: `${day}T00:00:00+08:00` };
+}
+
+export interface UsageSummary {
+  requests: number;
+  callerErrors: number;
+  serverErrors: number;
+  /** Server faults per request. */
+  faultRate: number;
+  /** Per endpoint, busiest first. */
+  byEndpoint: Total[];
+}
+
+/** One day's usage rows summed over every endpoint. */
+export function usageSummary(rows: UsageRowLike[]): UsageSummary {
+  const byEndpoint = totals(rows);
+  const sum = (k: 'requests' | 'callerErrors' | 'serverErrors') => byEndpoint.reduce((s, t) => s + t[k], 0);
+  const [requests, serverErrors] = [sum('requests'), sum('serverErrors')];
+  const faultRate = requests ? serverErrors / requests : 0;
+  return { requests, callerErrors: sum('callerErrors'), serverErrors, faultRate, byEndpoint };
+}
+
+export interface HomeNumbers {
+  /** Today's public API calls. */
+  usage?: UsageSummary;
+  /** Sessions signed in now. */
+  sessions?: number;
+  /** Sign-ins that failed today. */
+  failedSignIns?: number;
+  /** The newest audit entries. */
+  audit?: AuditEntry[];
+  /** A first load is under way (the page shows skeletons, not zeros or 「暂无数据」). */
+  loading: boolean;
+}
+
+/**
+ * The operator's numbers of the day, as both home pages show them: each read from the admin API only when the user
+ * may call its route (`shows`), in parallel, one failing without hiding the others. `load` again to refresh.
+ *
+ * @example const home = useHomeNumbers(app); onMounted(home.load); // home.numbers.sessions, home.shows('audit')
+ */
+export function useHomeNumbers(
+  app: Pick<AppSession, 'session' | 'call' | 'canCall'>,
+  opts: { auditCount?: number } = {},
+) {
+  // Loading from the first render on (the page calls `load` when mounted): a skeleton, never a flash of '—'.
+  const numbers = reactive<HomeNumbers>({ loading: true });
+  const shows = (n: HomeNumber) => app.canCall(HOME_ROUTES[n]);
+  const api = app.session.api;
+
+  const readers: Record<HomeNumber, (today: ReturnType<typeof beijingToday>) => Promise<void>> = {
+    usage: async ({ day }) => {
+      const q = { from: day, to: day };
+      numbers.usage = usageSummary((await app.call(api.GET('/api/admin/usage', { params: { query: q } }))).data.items);
+    },
+    sessions: async () => {
+      const q = { page: 1, pageSize: 1 };
+      numbers.sessions = (await app.call(api.GET('/api/sessions', { params: { query: q } }))).data.total;
+    },
+    failedSignIns: async ({ start }) => {
+      const q = { page: 1, pageSize: 1, event: 'login', result: 'failure', from: start } as const;
+      numbers.failedSignIns = (await app.call(api.GET('/api/login-logs', { params: { query: q } }))).data.total;
+    },
+    audit: async () => {
+      const q = { page: 1, pageSize: opts.auditCount ?? 6 };
+      numbers.audit = (await app.call(api.GET('/api/audit-logs', { params: { query: q } }))).data.items;
+    },
+  };
+
+  async function load() {
+    numbers.loading = true;
+    const today = beijingToday();
+    try {
+      const shown = (Object.keys(readers) as HomeNumber[]).filter(shows);
+      await Promise.allSettled(shown.map((n) => readers[n](today)));
+    } finally {
+      numbers.loading = false;
+    }
+  }
+  return { numbers, shows, load };
+}
