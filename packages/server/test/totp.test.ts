@@ -260,7 +260,7 @@ describeEachDb('TOTP two-step sign-in', (dialect) => {
     const s = (await loginTotp((await signIn(u.username)).json().data.mfaToken, u.recoveryCodes[0])).json().data;
     const wrong = await post('/api/auth/totp/recovery-codes', s.accessToken, { password: 'not-my-password' });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().message).toContain('参数 password 或 code');
+    expect(wrong.json().message).toBe('参数 password 无效：密码不正确');
     const res = await post('/api/auth/totp/recovery-codes', s.accessToken, { password: USER_PASSWORD });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');

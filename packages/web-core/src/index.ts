@@ -18,3 +18,7 @@ export * from './schema-form';
 export { librarySchema } from './library-schema';
 export * from './usage';
 export type * from './types';
+export * from './sign-in';
+export * from './two-factor';
+export * from './recovery-codes';
+export * from './password-check';

@@ -101,7 +101,12 @@ export class MfaService {
       : proof.code
         ? await this.verify(userId, proof.code)
         : false;
-    if (!ok) throw new CredentialError('VALIDATION_ERROR', '参数 password 或 code 无效：密码或验证码不正确');
+    // Names the proof given, so the apps show the refusal under that field (「当前密码无效：密码不正确」).
+    if (!ok)
+      throw new CredentialError(
+        'VALIDATION_ERROR',
+        proof.password ? '参数 password 无效：密码不正确' : '参数 code 无效：验证码错误或已使用',
+      );
   }
 
   /** Whether `code` (6 digits or a recovery code) is good for the user now; each step and recovery code works once. */
