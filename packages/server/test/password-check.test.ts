@@ -97,7 +97,8 @@ describeEachDb('POST /api/auth/password-check', (dialect) => {
   it('refuses a check past the per-user limit with 429 and Retry-After', async () => {
     await insertUser(t.db, 'pwcheck_limit');
     const s = await signIn(t.app, 'pwcheck_limit');
-    for (let i = 0; i < PASSWORD_CHECKS_PER_MINUTE; i++) expect((await check(s.accessToken, 'abc')).statusCode).toBe(200);
+    for (let i = 0; i < PASSWORD_CHECKS_PER_MINUTE; i++)
+      expect((await check(s.accessToken, 'abc')).statusCode).toBe(200);
     const over = await check(s.accessToken, 'abc');
     expect(over.statusCode).toBe(429);
     expect(over.json().code).toBe('TOO_MANY_REQUESTS');

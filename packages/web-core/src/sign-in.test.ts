@@ -56,7 +56,10 @@ describe('the second step’s code field', () => {
     const sent: string[] = [];
     const restarts: string[] = [];
     const s = useSecondStep({
-      verify: (code) => (sent.push(code), answer()),
+      verify: (code) => {
+        sent.push(code);
+        return answer();
+      },
       restart: (text) => restarts.push(text),
     });
     return { s, sent, restarts };
