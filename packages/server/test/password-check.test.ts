@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bearer, capturedLog, describeEachDb, getTestInstance, type TestInstance } from './helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDIS_URL, bearer, capturedLog, describeEachDb, getTestInstance, type TestInstance } from './helpers.js';
 import { USER_PASSWORD, insertUser, signIn } from './auth-fixtures.js';
 import { PASSWORD_CHECKS_PER_MINUTE } from '../src/admin/auth/password-check.js';
 
@@ -119,5 +119,37 @@ describeEachDb('POST /api/auth/password-check', (dialect) => {
     expect(text).toContain('/api/auth/password-check');
     const distinctive = [...PASSWORDS, tooLong].filter((p) => p.length >= 6 && p !== 'password');
     for (const p of distinctive) expect(text, p).not.toContain(JSON.stringify(p).slice(1, -1));
+  });
+});
+
+describe.skipIf(!REDIS_URL)('POST /api/auth/password-check across instances (Redis)', () => {
+  it('counts one user’s checks once for every instance sharing Redis', async () => {
+    const env = { REDIS_URL: REDIS_URL! };
+    const a = await getTestInstance('sqlite', env);
+    const b = await getTestInstance('sqlite', env);
+    try {
+      // One user on both instances: the same database is not shared here, so the user is made on each with one id.
+      const id = await insertUser(a.db, 'pwcheck_shared');
+      await b.db.kysely
+        .insertInto('users')
+        .values(await a.db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow())
+        .execute();
+      const on = async (t: TestInstance) => (await signIn(t.app, 'pwcheck_shared')).accessToken;
+      const [ta, tb] = [await on(a), await on(b)];
+      const check = (t: TestInstance, token: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/password-check',
+          headers: bearer(token),
+          payload: { password: 'abc' },
+        });
+      const half = PASSWORD_CHECKS_PER_MINUTE / 2;
+      for (let i = 0; i < half; i++) expect((await check(a, ta)).statusCode).toBe(200);
+      for (let i = 0; i < half; i++) expect((await check(b, tb)).statusCode).toBe(200);
+      expect((await check(a, ta)).statusCode).toBe(429);
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });
