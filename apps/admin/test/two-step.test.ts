@@ -6,59 +6,40 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
 import { enrolledUser, expectRecoveryCodesFile } from '../../../packages/server/test/totp-fixtures.js';
 import { USER_PASSWORD, insertUser } from '../../../packages/server/test/auth-fixtures.js';
 import { totpCode } from '../../../packages/server/src/admin/auth/totp.js';
 import { ROOT, ensureBuilt, hasChromium, launchChromium } from './browser.js';
 
-const SHOTS = path.join(ROOT, 'docs/screenshots');
 const VIEWPORTS = [
   { name: 'desktop', width: 1440, height: 900 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
 
 describe.skipIf(!hasChromium)('two-step sign-in in the admin app', { timeout: 90_000 }, () => {
-  let t: TestInstance;
-  let base: string;
-  let browser: Browser;
+  const suite = useBrowserSuite({
+    build: ensureBuilt,
+    launch: launchChromium,
+    env: { PASSWORD_MIN_LENGTH: '12' },
+    shots: path.join(ROOT, 'docs/screenshots'),
+  });
+  const { shot } = suite;
   let n = 0;
 
-  beforeAll(async () => {
-    ensureBuilt();
-    fs.mkdirSync(SHOTS, { recursive: true });
-    t = await getTestInstance('sqlite', { PASSWORD_MIN_LENGTH: '12' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  async function open(vp: (typeof VIEWPORTS)[number]) {
-    const c = await browser.newContext({
-      viewport: { width: vp.width, height: vp.height },
-      locale: 'zh-CN',
-      acceptDownloads: true,
-    });
-    await c.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-    c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
-    c.setDefaultTimeout(15_000);
-    return c.newPage();
-  }
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const open = (vp: (typeof VIEWPORTS)[number]) =>
+    suite.open({ viewport: { width: vp.width, height: vp.height }, acceptDownloads: true }, [
+      'clipboard-read',
+      'clipboard-write',
+    ]);
 
   /** A user with TOTP on, named for this test run. */
-  const enrolled = () => enrolledUser(t.app, t.db, `a2fa${++n}${Date.now() % 10_000}`);
+  const enrolled = () => enrolledUser(suite.t.app, suite.t.db, `a2fa${++n}${Date.now() % 10_000}`);
 
   async function passwordStep(page: Page, username: string) {
-    await page.goto(`${base}/admin/login`);
+    await page.goto(`${suite.base}/admin/login`);
     await page.fill('input[name="username"]', username);
     await page.fill('input[name="password"]', USER_PASSWORD);
     await page.click('[data-testid="login-submit"]');
@@ -114,10 +95,10 @@ describe.skipIf(!hasChromium)('two-step sign-in in the admin app', { timeout: 90
 
       it('the profile’s recovery codes are copied, downloaded as a dated file, and replaced after the password', async () => {
         const username = `a2faprof${vp.name}${Date.now() % 10_000}`;
-        await insertUser(t.db, username);
+        await insertUser(suite.t.db, username);
         const page = await open(vp);
         await signIn(page, username);
-        await page.goto(`${base}/admin/profile`);
+        await page.goto(`${suite.base}/admin/profile`);
         await page.click('[data-testid="totp-start"]');
         const secret = (await page.locator('[data-testid="totp-secret"]').textContent())!.trim();
         await page.fill('input[name="totp-code"]', totpCode(secret, Date.now()));
@@ -157,7 +138,7 @@ describe.skipIf(!hasChromium)('two-step sign-in in the admin app', { timeout: 90
 
       it('the change-password meter says what the server then refuses, word for word', async () => {
         const username = `a2fapw${vp.name}${Date.now() % 10_000}`;
-        await insertUser(t.db, username);
+        await insertUser(suite.t.db, username);
         const page = await open(vp);
         await signIn(page, username);
         await page.locator('[data-testid="user-menu"]').click();

@@ -6,66 +6,50 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
 import { enrolledUser, expectRecoveryCodesFile } from '../../../packages/server/test/totp-fixtures.js';
 import { USER_PASSWORD, insertUser } from '../../../packages/server/test/auth-fixtures.js';
 import { totpCode } from '../../../packages/server/src/admin/auth/totp.js';
 import { CHROMIUM, ROOT, ensureMobileBuilt, launchChromium } from './build.js';
 
-const SHOTS = path.join(ROOT, 'docs/screenshots');
 const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844, isMobile: true },
   { name: 'desktop', width: 1440, height: 900, isMobile: false },
 ] as const;
 
 describe.skipIf(!fs.existsSync(CHROMIUM))('two-step sign-in in the phone app', { timeout: 90_000 }, () => {
-  let t: TestInstance;
-  let base: string;
-  let browser: Browser;
+  const suite = useBrowserSuite({
+    build: ensureMobileBuilt,
+    launch: launchChromium,
+    env: { PASSWORD_MIN_LENGTH: '12' },
+    shots: path.join(ROOT, 'docs/screenshots'),
+  });
+  const { shot } = suite;
   let n = 0;
 
-  beforeAll(async () => {
-    ensureMobileBuilt();
-    fs.mkdirSync(SHOTS, { recursive: true });
-    t = await getTestInstance('sqlite', { PASSWORD_MIN_LENGTH: '12' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  async function open(vp: (typeof VIEWPORTS)[number]) {
-    const c = await browser.newContext({
-      viewport: { width: vp.width, height: vp.height },
-      isMobile: vp.isMobile,
-      hasTouch: vp.isMobile,
-      locale: 'zh-CN',
-      serviceWorkers: 'block',
-      acceptDownloads: true,
-    });
-    await c.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-    c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
-    c.setDefaultTimeout(15_000);
-    return c.newPage();
-  }
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const open = (vp: (typeof VIEWPORTS)[number]) =>
+    suite.open(
+      {
+        viewport: { width: vp.width, height: vp.height },
+        isMobile: vp.isMobile,
+        hasTouch: vp.isMobile,
+        serviceWorkers: 'block',
+        acceptDownloads: true,
+      },
+      ['clipboard-read', 'clipboard-write'],
+    );
 
   /** A user with TOTP on, named for this test run. */
-  const enrolled = () => enrolledUser(t.app, t.db, `m2fa${++n}${Date.now() % 10_000}`);
+  const enrolled = () => enrolledUser(suite.t.app, suite.t.db, `m2fa${++n}${Date.now() % 10_000}`);
 
   /** A new user without two-step sign-in, signed in and on 我的. */
   async function freshUserOnMe(vp: (typeof VIEWPORTS)[number], prefix: string) {
     const username = `${prefix}${vp.name}${Date.now() % 10_000}`;
-    await insertUser(t.db, username);
+    await insertUser(suite.t.db, username);
     const page = await open(vp);
-    await page.goto(`${base}/m/login`);
+    await page.goto(`${suite.base}/m/login`);
     await page.fill('input[name="username"]', username);
     await page.fill('input[name="password"]', USER_PASSWORD);
     await page.click('[data-testid="login-submit"]');
@@ -75,7 +59,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('two-step sign-in in the phone app', {
   }
 
   async function passwordStep(page: Page, username: string, password = USER_PASSWORD) {
-    await page.goto(`${base}/m/login`);
+    await page.goto(`${suite.base}/m/login`);
     await page.fill('input[name="username"]', username);
     await page.fill('input[name="password"]', password);
     await page.click('[data-testid="login-submit"]');

@@ -130,9 +130,14 @@ describe.skipIf(!REDIS_URL)('POST /api/auth/password-check across instances (Red
     try {
       // One user on both instances: the same database is not shared here, so the user is made on each with one id.
       const id = await insertUser(a.db, 'pwcheck_shared');
+      const row = await a.db.kysely
+        .selectFrom('users')
+        .select(['id', 'username', 'nickname', 'password_hash', 'created_at', 'updated_at'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       await b.db.kysely
         .insertInto('users')
-        .values(await a.db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow())
+        .values({ ...row, username_key: 'pwcheck_shared', status: 'enabled', token_version: 0 })
         .execute();
       const on = async (t: TestInstance) => (await signIn(t.app, 'pwcheck_shared')).accessToken;
       const [ta, tb] = [await on(a), await on(b)];
