@@ -1,4 +1,4 @@
-import { reactive } from 'vue';
+import { nextTick, reactive, ref } from 'vue';
 import { ApiError, MfaRequiredError, type Me } from '@tianji/client';
 import type { Lang } from './texts';
 
@@ -172,3 +172,69 @@ export function useSecondStep(o: SecondStepOptions) {
   };
 }
 export type SecondStep = ReturnType<typeof useSecondStep>;
+
+export interface SignInFlowOptions {
+  session: LoginCapable;
+  lang?: () => Lang;
+  /** Shows a failed password step (the app's toast); `e` is the server's refusal or a network error. */
+  failed: (e: unknown) => void;
+}
+
+/**
+ * A sign-in page's whole flow, both apps alike: the password step (one request at a time), then, for an account with
+ * two-step sign-in, the code step (`step`, focused on arrival and after switching to a recovery code); a timed-out
+ * code step starts over at the password with `restarted` saying why. Once signed in, the app's router takes over.
+ *
+ * @example const flow = useSignInFlow({ session, failed: (e) => toast(signInFailure(e, 'password').text) });
+ */
+export function useSignInFlow(o: SignInFlowOptions) {
+  const state = reactive({ mfaToken: '', restarted: '', busy: false });
+  /** The code field (the app's input component), focused when the code step shows. */
+  const codeField = ref<{ focus(): void }>();
+  const focusCode = () => void nextTick().then(() => codeField.value?.focus());
+
+  const step = useSecondStep({
+    verify: (code) => o.session.loginTotp(state.mfaToken, code),
+    restart: (text) => {
+      back();
+      state.restarted = text;
+    },
+    lang: o.lang,
+  });
+
+  function back(): void {
+    state.mfaToken = '';
+    if (step.state.mode !== 'code') step.toggleMode();
+    step.input('');
+    step.state.error = '';
+  }
+
+  return {
+    state,
+    step,
+    codeField,
+    back,
+    /** The password step; the caller has checked both fields are filled. */
+    async submit(username: string, password: string): Promise<void> {
+      if (state.busy) return;
+      state.busy = true;
+      state.restarted = '';
+      try {
+        const next = await signIn(o.session, username, password);
+        if (next.kind === 'totp') {
+          state.mfaToken = next.mfaToken;
+          focusCode();
+        }
+      } catch (e) {
+        o.failed(e);
+      } finally {
+        state.busy = false;
+      }
+    },
+    /** 「使用恢复码」 and back: the field empties and keeps the focus. */
+    toggleMode(): void {
+      step.toggleMode();
+      focusCode();
+    },
+  };
+}
