@@ -31,6 +31,12 @@ export const router = createRouter({
     },
     { path: '/me', name: 'me', component: () => import('./pages/MePage.vue'), meta: { tab: true, title: '我的' } },
     {
+      path: '/me/two-factor',
+      name: 'two-factor',
+      component: () => import('./pages/TwoFactorPage.vue'),
+      meta: { title: '两步验证' },
+    },
+    {
       path: '/quick-add',
       name: 'quick-add',
       component: () => import('./pages/QuickAddPage.vue'),

@@ -255,6 +255,34 @@ describeEachDb('TOTP two-step sign-in', (dialect) => {
     expect((await signIn(v.username)).json().data.accessToken).toEqual(expect.any(String));
   });
 
+  it('recovery codes are replaced by ten new ones after the password: the old ones stop working', async () => {
+    const u = await enrolled();
+    const s = (await loginTotp((await signIn(u.username)).json().data.mfaToken, u.recoveryCodes[0])).json().data;
+    const wrong = await post('/api/auth/totp/recovery-codes', s.accessToken, { password: 'not-my-password' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toBe('参数 password 无效：密码不正确');
+    const res = await post('/api/auth/totp/recovery-codes', s.accessToken, { password: USER_PASSWORD });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const fresh = res.json().data.recoveryCodes as string[];
+    expect(fresh).toHaveLength(10);
+    expect(fresh.filter((c) => u.recoveryCodes.includes(c))).toEqual([]);
+    const token = async () => (await signIn(u.username)).json().data.mfaToken as string;
+    expect((await loginTotp(await token(), u.recoveryCodes[1])).statusCode).toBe(401);
+    expect((await loginTotp(await token(), fresh[0])).statusCode).toBe(200);
+    const audited = await t.db.kysely
+      .selectFrom('audit_logs')
+      .select('action')
+      .where('target_id', '=', u.id)
+      .where('action', '=', 'auth.totp-recovery-codes')
+      .execute();
+    expect(audited).toHaveLength(1);
+    // Without TOTP there is nothing to replace.
+    await post('/api/auth/totp/disable', s.accessToken, { password: USER_PASSWORD });
+    const off = await post('/api/auth/totp/recovery-codes', s.accessToken, { password: USER_PASSWORD });
+    expect(off.statusCode).toBe(409);
+  });
+
   it('a role that requires TOTP blocks its members until they enrol', async () => {
     const admin = (await login(t.app)).accessToken;
     const role = await post('/api/roles', admin, { code: 'totp_role', name: '需要两步验证', requireTotp: true });

@@ -19,3 +19,7 @@ export { librarySchema } from './library-schema';
 export * from './usage';
 export * from './home-numbers';
 export type * from './types';
+export * from './sign-in';
+export * from './two-factor';
+export * from './recovery-codes';
+export * from './password-check';

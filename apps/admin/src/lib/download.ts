@@ -1,5 +1,6 @@
 import { session } from '../session';
 import { ApiError } from '@tianji/client';
+import { saveBlob } from '@tianji/web-core';
 
 /** Downloads an authenticated export (CSV/JSON) under the file name the server suggests. */
 export async function download(path: string, fallbackName: string): Promise<void> {
@@ -7,12 +8,7 @@ export async function download(path: string, fallbackName: string): Promise<void
   if (!res.ok) throw await ApiError.from(res);
   const blob = await res.blob();
   const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(blob);
-  const a = Object.assign(document.createElement('a'), { href: url, download: name });
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(blob, name);
 }
 
 /** A query string from the set values only. */

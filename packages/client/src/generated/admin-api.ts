@@ -3521,6 +3521,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/password-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 新密码强度检查（不保存） Check a new password against the policy (nothing is stored)
+         * @description The score (0–4) and whether the password meets the policy, with the same Chinese reason a password change would be refused with. At most 60 checks a minute per user (429 with Retry-After).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description At most 128 characters, at least PASSWORD_MIN_LENGTH (8 by default), with a zxcvbn score of at least PASSWORD_MIN_SCORE (3 by default); a weaker one is 400 with Chinese advice */
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Whether the password meets PASSWORD_MIN_LENGTH and PASSWORD_MIN_SCORE */
+                                ok: boolean;
+                                /** @description Why it does not, in Chinese, word for word what a submit would refuse with; empty when ok */
+                                problem: string;
+                                /** @description zxcvbn score: 0–1 weak, 2 fair, 3–4 strong */
+                                score: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/profile": {
         parameters: {
             query?: never;
@@ -3907,6 +3962,56 @@ export interface paths {
                                 recoveryCodes: string[];
                                 /** @description Other sessions ended (0 without signOutOthers) */
                                 signedOut: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 重新生成恢复码 Replace one’s recovery codes with ten new ones
+         * @description Proven as for POST /api/auth/totp/disable (current password, or a 6-digit or recovery code); a wrong proof is 400 and counts toward the sign-in throttle. Every earlier recovery code stops working; the new ones are shown only in this answer.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code?: string;
+                        password?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                recoveryCodes: string[];
                             };
                         };
                     };
@@ -6216,6 +6321,7 @@ export const ROUTE_PERMISSIONS = {
   "POST /api/auth/logout": "authenticated",
   "GET /api/auth/me": "authenticated",
   "PUT /api/auth/password": "authenticated",
+  "POST /api/auth/password-check": "authenticated",
   "GET /api/auth/profile": "authenticated",
   "PATCH /api/auth/profile": "authenticated",
   "POST /api/auth/refresh": "public",
@@ -6224,6 +6330,7 @@ export const ROUTE_PERMISSIONS = {
   "POST /api/auth/sessions/revoke-others": "authenticated",
   "POST /api/auth/totp/disable": "authenticated",
   "POST /api/auth/totp/enable": "authenticated",
+  "POST /api/auth/totp/recovery-codes": "authenticated",
   "POST /api/auth/totp/setup": "authenticated",
   "GET /api/login-logs": {
     "menu": "system:login-log",
@@ -6911,6 +7018,10 @@ export const AUDIT_ACTIONS = {
   "auth.totp-disable": {
     "zh": "关闭两步验证",
     "en": "Turn off two-step sign-in"
+  },
+  "auth.totp-recovery-codes": {
+    "zh": "重新生成恢复码",
+    "en": "Regenerate recovery codes"
   },
   "audit.export": {
     "zh": "导出审计日志",

@@ -8,6 +8,7 @@ import rolesRoutes from './roles/routes.js';
 import menusRoutes from './menus/routes.js';
 import auditRoutes from './audit/routes.js';
 import profileRoutes from './auth/profile-routes.js';
+import passwordCheckRoutes from './auth/password-check.js';
 import sessionRoutes, { ownSessionRoutes, sessionEventRoutes } from './sessions/routes.js';
 import { SessionsService } from './sessions/service.js';
 import { SessionEvents } from './sessions/events.js';
@@ -61,6 +62,7 @@ export default async function adminApi(app: FastifyInstance, opts: { now?: () =>
   await app.register(authRoutes, { prefix: '/api/auth', now: opts.now });
   await app.register(ownSessionRoutes, { prefix: '/api/auth/sessions' });
   await app.register(profileRoutes, { prefix: '/api/auth/profile' });
+  await app.register(passwordCheckRoutes, { prefix: '/api/auth' });
   await app.register(sessionEventRoutes, { prefix: '/api/auth' });
   await app.register(permissionRoutes, { prefix: '/api/permissions' });
   await app.register(usersRoutes, { prefix: '/api/users' });

@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = {
   'auth.update-profile': { zh: '修改个人资料', en: 'Edit own profile' },
   'auth.totp-enable': { zh: '开启两步验证', en: 'Turn on two-step sign-in' },
   'auth.totp-disable': { zh: '关闭两步验证', en: 'Turn off two-step sign-in' },
+  'auth.totp-recovery-codes': { zh: '重新生成恢复码', en: 'Regenerate recovery codes' },
   'audit.export': { zh: '导出审计日志', en: 'Export audit log' },
   'login-log.export': { zh: '导出登录日志', en: 'Export sign-in log' },
   'content.create': { zh: '新增内容', en: 'Add content' },

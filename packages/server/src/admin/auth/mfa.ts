@@ -14,6 +14,12 @@ export interface TotpSetup {
   qrDataUrl: string;
 }
 
+/** How one's own account is proven before TOTP changes: the current password, or a 6-digit or recovery code. */
+export interface TotpProof {
+  password?: string;
+  code?: string;
+}
+
 /** A wrong second factor: 401, counted by the sign-in throttle, logged as WRONG_TOTP. */
 export const wrongCode = (userId: string) =>
   new CredentialError('UNAUTHORIZED', '两步验证码错误或已使用 (invalid TOTP or recovery code)', 'WRONG_TOTP', userId);
@@ -61,26 +67,33 @@ export class MfaService {
     if (!row.totp_secret) throw validation('请先调用 POST /api/auth/totp/setup 获取密钥 (no pending TOTP secret)');
     const step = totpStep(row.totp_secret, code.trim(), this.now());
     if (step === null) throw validation('参数 code 无效：应为认证器当前显示的 6 位数字');
-    const codes = newRecoveryCodes();
-    await transact(this.db, async (trx) => {
+    return transact(this.db, async (trx) => {
       await trx
         .updateTable('users')
         .set({ totp_enabled_at: new Date(this.now()).toISOString(), totp_last_step: step })
         .where('id', '=', userId)
         .execute();
-      await trx.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
-      await trx
-        .insertInto('mfa_recovery_codes')
-        .values(
-          codes.map((c) => ({ id: randomUUID(), user_id: userId, code_hash: recoveryCodeHash(c), used_at: null })),
-        )
-        .execute();
+      return replaceRecoveryCodes(trx, userId);
     });
-    return codes;
   }
 
   /** Turns TOTP off after proving the account: the current password or a valid code. */
-  async disable(userId: string, proof: { password?: string; code?: string }): Promise<void> {
+  async disable(userId: string, proof: TotpProof): Promise<void> {
+    await this.prove(userId, proof);
+    await clearTotp(this.db, userId);
+  }
+
+  /**
+   * Ten new recovery codes in place of the old ones (used or not), after proving the account as `disable` does:
+   * for someone who used several, or fears a printout was seen. Shown once, like the first ten.
+   */
+  async regenerateRecoveryCodes(userId: string, proof: TotpProof): Promise<string[]> {
+    await this.prove(userId, proof);
+    return transact(this.db, (trx) => replaceRecoveryCodes(trx, userId));
+  }
+
+  /** The account is proven by its current password or a valid code (a recovery code is used up); else 400, counted. */
+  private async prove(userId: string, proof: TotpProof): Promise<void> {
     const row = await this.row(userId);
     if (!row.totp_enabled_at) throw conflict('两步验证未启用 (TOTP is not enabled)');
     const ok = proof.password
@@ -88,8 +101,12 @@ export class MfaService {
       : proof.code
         ? await this.verify(userId, proof.code)
         : false;
-    if (!ok) throw new CredentialError('VALIDATION_ERROR', '参数 password 或 code 无效：密码或验证码不正确');
-    await clearTotp(this.db, userId);
+    // Names the proof given, so the apps show the refusal under that field (「当前密码无效：密码不正确」).
+    if (!ok)
+      throw new CredentialError(
+        'VALIDATION_ERROR',
+        proof.password ? '参数 password 无效：密码不正确' : '参数 code 无效：验证码错误或已使用',
+      );
   }
 
   /** Whether `code` (6 digits or a recovery code) is good for the user now; each step and recovery code works once. */
@@ -118,6 +135,17 @@ export class MfaService {
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
+}
+
+/** Deletes the user's recovery codes and stores ten new ones (hashed); returns them, to be shown once. */
+async function replaceRecoveryCodes(trx: Kysely<Database>, userId: string): Promise<string[]> {
+  const codes = newRecoveryCodes();
+  await trx.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
+  await trx
+    .insertInto('mfa_recovery_codes')
+    .values(codes.map((c) => ({ id: randomUUID(), user_id: userId, code_hash: recoveryCodeHash(c), used_at: null })))
+    .execute();
+  return codes;
 }
 
 /** Removes TOTP from an account (disable, operator `reset-mfa`). */

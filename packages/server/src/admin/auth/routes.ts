@@ -145,7 +145,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       const claims = await app.tokens.verifyMfa(mfaToken);
       const access = await loadUserAccess(app.db.kysely, claims.sub);
       if (access?.status !== 'enabled' || access.tokenVersion !== claims.ver || !access.totpEnabled)
-        throw unauthorized('sign-in no longer valid (mfaToken), sign in again');
+        throw unauthorized('登录已失效，请重新输入密码 (mfaToken no longer valid)');
       const client = clientInfo(req);
       const attempt = {
         event: 'login' as const,
@@ -166,7 +166,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
             if (!(await mfa.verify(access.id, code))) throw wrongCode(access.id);
             // One sign-in per password step: a right code cannot open a second session with the same mfaToken.
             if (!(await throttle.store.claimOnce(`mfa:${claims.jti}`, Date.now())))
-              throw unauthorized('sign-in already completed with this mfaToken, sign in again');
+              throw unauthorized('此次登录已完成，请重新输入密码 (mfaToken already used)');
             return auth.signIn(access, client);
           },
           isCredentialFailure,
@@ -247,6 +247,33 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       await throttle.guard(username, req.ip, () => mfa.disable(id, req.body), isCredentialFailure);
       await app.audit(req, 'auth.totp-disable', 'user', id);
       return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/totp/recovery-codes',
+    {
+      config: { auth: 'authenticated' },
+      schema: {
+        tags: [TAG],
+        summary: '重新生成恢复码 Replace one’s recovery codes with ten new ones',
+        description:
+          'Proven as for POST /api/auth/totp/disable (current password, or a 6-digit or recovery code); a wrong proof is 400 and counts toward the sign-in throttle. ' +
+          'Every earlier recovery code stops working; the new ones are shown only in this answer.',
+        body: TotpDisableBody,
+        response: { 200: data(Type.Object({ recoveryCodes: Type.Array(Type.String()) })) },
+      },
+    },
+    async (req) => {
+      const { id, username } = req.auth!;
+      const recoveryCodes = await throttle.guard(
+        username,
+        req.ip,
+        () => mfa.regenerateRecoveryCodes(id, req.body),
+        isCredentialFailure,
+      );
+      await app.audit(req, 'auth.totp-recovery-codes', 'user', id);
+      return { data: { recoveryCodes } };
     },
   );
 

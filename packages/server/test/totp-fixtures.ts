@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import type { Db } from '../src/db/index.js';
+import { totpCode } from '../src/admin/auth/totp.js';
+import { bearer } from './helpers.js';
+import { USER_PASSWORD, insertUser } from './auth-fixtures.js';
+
+/**
+ * A new user (password USER_PASSWORD) with two-step sign-in on, enabled with the previous time step's code (accepted:
+ * ±30 s) so that the current code is still unused for a sign-in right after.
+ */
+export async function enrolledUser(app: FastifyInstance, db: Db, username: string) {
+  await insertUser(db, username);
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username, password: USER_PASSWORD },
+  });
+  const token = login.json().data.accessToken;
+  const { secret } = (await app.inject({ method: 'POST', url: '/api/auth/totp/setup', headers: bearer(token) })).json()
+    .data;
+  const enable = await app.inject({
+    method: 'POST',
+    url: '/api/auth/totp/enable',
+    headers: bearer(token),
+    payload: { code: totpCode(secret, Date.now() - 30_000) },
+  });
+  expect(enable.statusCode, enable.body).toBe(200);
+  return { username, secret: secret as string, recoveryCodes: enable.json().data.recoveryCodes as string[] };
+}
+
+/**
+ * A downloaded recovery-code file as the apps save it: `tianji-恢复码-<username>.txt`, a Chinese first line naming the
+ * user and today's date and time in Beijing, then every code on a line of its own.
+ */
+export function expectRecoveryCodesFile(file: { name: string; text: string }, username: string, codes: string[]) {
+  expect(file.name).toBe(`tianji-恢复码-${username}.txt`);
+  const [header] = file.text.split('\n');
+  const beijingDay = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+  expect(header).toContain(username);
+  expect(header).toMatch(new RegExp(`恢复码.*${beijingDay} \\d{2}:\\d{2} 北京时间`));
+  expect(codes).toHaveLength(10);
+  for (const c of codes) expect(file.text).toContain(`\n${c}\n`);
+}

@@ -1,0 +1,89 @@
+import { computed, reactive } from 'vue';
+import type { createAppSession } from './app-session';
+import type { FieldErrors } from './field-errors';
+import { codeDigits, CODE_LENGTH } from './sign-in';
+
+type AppSession = Pick<ReturnType<typeof createAppSession>, 'session' | 'call' | 'currentUser'>;
+
+/**
+ * Two-step sign-in (TOTP) of one's own account, as both apps manage it: turn on (the server's secret and QR code,
+ * confirmed with a current code, optionally signing out the other devices), turn off and replace the recovery codes
+ * (each proven by the current password), and the ten recovery codes, shown once after either. The server decides
+ * everything; the apps draw this state in their UI kit and ask for the password their own way.
+ */
+export function useTwoFactor(app: AppSession, form?: FieldErrors) {
+  const { session, call } = app;
+  const state = reactive({
+    setup: null as { secret: string; qrDataUrl: string } | null,
+    code: '',
+    /** Whether enabling also signs out the account's other devices (the server does it: signOutOthers). */
+    signOutOthers: true,
+    recoveryCodes: [] as string[],
+    busy: false,
+  });
+  const enabled = computed(() => app.currentUser.value?.totpEnabled === true);
+  const required = computed(() => app.currentUser.value?.totpRequired === true);
+
+  async function busy<T>(fn: () => Promise<T>): Promise<T> {
+    state.busy = true;
+    try {
+      return await fn();
+    } finally {
+      state.busy = false;
+    }
+  }
+
+  return {
+    state,
+    enabled,
+    required,
+    /** Asks the server for a new secret (replacing a pending one) and shows its QR code. */
+    start: () =>
+      busy(async () => {
+        const { secret, qrDataUrl } = (await call(session.api.POST('/api/auth/totp/setup'))).data;
+        state.setup = { secret, qrDataUrl };
+        state.code = '';
+      }),
+    /** The code field's text, digits only (typed or pasted with spaces). */
+    input(raw: string) {
+      state.code = codeDigits(raw);
+    },
+    /** Whether the code is complete (the confirm button's rule; the server checks it). */
+    codeComplete: computed(() => state.code.length === CODE_LENGTH),
+    /** Turns it on with the current code: the recovery codes show; resolves how many other devices were signed out. */
+    confirm: () =>
+      busy(async () => {
+        const res = await call(
+          session.api.POST('/api/auth/totp/enable', { body: { code: state.code, signOutOthers: state.signOutOthers } }),
+          { form },
+        );
+        state.recoveryCodes = res.data.recoveryCodes;
+        state.setup = null;
+        await session.me();
+        return res.data.signedOut;
+      }),
+    cancel() {
+      state.setup = null;
+      state.code = '';
+    },
+    /** Turns it off, proven by the current password (a wrong one shows under `passwordForm`'s password field). */
+    disable: (password: string, passwordForm?: FieldErrors) =>
+      busy(async () => {
+        await call(session.api.POST('/api/auth/totp/disable', { body: { password } }), { form: passwordForm });
+        state.recoveryCodes = [];
+        await session.me();
+      }),
+    /** Ten new recovery codes in place of the old ones (all stop working), proven by the current password. */
+    regenerate: (password: string, passwordForm?: FieldErrors) =>
+      busy(async () => {
+        const res = await call(session.api.POST('/api/auth/totp/recovery-codes', { body: { password } }), {
+          form: passwordForm,
+        });
+        state.recoveryCodes = res.data.recoveryCodes;
+      }),
+    /** The user saved them: they leave the screen for good. */
+    saved() {
+      state.recoveryCodes = [];
+    },
+  };
+}
