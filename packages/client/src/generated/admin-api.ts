@@ -3709,6 +3709,13 @@ export interface paths {
                                  * @example 2026-01-31T08:00:00.000Z
                                  */
                                 lastUsedAt: string;
+                                /** @description 登录地点 Where the address is, from the offline IP database of /api/ip-region: province, city and China’s operator (`广东省 深圳市 电信`), `中国香港`, or country, region and city elsewhere (`美国 加利福尼亚州 山景城`); `本机` (This machine) for loopback, `内网地址` (Internal network) for private, link-local and 100.64/10 addresses, `未知` (Unknown) when no database places it. `en` is the same place in English. Computed on read, not stored at sign-in: no migration, and old rows follow an IP database update. Cost: about 0.5 ms per row for an address not seen before (median 51 ms for a 100-row page of 100 random public addresses, measured on 2 shared cores) and under 1 µs for one seen recently (the last 10 000 addresses are kept). */
+                                location: {
+                                    /** @example Shenzhen, Guangdong (China Telecom) */
+                                    en: string;
+                                    /** @example 广东省 深圳市 电信 */
+                                    zh: string;
+                                };
                                 nickname: string;
                                 userAgent: string;
                                 userId: string;
@@ -4031,6 +4038,13 @@ export interface paths {
                                     event: "login" | "logout" | "session-ended" | "forced-logout" | "refresh-reused";
                                     id: string;
                                     ip: string;
+                                    /** @description 登录地点 Where the address is, from the offline IP database of /api/ip-region: province, city and China’s operator (`广东省 深圳市 电信`), `中国香港`, or country, region and city elsewhere (`美国 加利福尼亚州 山景城`); `本机` (This machine) for loopback, `内网地址` (Internal network) for private, link-local and 100.64/10 addresses, `未知` (Unknown) when no database places it. `en` is the same place in English. Computed on read, not stored at sign-in: no migration, and old rows follow an IP database update. Cost: about 0.5 ms per row for an address not seen before (median 51 ms for a 100-row page of 100 random public addresses, measured on 2 shared cores) and under 1 µs for one seen recently (the last 10 000 addresses are kept). */
+                                    location: {
+                                        /** @example Shenzhen, Guangdong (China Telecom) */
+                                        en: string;
+                                        /** @example 广东省 深圳市 电信 */
+                                        zh: string;
+                                    };
                                     /** @description Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, WRONG_TOTP, TOTP_LOCKED (the account’s second step locked after wrong codes), THROTTLED for a failed sign-in; the code a session ended with (SESSION_ENDED, FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise */
                                     reason: string;
                                     /** @description success or failure */
@@ -5006,6 +5020,13 @@ export interface paths {
                                      * @example 2026-01-31T08:00:00.000Z
                                      */
                                     lastUsedAt: string;
+                                    /** @description 登录地点 Where the address is, from the offline IP database of /api/ip-region: province, city and China’s operator (`广东省 深圳市 电信`), `中国香港`, or country, region and city elsewhere (`美国 加利福尼亚州 山景城`); `本机` (This machine) for loopback, `内网地址` (Internal network) for private, link-local and 100.64/10 addresses, `未知` (Unknown) when no database places it. `en` is the same place in English. Computed on read, not stored at sign-in: no migration, and old rows follow an IP database update. Cost: about 0.5 ms per row for an address not seen before (median 51 ms for a 100-row page of 100 random public addresses, measured on 2 shared cores) and under 1 µs for one seen recently (the last 10 000 addresses are kept). */
+                                    location: {
+                                        /** @example Shenzhen, Guangdong (China Telecom) */
+                                        en: string;
+                                        /** @example 广东省 深圳市 电信 */
+                                        zh: string;
+                                    };
                                     nickname: string;
                                     userAgent: string;
                                     userId: string;
