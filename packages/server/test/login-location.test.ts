@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeEachDb, login, useTestApp } from './helpers.js';
+import { describeEachDb, login, loginFrom, useTestApp } from './helpers.js';
 import { adminCall, as, createUser, PASSWORD } from './admin-fixtures.js';
 
 const SHENZHEN = { zh: '广东省 深圳市 电信', en: 'Shenzhen, Guangdong (China Telecom)' };
@@ -16,14 +16,10 @@ describeEachDb('登录地点 in the login log and the session lists', (dialect) 
   async function signInFrom(from: string | undefined) {
     const username = `located${++n}`;
     await createUser(await adminCall(t.app), username);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username, password: PASSWORD },
-      headers: from ? { 'x-forwarded-for': from } : {},
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const me = as(t.app, res.json().data.accessToken);
+    const { accessToken } = from
+      ? await loginFrom(t.app, from, username, PASSWORD)
+      : await login(t.app, username, PASSWORD);
+    const me = as(t.app, accessToken);
     const own = (await me('GET', '/api/auth/sessions')).json().data as Array<Record<string, unknown>>;
     return { username, me, own };
   }
