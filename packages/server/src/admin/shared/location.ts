@@ -6,8 +6,11 @@ import { Type } from '@sinclair/typebox';
  */
 export const LocationSchema = Type.Object(
   {
-    zh: Type.String({ examples: ['广东省 深圳市 电信'] }),
-    en: Type.String({ examples: ['Shenzhen, Guangdong (China Telecom)'] }),
+    zh: Type.String({ description: '中文：省 市 运营商，或 本机 / 内网地址 / 未知', examples: ['广东省 深圳市 电信'] }),
+    en: Type.String({
+      description: 'The same place in English: city, province (operator)',
+      examples: ['Shenzhen, Guangdong (China Telecom)'],
+    }),
   },
   {
     description:
