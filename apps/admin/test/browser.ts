@@ -63,8 +63,12 @@ export const VIEWPORTS = [
 export type Viewport = (typeof VIEWPORTS)[number];
 
 /** A new page in its own context at the viewport, in Chinese, page errors logged, waits of 15 s. */
-export async function openPage(browser: Browser, vp: Viewport): Promise<Page> {
-  const c = await browser.newContext({ viewport: { width: vp.width, height: vp.height }, locale: 'zh-CN' });
+export async function openPage(browser: Browser, vp: Viewport, headers?: Record<string, string>): Promise<Page> {
+  const c = await browser.newContext({
+    viewport: { width: vp.width, height: vp.height },
+    locale: 'zh-CN',
+    extraHTTPHeaders: headers,
+  });
   c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
   c.setDefaultTimeout(15_000);
   return c.newPage();

@@ -2,14 +2,21 @@
  * What an operator meets in the admin app every day, at 1440×900 and at 390×844, in Debian's headless Chromium against
  * a real server (sign-in passwords of at least 12 characters, so the server's own policy is what refuses a short one):
  * one's own sign-out, the server's validation message under its field, an unreachable server, the content pages'
- * names for codes. Screenshots of the changed pages go to docs/screenshots/.
+ * names for codes, 登录地点 from the offline IP database. Screenshots of the changed pages go to docs/screenshots/.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, bearer, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import {
+  ADMIN,
+  bearer,
+  getTestInstance,
+  login,
+  loginFrom,
+  type TestInstance,
+} from '../../../packages/server/test/helpers.js';
 import { USER_PASSWORD, insertUser } from '../../../packages/server/test/auth-fixtures.js';
 import { totpCode } from '../../../packages/server/src/admin/auth/totp.js';
 import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
@@ -34,7 +41,8 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
   beforeAll(async () => {
     ensureBuilt();
     fs.mkdirSync(SHOTS, { recursive: true });
-    t = await getTestInstance('sqlite', { PASSWORD_MIN_LENGTH: '12' });
+    // Behind a proxy on this machine: a page may sign in from the address its X-Forwarded-For names (登录地点).
+    t = await getTestInstance('sqlite', { PASSWORD_MIN_LENGTH: '12', TRUST_PROXY: '127.0.0.1' });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await launchChromium();
@@ -45,7 +53,7 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
     await t?.close();
   });
 
-  const open = (vp: Viewport) => openPage(browser, vp);
+  const open = (vp: Viewport, headers?: Record<string, string>) => openPage(browser, vp, headers);
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 
   const signIn = (page: Page, username = ADMIN.username, password = ADMIN.password) =>
@@ -257,6 +265,55 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
         const body = (await mood.locator('.el-table__body').textContent()) ?? '';
         expect(body).not.toMatch(/\b(diary|toxic|flattery|love|caption)\b/);
         expect(body).toMatch(/日记|毒鸡汤|彩虹屁|情话|朋友圈文案/);
+        await page.context().close();
+      });
+
+      it('the login log, online sessions and one’s own devices show 登录地点: a real place, 本机, 内网地址', async () => {
+        const shenzhen = '广东省 深圳市 电信';
+        // The same account signed in from this machine and from an office network; this page from Shenzhen.
+        await login(t.app);
+        await loginFrom(t.app, '192.168.1.20');
+        const page = await open(vp, { 'x-forwarded-for': '14.21.64.1' });
+        await signIn(page);
+        /** The 登录地点 cells of a list; on a phone the column is scrolled to the table's left edge (clear of a fixed one). */
+        const places = async (scope: string) => {
+          const cells = page.locator(`${scope} [data-col="location"]`);
+          const first = cells.filter({ hasText: shenzhen }).first();
+          await first.scrollIntoViewIfNeeded();
+          if (vp.name === 'phone')
+            await first.evaluate((el) => {
+              const wrap = el.closest('.el-scrollbar__wrap');
+              const cell = el.closest('td');
+              if (wrap && cell) wrap.scrollLeft = cell.offsetLeft;
+            });
+          return (await cells.allInnerTexts()).map((c) => c.trim());
+        };
+        const header = (scope: string) => page.locator(`${scope} .el-table__header th`, { hasText: '登录地点' });
+
+        await clickMenu(page, 'system', 'system:login-log');
+        await header('[data-page="login-logs"]').waitFor();
+        expect((await places('[data-page="login-logs"]')).slice(0, 3)).toEqual([shenzhen, '内网地址', '本机']);
+        await shot(page, `admin-login-log-${vp.name}`);
+
+        await clickMenu(page, 'system', 'system:session');
+        await header('[data-page="sessions"]').waitFor();
+        expect(await places('[data-page="sessions"]')).toEqual(expect.arrayContaining([shenzhen, '内网地址', '本机']));
+        await shot(page, `admin-sessions-${vp.name}`);
+
+        await page.locator('[data-testid="user-menu"]').click();
+        await page.locator('[data-testid="open-profile"]').click();
+        const current = page.locator('[data-testid="own-sessions"] .el-table__row', { hasText: '当前设备' });
+        await current.locator('[data-col="location"]', { hasText: shenzhen }).waitFor();
+        expect(await places('[data-testid="own-sessions"]')).toEqual(expect.arrayContaining(['内网地址', '本机']));
+        await shot(page, `admin-profile-${vp.name}`);
+
+        // In English, the same place in English.
+        await page.evaluate(() => localStorage.setItem('tianji.locale', 'en'));
+        await page.reload();
+        await page
+          .locator('[data-testid="own-sessions"] .el-table__row:has(.el-tag.current)')
+          .locator('[data-col="location"]', { hasText: 'Shenzhen, Guangdong (China Telecom)' })
+          .waitFor();
         await page.context().close();
       });
     });

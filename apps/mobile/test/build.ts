@@ -54,8 +54,9 @@ export const VIEWPORTS = [
 export type Viewport = (typeof VIEWPORTS)[number];
 
 /** A new page in its own context at the viewport (touch on a phone), in Chinese, no service worker, waits of 15 s. */
-export async function openPage(browser: Browser, vp: Viewport): Promise<Page> {
+export async function openPage(browser: Browser, vp: Viewport, headers?: Record<string, string>): Promise<Page> {
   const c = await browser.newContext({
+    extraHTTPHeaders: headers,
     viewport: { width: vp.width, height: vp.height },
     isMobile: vp.isMobile,
     hasTouch: vp.isMobile,

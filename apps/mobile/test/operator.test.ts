@@ -1,7 +1,7 @@
 /**
  * What an operator meets in the phone app, at 390×844 and at 1440×900, in Debian's headless Chromium against a real
  * server (passwords of at least 12 characters, so the server's own policy is what refuses a short one): one's own
- * sign-out, the server's validation message under its field, an unreachable server, names for codes, and no request
+ * sign-out, the server's validation message under its field, an unreachable server, names for codes, 登录地点, and no request
  * to another origin (the icon font ships with the app). Screenshots of the changed pages go to docs/screenshots/.
  */
 import fs from 'node:fs';
@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import { ADMIN, getTestInstance, login, loginFrom, type TestInstance } from '../../../packages/server/test/helpers.js';
 import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
 import {
   CHROMIUM,
@@ -33,7 +33,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the operator’s daily work in the ph
   beforeAll(async () => {
     ensureMobileBuilt();
     fs.mkdirSync(SHOTS, { recursive: true });
-    t = await getTestInstance('sqlite', { PASSWORD_MIN_LENGTH: '12' });
+    // Behind a proxy on this machine: a page may sign in from the address its X-Forwarded-For names (登录地点).
+    t = await getTestInstance('sqlite', { PASSWORD_MIN_LENGTH: '12', TRUST_PROXY: '127.0.0.1' });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await launchChromium();
@@ -44,7 +45,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the operator’s daily work in the ph
     await t?.close();
   });
 
-  const open = (vp: Viewport) => openPage(browser, vp);
+  const open = (vp: Viewport, headers?: Record<string, string>) => openPage(browser, vp, headers);
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 
   const signIn = (page: Page, username = ADMIN.username, password = ADMIN.password) =>
@@ -157,6 +158,41 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the operator’s daily work in the ph
         await page.locator('.van-radio', { hasText: '抖机灵' }).waitFor();
         expect(await page.locator('input[name="from_who"]').getAttribute('placeholder')).toBe('可不填');
         await shot(page, `mobile-quick-add-${vp.name}`);
+        await page.context().close();
+      });
+
+      it('session cells and the login log show 登录地点 under the device: a real place, 本机, 内网地址', async () => {
+        const shenzhen = '广东省 深圳市 电信';
+        // The same account signed in from this machine and from an office network; this page from Shenzhen.
+        await login(t.app);
+        await loginFrom(t.app, '192.168.1.20');
+        const page = await open(vp, { 'x-forwarded-for': '14.21.64.1' });
+        await signIn(page);
+        const places = (scope: string) => page.locator(`${scope} [data-testid="session-place"]`).allInnerTexts();
+
+        await page.locator('[data-testid="tabbar"]').getByText('会话').click();
+        await page.locator('[data-page="sessions"] [data-testid="session-place"]').first().waitFor();
+        expect((await places('[data-page="sessions"]')).slice(0, 3)).toEqual([
+          `${shenzhen} · 14.21.64.1`,
+          '内网地址 · 192.168.1.20',
+          '本机 · 127.0.0.1',
+        ]);
+        await shot(page, `mobile-sessions-${vp.name}`);
+        await page.locator('.van-tab', { hasText: '登录日志' }).click();
+        const newest = page.locator('[data-testid="login-log-row"] [data-testid="login-place"]').first();
+        await newest.waitFor();
+        expect(await newest.textContent()).toBe(`${shenzhen}（14.21.64.1）`);
+        await shot(page, `mobile-login-log-${vp.name}`);
+
+        await page.locator('[data-testid="tabbar"]').getByText('我的').click();
+        const mine = page.locator('[data-page="me"] .session', {
+          has: page.locator('.van-tag', { hasText: '当前设备' }),
+        });
+        await mine.locator('[data-testid="session-place"]', { hasText: shenzhen }).waitFor();
+        expect(await places('[data-page="me"]')).toEqual(
+          expect.arrayContaining(['内网地址 · 192.168.1.20', '本机 · 127.0.0.1']),
+        );
+        await shot(page, `mobile-me-${vp.name}`);
         await page.context().close();
       });
     });

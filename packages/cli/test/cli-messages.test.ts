@@ -75,17 +75,23 @@ describe('what the tianji command says', () => {
     expect(JSON.parse(wrong.stderr).error.code).toBe('WRONG_CREDENTIALS');
   });
 
-  it('sessions list and login-log list use Chinese headers and device labels; English with LANG=en', async () => {
+  it('sessions list and login-log list use Chinese headers, device labels and 登录地点; English with LANG=en', async () => {
     const sessions = await h.run(['sessions', 'list']);
     expect(sessions.code, sessions.stderr).toBe(0);
-    expect(sessions.stdout.split('\n')[0]).toMatch(/^设备\s+地址\s+登录时间\s+最近活动\s+本机\s+ID$/);
-    expect(sessions.stdout).toMatch(/（命令行）/);
+    expect(sessions.stdout.split('\n')[0]).toMatch(/^设备\s+地址\s+登录地点\s+登录时间\s+最近活动\s+本机\s+ID$/);
+    expect(sessions.stdout).toMatch(/（命令行）\s+127\.0\.0\.1\s+本机\s/); // signed in from this machine
     const log = await h.run(['login-log', 'list']);
-    expect(log.stdout.split('\n')[0]).toMatch(/^时间\s+用户名\s+事件\s+结果\s+原因\s+地址\s+设备$/);
+    expect(log.stdout.split('\n')[0]).toMatch(/^时间\s+用户名\s+事件\s+结果\s+原因\s+地址\s+登录地点\s+设备$/);
+    expect(log.stdout).toMatch(/127\.0\.0\.1\s+本机\s/);
     expect(log.stdout).toContain('登录');
     expect(log.stdout).toContain('密码错误'); // the wrong password above, by name, not WRONG_PASSWORD
     const en = await h.run(['login-log', 'list'], { env: { LANG: 'en_US.UTF-8' } });
-    expect(en.stdout.split('\n')[0]).toMatch(/^Time\s+Username\s+Event/);
+    expect(en.stdout.split('\n')[0]).toMatch(
+      /^Time\s+Username\s+Event\s+Result\s+Reason\s+Address\s+Location\s+Device$/,
+    );
+    expect(en.stdout).toMatch(/127\.0\.0\.1\s+This machine\s/);
+    const enSessions = await h.run(['sessions', 'list'], { env: { LANG: 'en_US.UTF-8' } });
+    expect(enSessions.stdout.split('\n')[0]).toMatch(/^Device\s+Address\s+Location\s+Signed in/);
     expect(en.stdout).toContain('Wrong password');
   });
 
@@ -94,7 +100,8 @@ describe('what the tianji command says', () => {
       id: 's1',
       clientKind: 'mobile',
       deviceLabel: '',
-      ip: '10.0.0.1',
+      ip: '14.21.64.1',
+      location: { zh: '广东省 深圳市 电信', en: 'Shenzhen, Guangdong (China Telecom)' },
       createdAt: '2026-01-01T00:00:00Z',
       lastUsedAt: '2026-01-01T00:00:00Z',
       expiresAt: '2026-02-01T00:00:00Z',
@@ -102,8 +109,12 @@ describe('what the tianji command says', () => {
     };
     expect(sessionsTable([row], false, 'zh')).toContain('移动端');
     expect(sessionsTable([row], false, 'en')).toContain('Mobile');
+    expect(sessionsTable([row], false, 'zh')).toContain('14.21.64.1  广东省 深圳市 电信');
+    expect(sessionsTable([row], true, 'en')).toContain('Shenzhen, Guangdong (China Telecom)');
     const entry = { ...row, username: 'li', event: 'login', result: 'failure', reason: 'WRONG_TOTP' };
     expect(loginLogTable([entry], 'zh')).toContain('两步验证码错误');
     expect(loginLogTable([entry], 'en')).toContain('Wrong two-step code');
+    expect(loginLogTable([entry], 'zh')).toContain('广东省 深圳市 电信');
+    expect(loginLogTable([entry], 'en')).toContain('Shenzhen, Guangdong (China Telecom)');
   });
 });

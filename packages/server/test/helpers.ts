@@ -150,8 +150,19 @@ export function useTestApp(
   };
 }
 
-export async function login(app: FastifyInstance, username = ADMIN.username, password = ADMIN.password) {
-  const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
+export const login = (app: FastifyInstance, username = ADMIN.username, password = ADMIN.password) =>
+  signInWith(app, username, password, {});
+
+/** login from `address`, as a proxy on this machine names it in X-Forwarded-For (needs TRUST_PROXY=127.0.0.1). */
+export const loginFrom = (
+  app: FastifyInstance,
+  address: string,
+  username = ADMIN.username,
+  password = ADMIN.password,
+) => signInWith(app, username, password, { 'x-forwarded-for': address });
+
+async function signInWith(app: FastifyInstance, username: string, password: string, headers: Record<string, string>) {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, headers });
   if (res.statusCode !== 200) throw new Error(`login as ${username} failed: ${res.statusCode} ${res.body}`);
   return res.json().data as { accessToken: string; refreshToken: string; user: { id: string; permissions: number } };
 }

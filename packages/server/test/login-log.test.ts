@@ -158,7 +158,7 @@ describeEachDb('login log', (dialect) => {
       .trim()
       .split('\r\n');
     expect(lines[0]).toBe(
-      'createdAt,event,result,reason,username,userId,ip,deviceLabel,clientKind,userAgent,sessionId,actorUsername',
+      'createdAt,event,result,reason,username,userId,ip,location,deviceLabel,clientKind,userAgent,sessionId,actorUsername',
     );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(',login,success,,');

@@ -71,6 +71,7 @@ describeEachDb('sessions', (dialect) => {
         'id',
         'ip',
         'lastUsedAt',
+        'location',
         'nickname',
         'userAgent',
         'userId',

@@ -126,6 +126,7 @@ const en: typeof zh = {
     device: 'Device',
     clientKind: 'Client',
     ip: 'Address',
+    location: 'Location',
     createdAt: 'Signed in',
     lastUsedAt: 'Last active',
     expiresAt: 'Expires',

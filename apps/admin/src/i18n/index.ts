@@ -22,6 +22,10 @@ export function setLocale(locale: Locale) {
   document.documentElement.lang = locale;
 }
 
+/** A sign-in's 登录地点 in the chosen language (the server sends both). */
+export const placeName = (location: { zh: string; en: string }): string =>
+  i18n.global.locale.value === 'en' ? location.en : location.zh;
+
 /** A menu's display name: the server's (Chinese) name, or its English translation when English is chosen. */
 export function menuName(node: { code: string; name: string }): string {
   if (i18n.global.locale.value === 'zh-CN') return node.name;

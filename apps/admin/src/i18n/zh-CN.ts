@@ -123,6 +123,7 @@ export default {
     device: '设备',
     clientKind: '客户端',
     ip: '地址',
+    location: '登录地点',
     createdAt: '登录时间',
     lastUsedAt: '最近活动',
     expiresAt: '到期时间',

@@ -12,18 +12,19 @@ type Entry = {
   result: string;
   reason: string;
   ip: string;
+  location?: { zh: string; en: string };
   deviceLabel: string;
   clientKind: string;
 };
 
 const TEXT = {
   zh: {
-    headers: ['时间', '用户名', '事件', '结果', '原因', '地址', '设备'],
+    headers: ['时间', '用户名', '事件', '结果', '原因', '地址', '登录地点', '设备'],
     result: { success: '成功', failure: '失败' } as Record<string, string>,
     page: (p: number, total: number) => `第 ${p} 页，共 ${total} 条`,
   },
   en: {
-    headers: ['Time', 'Username', 'Event', 'Result', 'Reason', 'Address', 'Device'],
+    headers: ['Time', 'Username', 'Event', 'Result', 'Reason', 'Address', 'Location', 'Device'],
     result: { success: 'Success', failure: 'Failure' } as Record<string, string>,
     page: (p: number, total: number) => `Page ${p}, ${total} in all`,
   },
@@ -43,6 +44,7 @@ export function loginLogTable(items: Entry[], l = lang()): string {
     (e) => t.result[e.result] ?? e.result,
     (e) => (e.reason ? nameIn(LOGIN_REASON_NAMES, e.reason, l) : ''),
     (e) => e.ip,
+    (e) => e.location?.[l] ?? '',
     (e) => e.deviceLabel || nameIn(CLIENT_KIND_NAMES, e.clientKind, l),
   ];
   return table(

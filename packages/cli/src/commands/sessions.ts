@@ -14,6 +14,7 @@ type Session = {
   clientKind: string;
   deviceLabel: string;
   ip: string;
+  location?: { zh: string; en: string };
   createdAt: string;
   lastUsedAt: string;
   expiresAt: string;
@@ -22,8 +23,24 @@ type Session = {
 type Page = { items: Session[]; total?: number } | Session[];
 
 const HEADERS = {
-  zh: { user: '用户', device: '设备', ip: '地址', signedIn: '登录时间', active: '最近活动', current: '本机' },
-  en: { user: 'User', device: 'Device', ip: 'Address', signedIn: 'Signed in', active: 'Last active', current: 'This' },
+  zh: {
+    user: '用户',
+    device: '设备',
+    ip: '地址',
+    location: '登录地点',
+    signedIn: '登录时间',
+    active: '最近活动',
+    current: '本机',
+  },
+  en: {
+    user: 'User',
+    device: 'Device',
+    ip: 'Address',
+    location: 'Location',
+    signedIn: 'Signed in',
+    active: 'Last active',
+    current: 'This',
+  },
 };
 
 /** The session list as people read it: who, which device (its label, else the client kind's name), when. */
@@ -37,6 +54,7 @@ export function sessionsTable(items: Session[], all: boolean, l = lang()): strin
       value: (s: Session) => (s.deviceLabel ? `${s.deviceLabel}（${kind(s.clientKind)}）` : kind(s.clientKind)),
     },
     { header: h.ip, value: (s: Session) => s.ip },
+    { header: h.location, value: (s: Session) => s.location?.[l] ?? '' },
     { header: h.signedIn, value: (s: Session) => formatDate(s.createdAt) },
     { header: h.active, value: (s: Session) => formatDate(s.lastUsedAt) },
     ...(all ? [] : [{ header: h.current, value: (s: Session) => (s.current ? '*' : '') }]),

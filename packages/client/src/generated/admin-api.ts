@@ -3769,6 +3769,19 @@ export interface paths {
                                  * @example 2026-01-31T08:00:00.000Z
                                  */
                                 lastUsedAt: string;
+                                /** @description 登录地点 Where the address is, from the offline IP database of /api/ip-region: province, city and China’s operator (`广东省 深圳市 电信`), `中国香港`, or country, region and city elsewhere (`美国 加利福尼亚州 山景城`); `本机` (This machine) for loopback, `内网地址` (Internal network) for private, link-local and 100.64/10 addresses, `未知` (Unknown) when no database places it. `en` is the same place in English. Computed on read, not stored at sign-in: no migration, and old rows follow an IP database update. Cost per row, measured on a 100-row page of 100 random public addresses (2 shared cores): 0.25 ms best, 0.5 ms median for an address not seen before (the database files are read on demand, 4 KiB at a time); under 1 µs for one seen recently (the last 10 000 addresses are kept), so the usual page, from a few offices, costs next to nothing. */
+                                location: {
+                                    /**
+                                     * @description The same place in English: city, province (operator)
+                                     * @example Shenzhen, Guangdong (China Telecom)
+                                     */
+                                    en: string;
+                                    /**
+                                     * @description 中文：省 市 运营商，或 本机 / 内网地址 / 未知
+                                     * @example 广东省 深圳市 电信
+                                     */
+                                    zh: string;
+                                };
                                 nickname: string;
                                 userAgent: string;
                                 userId: string;
@@ -4141,6 +4154,19 @@ export interface paths {
                                     event: "login" | "logout" | "session-ended" | "forced-logout" | "refresh-reused";
                                     id: string;
                                     ip: string;
+                                    /** @description 登录地点 Where the address is, from the offline IP database of /api/ip-region: province, city and China’s operator (`广东省 深圳市 电信`), `中国香港`, or country, region and city elsewhere (`美国 加利福尼亚州 山景城`); `本机` (This machine) for loopback, `内网地址` (Internal network) for private, link-local and 100.64/10 addresses, `未知` (Unknown) when no database places it. `en` is the same place in English. Computed on read, not stored at sign-in: no migration, and old rows follow an IP database update. Cost per row, measured on a 100-row page of 100 random public addresses (2 shared cores): 0.25 ms best, 0.5 ms median for an address not seen before (the database files are read on demand, 4 KiB at a time); under 1 µs for one seen recently (the last 10 000 addresses are kept), so the usual page, from a few offices, costs next to nothing. */
+                                    location: {
+                                        /**
+                                         * @description The same place in English: city, province (operator)
+                                         * @example Shenzhen, Guangdong (China Telecom)
+                                         */
+                                        en: string;
+                                        /**
+                                         * @description 中文：省 市 运营商，或 本机 / 内网地址 / 未知
+                                         * @example 广东省 深圳市 电信
+                                         */
+                                        zh: string;
+                                    };
                                     /** @description Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, WRONG_TOTP, TOTP_LOCKED (the account’s second step locked after wrong codes), THROTTLED for a failed sign-in; the code a session ended with (SESSION_ENDED, FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise */
                                     reason: string;
                                     /** @description success or failure */
@@ -5116,6 +5142,19 @@ export interface paths {
                                      * @example 2026-01-31T08:00:00.000Z
                                      */
                                     lastUsedAt: string;
+                                    /** @description 登录地点 Where the address is, from the offline IP database of /api/ip-region: province, city and China’s operator (`广东省 深圳市 电信`), `中国香港`, or country, region and city elsewhere (`美国 加利福尼亚州 山景城`); `本机` (This machine) for loopback, `内网地址` (Internal network) for private, link-local and 100.64/10 addresses, `未知` (Unknown) when no database places it. `en` is the same place in English. Computed on read, not stored at sign-in: no migration, and old rows follow an IP database update. Cost per row, measured on a 100-row page of 100 random public addresses (2 shared cores): 0.25 ms best, 0.5 ms median for an address not seen before (the database files are read on demand, 4 KiB at a time); under 1 µs for one seen recently (the last 10 000 addresses are kept), so the usual page, from a few offices, costs next to nothing. */
+                                    location: {
+                                        /**
+                                         * @description The same place in English: city, province (operator)
+                                         * @example Shenzhen, Guangdong (China Telecom)
+                                         */
+                                        en: string;
+                                        /**
+                                         * @description 中文：省 市 运营商，或 本机 / 内网地址 / 未知
+                                         * @example 广东省 深圳市 电信
+                                         */
+                                        zh: string;
+                                    };
                                     nickname: string;
                                     userAgent: string;
                                     userId: string;

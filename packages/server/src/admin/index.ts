@@ -50,7 +50,7 @@ export default async function adminApi(app: FastifyInstance, opts: { now?: () =>
     refreshGraceMs: app.config.refreshReuseGraceMs,
   });
   app.decorate('authService', auth);
-  app.decorate('sessions', new SessionsService(app.db.kysely, auth));
+  app.decorate('sessions', new SessionsService(app.db.kysely, auth, app.ipLookup.place));
   const events = new SessionEvents(app.log, app.redis);
   await events.start();
   app.decorate('sessionEvents', events);

@@ -4,9 +4,9 @@ import type { Database } from '../../db/schema.js';
 import { timeWindow } from '../audit/repository.js';
 import { containsText, startsWithText } from '../shared/query.js';
 import type { ClientKind } from '../sessions/device.js';
-import type { LoginEvent, LoginLogEntry, LoginLogFilter, LoginResult } from './schemas.js';
+import type { LoginEvent, LoginLogFilter, LoginLogRecord, LoginResult } from './schemas.js';
 
-export type LoginLogInput = Omit<LoginLogEntry, 'id' | 'createdAt'>;
+export type LoginLogInput = Omit<LoginLogRecord, 'id' | 'createdAt'>;
 
 function filtered<O>(qb: SelectQueryBuilder<Database, 'login_logs', O>, f: LoginLogFilter) {
   let q = qb;
@@ -21,7 +21,7 @@ function filtered<O>(qb: SelectQueryBuilder<Database, 'login_logs', O>, f: Login
   return q;
 }
 
-const toEntry = (r: Database['login_logs']): LoginLogEntry => ({
+const toEntry = (r: Database['login_logs']): LoginLogRecord => ({
   id: r.id,
   createdAt: r.created_at,
   event: r.event as LoginEvent,

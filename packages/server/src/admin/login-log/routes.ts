@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sendCsv, type CsvColumn } from '../../shared/csv.js';
 import { EXPORT_LIMIT, offsetOf } from '../shared/query.js';
 import { CsvResponse, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
+import { withLocation } from '../shared/location.js';
 import { loginLogRepository as repo } from './repository.js';
 import { LoginLogEntrySchema, LoginLogExportQuery, LoginLogQuery, type LoginLogEntry } from './schemas.js';
 import { MENUS } from '../../catalogue.js';
@@ -18,6 +19,7 @@ const CSV_COLUMNS: CsvColumn<LoginLogEntry>[] = [
   { header: 'username', value: (e) => e.username },
   { header: 'userId', value: (e) => e.userId },
   { header: 'ip', value: (e) => e.ip },
+  { header: 'location', value: (e) => e.location.zh },
   { header: 'deviceLabel', value: (e) => e.deviceLabel },
   { header: 'clientKind', value: (e) => e.clientKind },
   { header: 'userAgent', value: (e) => e.userAgent },
@@ -45,7 +47,8 @@ export default async function loginLogRoutes(parent: FastifyInstance) {
     },
     async (req) => {
       const q = req.query;
-      return { data: { ...(await repo.list(db, q, q.pageSize, offsetOf(q))), page: q.page, pageSize: q.pageSize } };
+      const { items, total } = await repo.list(db, q, q.pageSize, offsetOf(q));
+      return { data: { items: withLocation(items, app.ipLookup.place), total, page: q.page, pageSize: q.pageSize } };
     },
   );
 
@@ -65,7 +68,8 @@ export default async function loginLogRoutes(parent: FastifyInstance) {
     async (req, reply) => {
       const { items, total } = await repo.list(db, req.query, EXPORT_LIMIT, 0);
       await app.audit(req, 'login-log.export', 'login-log', null, { count: items.length, filter: req.query });
-      return sendCsv(reply, 'login-logs.csv', CSV_COLUMNS, items, total > items.length);
+      const rows = withLocation(items, app.ipLookup.place);
+      return sendCsv(reply, 'login-logs.csv', CSV_COLUMNS, rows, total > items.length);
     },
   );
 }

@@ -3,6 +3,7 @@ import { AuditQuery } from '../audit/schemas.js';
 import { PageFields, Timestamp } from '../shared/schemas.js';
 import { ClientKindSchema } from '../sessions/schemas.js';
 import { literalUnion } from '../../shared/literal-union.js';
+import { LocationSchema } from '../shared/location.js';
 
 export const LOGIN_EVENTS = ['login', 'logout', 'session-ended', 'forced-logout', 'refresh-reused'] as const;
 export type LoginEvent = (typeof LOGIN_EVENTS)[number];
@@ -40,6 +41,7 @@ export const LoginLogEntrySchema = Type.Object({
   userId: Type.Union([Type.String(), Type.Null()]),
   sessionId: Type.Union([Type.String(), Type.Null()]),
   ip: Type.String(),
+  location: LocationSchema,
   userAgent: Type.String(),
   deviceLabel: Type.String(),
   clientKind: ClientKindSchema,
@@ -47,3 +49,5 @@ export const LoginLogEntrySchema = Type.Object({
   actorUsername: Type.String(),
 });
 export type LoginLogEntry = Static<typeof LoginLogEntrySchema>;
+/** A row as stored: without its 登录地点, which is looked up as it is read. */
+export type LoginLogRecord = Omit<LoginLogEntry, 'location'>;

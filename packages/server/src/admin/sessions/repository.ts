@@ -2,7 +2,7 @@ import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { containsText, startsWithText } from '../shared/query.js';
 import type { ClientKind } from './device.js';
-import type { SessionDto, SessionFilter } from './schemas.js';
+import type { SessionFilter, SessionRecord } from './schemas.js';
 
 type Joined = SelectQueryBuilder<Database, 'sessions' | 'users', object>;
 
@@ -49,7 +49,7 @@ export const sessionsRepository = {
     f: Partial<SessionFilter>,
     limit: number,
     offset: number,
-  ): Promise<{ items: SessionDto[]; total: number }> {
+  ): Promise<{ items: SessionRecord[]; total: number }> {
     const { total } = await filtered(live(db, now), f)
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { PageFields, Timestamp } from '../shared/schemas.js';
 import { CLIENT_KINDS } from './device.js';
 import { literalUnion } from '../../shared/literal-union.js';
+import { LocationSchema } from '../shared/location.js';
 
 export const ClientKindSchema = literalUnion(CLIENT_KINDS, {
   description: 'What signed in, from the X-Client-Kind header: web, mobile, cli, sdk or other',
@@ -17,6 +18,7 @@ export const SessionSchema = Type.Object({
   lastUsedAt: { ...Timestamp, description: 'Last refresh (not every request)' },
   expiresAt: { ...Timestamp, description: 'The refresh token expires then unless used' },
   ip: Type.String({ description: 'Address it signed in from (honours TRUST_PROXY)' }),
+  location: LocationSchema,
   userAgent: Type.String(),
   clientKind: ClientKindSchema,
   deviceLabel: Type.String({
@@ -24,6 +26,8 @@ export const SessionSchema = Type.Object({
   }),
 });
 export type SessionDto = Static<typeof SessionSchema>;
+/** A session as stored: without its 登录地点, which is looked up as it is read. */
+export type SessionRecord = Omit<SessionDto, 'location'>;
 
 export const OwnSessionSchema = Type.Intersect([
   SessionSchema,

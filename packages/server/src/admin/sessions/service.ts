@@ -6,6 +6,7 @@ import type { AuthService, EndedSession } from '../auth/service.js';
 import type { Actor } from '../shared/actor.js';
 import { unique } from '../shared/actor.js';
 import { offsetOf } from '../shared/query.js';
+import { withLocation } from '../shared/location.js';
 import { isSuperAdmin, superAdminProtected, SUPER_ADMIN_RULES } from '../super-admin.js';
 import { sessionsRepository as repo } from './repository.js';
 import type { SessionFilter } from './schemas.js';
@@ -36,16 +37,19 @@ export class SessionsService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly auth: AuthService,
+    /** 登录地点 of an address (plugins/ip-lookup.ts). */
+    private readonly place: (ip: string) => { zh: string; en: string },
   ) {}
 
-  list(f: SessionFilter) {
-    return repo.list(this.db, this.auth.iso(), f, f.pageSize, offsetOf(f));
+  async list(f: SessionFilter) {
+    const { items, total } = await repo.list(this.db, this.auth.iso(), f, f.pageSize, offsetOf(f));
+    return { items: withLocation(items, this.place), total };
   }
 
   /** The user's own live sessions, `current` marking the one making the request. */
   async listOwn(userId: string, currentId: string | undefined) {
     const { items } = await repo.list(this.db, this.auth.iso(), { userId }, 1000, 0);
-    return items.map((s) => ({ ...s, current: s.id === currentId }));
+    return withLocation(items, this.place).map((s) => ({ ...s, current: s.id === currentId }));
   }
 
   /** Signs out one of one's own devices (404 when it is not a live session of this user). */

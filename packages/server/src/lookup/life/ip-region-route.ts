@@ -1,9 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
-import { loadPostcodes } from '../shared/postcodes.js';
-import { ChinaCityNames, OfflineIpRegionProvider, recentIpRegions } from './ip-region.js';
-import { openIpSources } from './ip-region-sources.js';
 
 const str = (description: string, examples: unknown[]) => Type.String({ description, examples });
 const num = (description: string, examples: unknown[]) => Type.Number({ description, examples });
@@ -57,9 +54,8 @@ const IpRegionFailSchema = Type.Object(
 );
 
 export default async function ipRegionRoute(app: FastifyInstance) {
-  // Opened once per process, not per request (the packaged databases at the first lookup; see ip-region-sources.ts).
-  const provider = new OfflineIpRegionProvider(openIpSources(app.config.maxmind), new ChinaCityNames(loadPostcodes()));
-  const resolve = recentIpRegions(provider);
+  // Opened once per process, not per request, and shared with the admin's 登录地点 (plugins/ip-lookup.ts).
+  const resolve = app.ipLookup.region;
 
   lookupRoute(app, {
     path: '/ip-region',

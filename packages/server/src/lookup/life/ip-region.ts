@@ -22,6 +22,7 @@
 import { pinyin } from 'pinyin-pro';
 import { paramError } from '../../errors.js';
 import { classifyAddress } from '../shared/ip-address.js';
+import { recentAnswers } from '../shared/memo.js';
 import { shortNames, type PostcodeRow } from '../shared/postcodes.js';
 import { GREATER_CHINA, chinaRegionByCode, findChinaRegion, type ChinaRegion } from './china-regions.js';
 import type { AsnIpSource, ChineseIpSource, CityIpSource, CityPlace } from './ip-region-sources.js';
@@ -99,15 +100,19 @@ export function countryName(code: string, lang: IpLang): string {
   return name;
 }
 
-/** The Chinese database names the three state-owned operators by their last two characters. */
-const CHINESE_ISP: Record<string, string> = {
-  电信: '中国电信',
-  联通: '中国联通',
-  移动: '中国移动',
-  铁通: '中国铁通',
-  广电: '中国广电',
-  教育网: '中国教育和科研计算机网',
+/**
+ * China's operators, by the short name the Chinese database gives them (its ISP field: `电信`), with their full
+ * Chinese and English names.
+ */
+export const CHINA_OPERATORS: Record<string, { zh: string; en: string }> = {
+  电信: { zh: '中国电信', en: 'China Telecom' },
+  联通: { zh: '中国联通', en: 'China Unicom' },
+  移动: { zh: '中国移动', en: 'China Mobile' },
+  铁通: { zh: '中国铁通', en: 'China Tietong' },
+  广电: { zh: '中国广电', en: 'China Broadnet' },
+  教育网: { zh: '中国教育和科研计算机网', en: 'CERNET' },
 };
+const CHINESE_ISP = Object.fromEntries(Object.entries(CHINA_OPERATORS).map(([short, o]) => [short, o.zh]));
 
 /** China's operators as their AS organisations are named, to catch an ISP and an AS that name two operators. */
 const OPERATOR_AS: Array<[RegExp, string]> = [
@@ -341,15 +346,9 @@ const RECENT_LIMIT = 10_000;
  * serialises once. Invalid addresses throw every time (nothing kept).
  */
 export function recentIpRegions(provider: IpRegionProvider) {
-  const recent = new Map<string, Readonly<IpRegionResult>>();
-  return (ip: string, lang: IpLang): Readonly<IpRegionResult> => {
-    const key = `${lang}|${ip}`;
-    let answer = recent.get(key);
-    if (!answer) {
-      answer = Object.freeze(resolveIpRegion(provider, ip, lang));
-      if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value as string);
-      recent.set(key, answer);
-    }
-    return answer;
-  };
+  return recentAnswers(
+    RECENT_LIMIT,
+    (ip: string, lang: IpLang) => `${lang}|${ip}`,
+    (ip: string, lang: IpLang): IpRegionResult => resolveIpRegion(provider, ip, lang),
+  );
 }

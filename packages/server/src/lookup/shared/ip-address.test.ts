@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, ipv4ToNumber, ipv6ToHalves } from './ip-address.js';
+import { classifyAddress, ipv4ToNumber, ipv6ToHalves, localScope } from './ip-address.js';
 
 describe('classifyAddress', () => {
   it('passes public IPv4 and IPv6 addresses through for lookup', () => {
@@ -68,6 +68,32 @@ describe('classifyAddress', () => {
 
   it('accepts a zone id on a link-local address (and calls it reserved)', () => {
     expect(classifyAddress('fe80::1%eth0')).toEqual({ kind: 'reserved' });
+  });
+});
+
+describe('localScope', () => {
+  it('calls loopback this machine, in either version and IPv4-mapped', () => {
+    for (const ip of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1'])
+      expect(localScope(ip), ip).toBe('loopback');
+  });
+
+  it('calls private, unique-local, link-local and carrier-grade NAT addresses internal', () => {
+    for (const ip of [
+      '10.1.2.3',
+      '172.16.0.9',
+      '192.168.1.5',
+      '::ffff:192.168.0.1',
+      'fd00::1',
+      '169.254.1.1',
+      'fe80::1%eth0',
+      '100.64.0.1',
+    ])
+      expect(localScope(ip), ip).toBe('internal');
+  });
+
+  it('has nothing to say about public, documentation or invalid addresses', () => {
+    for (const ip of ['8.8.8.8', '2001:4860:4860::8888', '198.51.100.7', '224.0.0.251', '', 'abc'])
+      expect(localScope(ip), ip).toBeUndefined();
   });
 });
 

@@ -15,6 +15,36 @@ const LOOKUP_V4 = new Set(['unicast', 'as112', 'amt']);
 const LOOKUP_V6 = new Set(['unicast', 'as112v6', 'amt', '6to4', 'teredo']);
 
 /**
+ * An address as `node:net` `isIP` accepts it (no leading zeros in IPv4, zone ids allowed in IPv6), an IPv4-mapped
+ * IPv6 address (`::ffff:8.8.8.8`) as the IPv4 address it carries; undefined when it is none.
+ */
+function parseAddress(input: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  if (isIP(input) === 0) return undefined;
+  try {
+    // Zone ids (fe80::1%eth0) only make sense on link-local addresses, which are reserved anyway.
+    const addr = ipaddr.parse(input.split('%')[0]);
+    return addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()
+      ? (addr as ipaddr.IPv6).toIPv4Address()
+      : addr;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Ranges that never leave a site: RFC 1918, unique-local, link-local, and carrier-grade NAT (100.64/10). */
+const INTERNAL = new Set(['private', 'uniqueLocal', 'linkLocal', 'carrierGradeNat']);
+
+/**
+ * Where a sign-in came from when no database can place it: this machine (loopback, `127.0.0.1`, `::1`), an
+ * internal network (`192.168.1.5`, `fd00::1`, `169.254.1.1`, `100.64.0.1`), or undefined for any other address.
+ */
+export function localScope(input: string): 'loopback' | 'internal' | undefined {
+  const range = parseAddress(input)?.range();
+  if (range === 'loopback') return 'loopback';
+  return range && INTERNAL.has(range) ? 'internal' : undefined;
+}
+
+/**
  * Classifies an address the way ip-api.com reports it: RFC 1918 and IPv6 unique-local (fc00::/7) are
  * `private`; every other special-purpose block (loopback, link-local, CGNAT 100.64/10, 0/8, multicast,
  * documentation and benchmarking nets, 240/4, IPv6 outside 2000::/3, …) is `reserved`. An IPv4-mapped
@@ -23,18 +53,8 @@ const LOOKUP_V6 = new Set(['unicast', 'as112v6', 'amt', '6to4', 'teredo']);
  * Syntax follows `node:net` `isIP` (no leading zeros in IPv4, zone ids allowed in IPv6).
  */
 export function classifyAddress(input: string): AddressClass {
-  const version = isIP(input);
-  if (version === 0) return { kind: 'invalid' };
-  // Zone ids (fe80::1%eth0) only make sense on link-local addresses, which are reserved anyway.
-  const bare = input.split('%')[0];
-  let addr: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    addr = ipaddr.parse(bare);
-  } catch {
-    return { kind: 'invalid' };
-  }
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
-    addr = (addr as ipaddr.IPv6).toIPv4Address();
+  const addr = parseAddress(input);
+  if (!addr) return { kind: 'invalid' };
   const range = addr.range();
   if (addr.kind() === 'ipv4') {
     if (range === 'private') return { kind: 'private' };

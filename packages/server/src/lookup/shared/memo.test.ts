@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answersPerItem, perObject } from './memo.js';
+import { answersPerItem, perObject, recentAnswers } from './memo.js';
 
 describe('answersPerItem', () => {
   it('makes one shared, frozen answer per item and day, and a new one for another day or item', () => {
@@ -28,5 +28,27 @@ describe('perObject', () => {
     expect(memo(a, 'y', () => ++made)).toBe(2);
     expect(memo(b, 'x', () => ++made)).toBe(3);
     expect(made).toBe(3);
+  });
+});
+
+describe('recentAnswers', () => {
+  it('keeps the last `limit` answers, dropping the oldest first, and shares each frozen', () => {
+    const made: string[] = [];
+    const square = recentAnswers(
+      2,
+      (n: number) => String(n),
+      (n: number) => {
+        made.push(String(n));
+        return { n: n * n };
+      },
+    );
+    const four = square(2);
+    expect(square(2)).toBe(four);
+    expect(Object.isFrozen(four)).toBe(true);
+    square(3);
+    square(4); // the third key: 2, the oldest, is dropped
+    square(3);
+    square(2);
+    expect(made).toEqual(['2', '3', '4', '2']);
   });
 });

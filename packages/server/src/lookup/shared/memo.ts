@@ -33,3 +33,25 @@ export function answersPerItem<T extends object, A extends object>(make: (item: 
     return answer;
   };
 }
+
+/**
+ * `make(...args)` kept for the last `limit` keys asked (`keyOf(...args)`; the oldest dropped first), frozen, so
+ * every caller asking the same shares one answer and what is held stays bounded. A `make` that throws keeps nothing.
+ */
+export function recentAnswers<Args extends unknown[], A extends object>(
+  limit: number,
+  keyOf: (...args: Args) => string,
+  make: (...args: Args) => A,
+) {
+  const recent = new Map<string, Readonly<A>>();
+  return (...args: Args): Readonly<A> => {
+    const key = keyOf(...args);
+    let answer = recent.get(key);
+    if (!answer) {
+      answer = Object.freeze(make(...args));
+      if (recent.size >= limit) recent.delete(recent.keys().next().value as string);
+      recent.set(key, answer);
+    }
+    return answer;
+  };
+}
