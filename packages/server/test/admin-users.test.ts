@@ -33,6 +33,7 @@ describeEachDb('users administration', (dialect) => {
       'nickname',
       'roles',
       'status',
+      'totpEnabled',
       'updatedAt',
       'username',
     ]);
