@@ -10,7 +10,12 @@ describe('server validation errors under their fields', () => {
       field: 'newPassword',
       reason: '密码长度应至少为 8 个字符（当前 3 个）',
     });
-    expect(fieldErrorOf(new ApiError(409, 'CONFLICT', '参数 x 无效：y'))).toBeUndefined();
+    // A value already taken names its field too (a username, a role name or code).
+    expect(fieldErrorOf(new ApiError(409, 'CONFLICT', '参数 username 无效：用户名已被使用'))).toEqual({
+      field: 'username',
+      reason: '用户名已被使用',
+    });
+    expect(fieldErrorOf(new ApiError(403, 'PRIVILEGE_ESCALATION', '参数 x 无效：y'))).toBeUndefined();
   });
 
   it('names the field by its label, and leaves fields the form does not have to the toast', () => {

@@ -27,7 +27,7 @@ export const toRoleDto = (r: RoleRow) => ({
 export type RoleDto = ReturnType<typeof toRoleDto>;
 
 const TOTP_RULE = '只有超级管理员可以设置角色的“必须使用两步验证” (requireTotp)';
-const taken = (code: string) => conflict(`role code "${code}" already exists`);
+const taken = (code: string) => conflict(invalidParamMessage('code', '角色编码已被使用，请换一个', code));
 /** 409 naming `name`: role names are unique as roleNameKey compares them, so no role can pass for another in a list. */
 const nameTaken = (name: string, owner: { code: string; name: string }) =>
   conflict(

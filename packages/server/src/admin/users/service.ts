@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
-import { conflict, forbidden, notFound } from '../../errors.js';
+import { conflict, forbidden, invalidParamMessage, notFound } from '../../errors.js';
 import { hashPassword, nowIso, type EndedSession } from '../auth/service.js';
 import { removeTotp } from '../auth/mfa.js';
 import { FailureStore } from '../auth/throttle.js';
@@ -32,7 +32,9 @@ export interface UpdateUserInput {
   status?: 'enabled' | 'disabled';
 }
 
-const taken = (username: string) => conflict(`username "${username}" already exists`);
+/** 409 naming `username`, so a form shows it under the field: usernames compare as sign-in matches them (usernameKey). */
+const taken = (username: string) =>
+  conflict(invalidParamMessage('username', '用户名已被使用（比较时不区分大小写、全角半角），请换一个', username));
 
 /** The menu that guards user administration (its GRANT point is also what `roleIds` on create needs). */
 export const USERS_MENU = MENUS.users.code;
