@@ -1,4 +1,10 @@
-import { MENU_CATALOGUE, PERMISSION_POINTS, ROUTE_PERMISSIONS, type PermissionName, type RouteKey } from '@tianji/client';
+import {
+  MENU_CATALOGUE,
+  PERMISSION_POINTS,
+  ROUTE_PERMISSIONS,
+  type PermissionName,
+  type RouteKey,
+} from '@tianji/client';
 
 /**
  * The point an admin route requires (its generated `x-permission`), for the button that calls it: its icon, its
@@ -19,9 +25,14 @@ const BITS = Object.fromEntries(PERMISSION_POINTS.map((p) => [p.value, p.bits]))
 /** Per built-in menu, the OR of the points its routes declare (read once from the generated route declarations). */
 const DECLARED: ReadonlyMap<string, number> = (() => {
   const out = new Map<string, number>(MENU_CATALOGUE.map((m) => [m.code, 0]));
-  for (const decl of Object.values(ROUTE_PERMISSIONS) as Array<string | { menu?: string; bits: readonly PermissionName[] }>) {
+  for (const decl of Object.values(ROUTE_PERMISSIONS) as Array<
+    string | { menu?: string; bits: readonly PermissionName[] }
+  >) {
     if (typeof decl !== 'object' || !decl.menu) continue;
-    out.set(decl.menu, decl.bits.reduce((m, b) => m | BITS[b], out.get(decl.menu) ?? 0));
+    out.set(
+      decl.menu,
+      decl.bits.reduce((m, b) => m | BITS[b], out.get(decl.menu) ?? 0),
+    );
   }
   return out;
 })();

@@ -48,6 +48,7 @@ export default {
     cancel: '取消',
     confirm: '确定',
     actions: '操作',
+    more: '更多',
     status: '状态',
     enabled: '启用',
     disabled: '停用',
@@ -86,7 +87,8 @@ export default {
     unlocked: '已解锁「{name}」（清除 {count} 条登录失败记录）',
     notLocked: '「{name}」没有被限制登录，无需解锁',
     resetTotp: '重置两步验证',
-    resetTotpConfirm: '删除「{name}」的两步验证密钥和恢复码，并让其所有设备下线。该用户之后只用密码登录，可以重新开启两步验证。确定吗？',
+    resetTotpConfirm:
+      '删除「{name}」的两步验证密钥和恢复码，并让其所有设备下线。该用户之后只用密码登录，可以重新开启两步验证。确定吗？',
     totpReset: '已重置「{name}」的两步验证，其所有会话已结束',
     noTotp: '该用户没有开启两步验证',
     ownTotp: '关闭自己的两步验证请到个人资料中进行（需要密码或验证码）',

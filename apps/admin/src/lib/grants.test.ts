@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { coverage, grantState, grantsPayload, hasPoint, setPoint, setSubtree, setVisible, type TreeLike } from './grants';
+import {
+  coverage,
+  grantState,
+  grantsPayload,
+  hasPoint,
+  setPoint,
+  setSubtree,
+  setVisible,
+  type TreeLike,
+} from './grants';
 
 const tree: TreeLike[] = [
   {

@@ -54,7 +54,11 @@ const subtree = <N extends Node<N>>(n: N): N[] => [n, ...n.children.flatMap((c) 
  * How much of a menu and its submenus the role holds: `all` when each is visible with every point it offers, `none`
  * when each is hidden, `some` otherwise (the parent's half-checked box).
  */
-export function coverage<N extends Node<N>>(state: GrantState, node: N, offered: (n: N) => number): 'all' | 'some' | 'none' {
+export function coverage<N extends Node<N>>(
+  state: GrantState,
+  node: N,
+  offered: (n: N) => number,
+): 'all' | 'some' | 'none' {
   let full = 0;
   let hidden = 0;
   const nodes = subtree(node);
@@ -70,7 +74,12 @@ export function coverage<N extends Node<N>>(state: GrantState, node: N, offered:
  * Everything (or nothing) for a menu and its submenus: on, each is visible with every point it offers (points it does
  * not offer are kept, so nothing is taken silently); off, each is hidden.
  */
-export function setSubtree<N extends Node<N>>(state: GrantState, node: N, on: boolean, offered: (n: N) => number): GrantState {
+export function setSubtree<N extends Node<N>>(
+  state: GrantState,
+  node: N,
+  on: boolean,
+  offered: (n: N) => number,
+): GrantState {
   const next = { ...state };
   for (const n of subtree(node)) next[n.id] = on ? (state[n.id] ?? 0) | offered(n) : null;
   return next;
