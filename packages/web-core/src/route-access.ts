@@ -38,7 +38,7 @@ const DECLARED: ReadonlyMap<string, number> = (() => {
 })();
 
 /**
- * The points worth granting on a menu: for a built-in one, those its routes declare (`system:login-log` → SEARCH |
+ * The points worth granting on a menu: for a built-in one, those its routes declare (登录日志 → SEARCH |
  * EXPORT; a directory → 0, visibility only); for a menu an operator added, all ten (its page may gate any of them).
  */
 export const offeredPoints = (menuCode: string): number => DECLARED.get(menuCode) ?? ALL_POINTS;
