@@ -236,6 +236,7 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
     await signIn(page, helper);
     await page.goto(`${base}/m/users/${targetId}`);
     await page.locator('[data-testid="user-totp"]', { hasText: '已开启' }).waitFor();
+    await page.screenshot({ path: path.join(ROOT, 'docs/screenshots/mobile-user-actions-phone.png') });
     await page.locator('[data-route="POST /api/users/{id}/unlock"]').click();
     await confirmDialog(page);
     await page.locator('.van-toast', { hasText: '已解锁' }).waitFor();
