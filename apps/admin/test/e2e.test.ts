@@ -223,7 +223,7 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     for (const action of ['ADD', 'EDIT', 'DELETE', 'BATCH_DELETE', 'RESET_PASSWORD', 'GRANT', 'EXPORT']) {
       expect(await viewer.locator(`[data-page="users"] [data-action="${action}"]`).count(), action).toBe(0);
     }
-    // Clearing the search form needs no permission (RESET is a client-only point no built-in page uses).
+    // Clearing the search form needs no permission (its button only borrows the 重置 icon and name).
     expect(await viewer.locator('[data-page="users"] [data-action="RESET"]').count()).toBe(1);
     await shot(viewer, '05-users-search-only');
   });

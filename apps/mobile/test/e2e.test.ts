@@ -30,6 +30,7 @@ if (!hasChromium) {
 const SEARCH = 1;
 const EDIT = 4;
 const DELETE = 8;
+const RESET = 64;
 const RESET_PASSWORD = 128;
 const ADD = 2;
 
@@ -205,6 +206,52 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
     await page.locator('[data-testid="user-status"]', { hasText: '停用' }).waitFor();
     const after = await api('GET', `/api/users/${targetId}`);
     expect(after.json().data.status).toBe('disabled');
+    await page.close();
+  });
+
+  it('解锁 and 重置两步验证 on a user’s page: a locked-out user signs in again, a lost authenticator is removed', async () => {
+    const helper = `helpdesk-${suffix}`;
+    await userWithGrants(t.app, api, helper, { 'system:user': SEARCH | RESET | RESET_PASSWORD });
+    const target = `lost-${suffix}`;
+    const targetId = await createUser(api, target);
+    await t.db.kysely
+      .updateTable('users')
+      .set({ totp_secret: 'JBSWY3DPEHPK3PXP', totp_enabled_at: new Date().toISOString() })
+      .where('id', '=', targetId)
+      .execute();
+    const attempt = (password: string) =>
+      t.app
+        .inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: target, password },
+          remoteAddress: '192.0.2.7',
+        })
+        .then((r) => r.statusCode);
+    let status = 0;
+    for (let i = 0; i < 20 && status !== 429; i++) status = await attempt('wrong-password-0');
+    expect(status).toBe(429);
+
+    const page = await newPage();
+    await signIn(page, helper);
+    await page.goto(`${base}/m/users/${targetId}`);
+    await page.locator('[data-testid="user-totp"]', { hasText: '已开启' }).waitFor();
+    await page.screenshot({ path: path.join(ROOT, 'docs/screenshots/mobile-user-actions-phone.png') });
+    await page.locator('[data-route="POST /api/users/{id}/unlock"]').click();
+    await confirmDialog(page);
+    await page.locator('.van-toast', { hasText: '已解锁' }).waitFor();
+    await page.locator('[data-route="POST /api/users/{id}/reset-totp"]').click();
+    await confirmDialog(page);
+    await page.locator('[data-testid="user-totp"]', { hasText: '未开启' }).waitFor();
+    // The login succeeds now, with the password alone (an mfaRequired answer would lack the access token).
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: target, password: PASSWORD },
+      remoteAddress: '192.0.2.7',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.accessToken).toEqual(expect.any(String));
     await page.close();
   });
 

@@ -108,6 +108,47 @@ describe('tianji command line', () => {
     expect((await h.run(['users', 'roles', 'carol', '--none', '--json'])).stdout).toContain('"roles": []');
   });
 
+  it('users unlock lets a locked-out user sign in again; users reset-totp removes their two-step sign-in', async () => {
+    const created = await h.run(['users', 'create', 'dave', '--password-stdin', '--json'], {
+      stdin: 'dave-password-1\n',
+    });
+    expect(created.code, created.stderr).toBe(0);
+    await settled('dave');
+    const attempt = (password: string) =>
+      h.t.app
+        .inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: 'dave', password },
+          remoteAddress: '192.0.2.99',
+        })
+        .then((r) => r.statusCode);
+    let status = 0;
+    for (let i = 0; i < 20 && status !== 429; i++) status = await attempt('wrong-password-0');
+    expect(status).toBe(429);
+    const unlocked = await h.run(['users', 'unlock', 'dave']);
+    expect(unlocked.code, unlocked.stderr).toBe(0);
+    expect(unlocked.stdout).toMatch(/已解锁 dave（清除 \d+ 条登录失败记录）/);
+    expect(await attempt('dave-password-1')).toBe(200);
+
+    await h.t.db.kysely
+      .updateTable('users')
+      .set({ totp_secret: 'JBSWY3DPEHPK3PXP', totp_enabled_at: new Date().toISOString() })
+      .where('username', '=', 'dave')
+      .execute();
+    expect((await h.run(['users', 'get', 'dave'])).stdout).toMatch(/两步验证\s+已开启/);
+    const reset = await h.run(['users', 'reset-totp', 'dave', '--json']);
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(JSON.parse(reset.stdout)).toMatchObject({ username: 'dave', totpReset: true });
+    expect((await h.run(['users', 'get', 'dave'])).stdout).toMatch(/两步验证\s+未开启/);
+    const again = await h.run(['users', 'reset-totp', 'dave']);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain('没有启用两步验证');
+    const own = await h.run(['users', 'reset-totp', ADMIN.username]);
+    expect(own.code).not.toBe(0);
+    expect(own.stderr).toContain('个人资料');
+  });
+
   it('roles list and grant; the grantee sees the granted bits in menus tree, and a missing bit is 无权限 (exit 3)', async () => {
     const role = (await api('POST', '/api/roles', { code: 'viewer', name: '查看员' })).json().data as { id: string };
     await h.run(['users', 'create', 'dave', '--password-stdin'], { stdin: 'dave-password-1' });

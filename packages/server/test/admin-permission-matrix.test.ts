@@ -49,6 +49,17 @@ const ROUTES: Record<string, Prepare> = {
     url: `/api/users/${await newUser(a)}/reset-password`,
     payload: { password: 'another-password' },
   }),
+  'POST /api/users/{id}/unlock': async (a) => ({ url: `/api/users/${await newUser(a)}/unlock` }),
+  'POST /api/users/{id}/reset-totp': async (a) => {
+    const id = await newUser(a);
+    // As if the user had enrolled (totp.test.ts covers enrolment): only a user with TOTP has one to reset.
+    await a.app.db.kysely
+      .updateTable('users')
+      .set({ totp_secret: 'JBSWY3DPEHPK3PXP', totp_enabled_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .execute();
+    return { url: `/api/users/${id}/reset-totp` };
+  },
   'PUT /api/users/{id}/roles': async (a) => ({
     url: `/api/users/${await newUser(a)}/roles`,
     payload: { roleIds: [await newRole(a)] },

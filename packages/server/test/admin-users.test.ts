@@ -33,6 +33,7 @@ describeEachDb('users administration', (dialect) => {
       'nickname',
       'roles',
       'status',
+      'totpEnabled',
       'updatedAt',
       'username',
     ]);
@@ -46,7 +47,10 @@ describeEachDb('users administration', (dialect) => {
   it('refuses a taken username with 409 CONFLICT', async () => {
     const res = await admin('POST', '/api/users', { username: 'admin', password: PASSWORD });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ code: 'CONFLICT', message: 'username "admin" already exists' });
+    expect(res.json()).toEqual({
+      code: 'CONFLICT',
+      message: '参数 username 无效：用户名已被使用（比较时不区分大小写、全角半角），请换一个，收到 "admin"',
+    });
   });
 
   it('names the field in validation errors', async () => {

@@ -18,7 +18,12 @@ describe('server validation errors under their fields', () => {
       reason: '角色编码不能重复，已被角色「审计员」使用',
     });
     expect(fieldErrorOf(new ApiError(409, 'CONFLICT', 'the value is already taken'))).toBeUndefined();
-    expect(fieldErrorOf(new ApiError(403, 'FORBIDDEN', '参数 x 无效：y'))).toBeUndefined();
+    // A value already taken names its field too (a username, a role name or code).
+    expect(fieldErrorOf(new ApiError(409, 'CONFLICT', '参数 username 无效：用户名已被使用'))).toEqual({
+      field: 'username',
+      reason: '用户名已被使用',
+    });
+    expect(fieldErrorOf(new ApiError(403, 'PRIVILEGE_ESCALATION', '参数 x 无效：y'))).toBeUndefined();
   });
 
   it('names the field by its label, and leaves fields the form does not have to the toast', () => {

@@ -1,13 +1,15 @@
 import { reactive } from 'vue';
 import { ApiError } from '@tianji/client';
 
+/** The codes whose message may name a field: a bad value (400) and a value already taken (409, a username, a role name). */
+const FIELD_CODES = new Set(['VALIDATION_ERROR', 'CONFLICT']);
+
 /**
- * The field and the reason of a server validation error, read from its one wording
- * `参数 <field> 无效：<reason>` (errors.ts invalidParamMessage; nested fields as `holidays.0.name`). A conflict worded
- * so (a role name or code another role has) is that field's error too.
+ * The field and the reason of a server validation or conflict error, read from its one wording
+ * `参数 <field> 无效：<reason>` (errors.ts invalidParamMessage; nested fields as `holidays.0.name`).
  */
 export function fieldErrorOf(e: unknown): { field: string; reason: string } | undefined {
-  if (!(e instanceof ApiError) || (e.code !== 'VALIDATION_ERROR' && e.code !== 'CONFLICT')) return undefined;
+  if (!(e instanceof ApiError) || !FIELD_CODES.has(e.code)) return undefined;
   const m = /^参数 (\S+) 无效：([\s\S]+)$/.exec(e.message);
   return m ? { field: m[1], reason: m[2] } : undefined;
 }

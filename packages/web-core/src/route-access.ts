@@ -1,4 +1,10 @@
-import { PERMISSION_POINTS, ROUTE_PERMISSIONS, type PermissionName, type RouteKey } from '@tianji/client';
+import {
+  MENU_CATALOGUE,
+  PERMISSION_POINTS,
+  ROUTE_PERMISSIONS,
+  type PermissionName,
+  type RouteKey,
+} from '@tianji/client';
 
 /**
  * The point an admin route requires (its generated `x-permission`), for the button that calls it: its icon, its
@@ -12,3 +18,27 @@ export function pointOfRoute(route: RouteKey): PermissionName | undefined {
 /** The lucide icon name of a point (`'list-plus'` for ADD_CHILD); `circle` for none. */
 export const pointIcon = (point: PermissionName | undefined): string =>
   PERMISSION_POINTS.find((p) => p.value === point)?.icon ?? 'circle';
+
+const ALL_POINTS = PERMISSION_POINTS.reduce((m, p) => m | p.bits, 0);
+const BITS = Object.fromEntries(PERMISSION_POINTS.map((p) => [p.value, p.bits])) as Record<PermissionName, number>;
+
+/** Per built-in menu, the OR of the points its routes declare (read once from the generated route declarations). */
+const DECLARED: ReadonlyMap<string, number> = (() => {
+  const out = new Map<string, number>(MENU_CATALOGUE.map((m) => [m.code, 0]));
+  for (const decl of Object.values(ROUTE_PERMISSIONS) as Array<
+    string | { menu?: string; bits: readonly PermissionName[] }
+  >) {
+    if (typeof decl !== 'object' || !decl.menu) continue;
+    out.set(
+      decl.menu,
+      decl.bits.reduce((m, b) => m | BITS[b], out.get(decl.menu) ?? 0),
+    );
+  }
+  return out;
+})();
+
+/**
+ * The points worth granting on a menu: for a built-in one, those its routes declare (登录日志 → SEARCH |
+ * EXPORT; a directory → 0, visibility only); for a menu an operator added, all ten (its page may gate any of them).
+ */
+export const offeredPoints = (menuCode: string): number => DECLARED.get(menuCode) ?? ALL_POINTS;

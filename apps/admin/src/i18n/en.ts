@@ -45,6 +45,7 @@ const en: typeof zh = {
     cancel: 'Cancel',
     confirm: 'OK',
     actions: 'Actions',
+    more: 'More',
     status: 'Status',
     enabled: 'Enabled',
     disabled: 'Disabled',
@@ -75,6 +76,20 @@ const en: typeof zh = {
     editTitle: 'Edit user',
     passwordReset: 'Password reset: every session of this user has ended',
     rolesUnavailable: 'You may not list roles, so you can only remove roles here',
+    twoFactor: 'Two-step',
+    twoFactorOn: 'On',
+    twoFactorOff: 'Off',
+    unlock: 'Unlock',
+    unlockConfirm:
+      'Clear the failed sign-ins of “{name}” from every address and the two-step lock, so they can sign in again at once?',
+    unlocked: 'Unlocked “{name}” ({count} failure records cleared)',
+    notLocked: '“{name}” was not held back: nothing to unlock',
+    resetTotp: 'Reset two-step',
+    resetTotpConfirm:
+      'Delete the two-step secret and recovery codes of “{name}” and sign out every device? They then sign in with the password alone and may turn two-step on again.',
+    totpReset: 'Two-step sign-in of “{name}” reset; every session of theirs has ended',
+    noTotp: 'This user has no two-step sign-in',
+    ownTotp: 'Turn off your own two-step sign-in in your profile (it asks for your password or a code)',
   },
   escalation: {
     grantHint:
@@ -97,7 +112,12 @@ const en: typeof zh = {
     menu: 'Menu',
     addTitle: 'Add role',
     editTitle: 'Edit role',
-    grantHint: '“Visible” with no action ticked: the menu shows, every action button in it stays hidden',
+    grantHint:
+      '“Visible” with no action ticked: the menu shows, every action button in it stays hidden. Each menu lists only the points its endpoints use',
+    requireTotp: 'Require two-step',
+    requireTotpHint: 'Members of this role must turn on two-step sign-in before doing anything else',
+    requireTotpSuperOnly: 'Only a super administrator can change this',
+    notApplicable: 'This menu has no such action',
   },
   menus: {
     code: 'Code',

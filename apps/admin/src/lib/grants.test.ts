@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { grantState, grantsPayload, hasPoint, setAllPoints, setPoint, setVisible } from './grants';
+import {
+  coverage,
+  grantState,
+  grantsPayload,
+  hasPoint,
+  setPoint,
+  setSubtree,
+  setVisible,
+  type TreeLike,
+} from './grants';
 
-const tree = [
+const tree: TreeLike[] = [
   {
     id: 'sys',
     children: [
@@ -32,14 +41,35 @@ describe('grant editor state', () => {
     expect(setPoint(grantState(tree, []), 'role', 4, false).role).toBeNull();
   });
 
-  it('hiding a menu drops its points; all / none per menu', () => {
-    let s = setAllPoints(grantState(tree, []), 'user', true);
-    expect(s.user).toBe(1023);
-    s = setAllPoints(s, 'user', false);
-    expect(s.user).toBe(0);
+  it('hiding a menu drops its points', () => {
+    let s = setPoint(grantState(tree, []), 'user', 5, true);
     s = setVisible(s, 'user', false);
     expect(s.user).toBeNull();
     expect(setVisible(s, 'role', true).role).toBe(0);
+  });
+
+  // What each menu offers: the directory nothing (visibility only), users SEARCH|EDIT, roles SEARCH|GRANT.
+  const offers: Record<string, number> = { sys: 0, user: 1 | 4, role: 1 | 256 };
+  const offered = (n: TreeLike) => offers[n.id];
+
+  it('「全部」 on a parent grants the parent and every child all the points each offers, and no more', () => {
+    const s = setSubtree(grantState(tree, []), tree[0], true, offered);
+    expect(s).toEqual({ sys: 0, user: 5, role: 257 });
+    expect(coverage(s, tree[0], offered)).toBe('all');
+    // A point beyond the offer that the role already had is kept, not silently removed.
+    expect(setSubtree({ sys: null, user: 512, role: null }, tree[0].children[0], true, offered).user).toBe(517);
+    expect(setSubtree(s, tree[0], false, offered)).toEqual({ sys: null, user: null, role: null });
+  });
+
+  it('a parent is half-checked when only some of its children or points are granted', () => {
+    expect(coverage(grantState(tree, []), tree[0], offered)).toBe('none');
+    expect(coverage({ sys: null, user: 1, role: null }, tree[0], offered)).toBe('some');
+    expect(coverage({ sys: 0, user: 5, role: 1 }, tree[0], offered)).toBe('some');
+    expect(coverage({ sys: 0, user: 5, role: 257 }, tree[0], offered)).toBe('all');
+    // A leaf: all of its offered points, some, or hidden.
+    expect(coverage({ user: 4 }, tree[0].children[0], offered)).toBe('some');
+    expect(coverage({ user: 0 }, tree[0].children[0], offered)).toBe('some');
+    expect(coverage({ user: 5 }, tree[0].children[0], offered)).toBe('all');
   });
 
   it('sends one grant per visible menu, bits 0 included, in tree order', () => {

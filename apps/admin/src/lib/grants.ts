@@ -42,9 +42,47 @@ export function setVisible(state: GrantState, menuId: string, on: boolean): Gran
   return { ...state, [menuId]: on ? (state[menuId] ?? 0) : null };
 }
 
-/** Every point on (or off) for one menu. */
-export function setAllPoints(state: GrantState, menuId: string, on: boolean): GrantState {
-  return { ...state, [menuId]: on ? ALL_POINTS : state[menuId] === null ? null : 0 };
+/** A menu of the tree, typed as the caller's own rows (so `offered` reads their fields). */
+interface Node<N> {
+  id: string;
+  children: N[];
+}
+
+const subtree = <N extends Node<N>>(n: N): N[] => [n, ...n.children.flatMap((c) => subtree(c))];
+
+/**
+ * How much of a menu and its submenus the role holds: `all` when each is visible with every point it offers, `none`
+ * when each is hidden, `some` otherwise (the parent's half-checked box).
+ */
+export function coverage<N extends Node<N>>(
+  state: GrantState,
+  node: N,
+  offered: (n: N) => number,
+): 'all' | 'some' | 'none' {
+  let full = 0;
+  let hidden = 0;
+  const nodes = subtree(node);
+  for (const n of nodes) {
+    const b = state[n.id];
+    if (b === null || b === undefined) hidden++;
+    else if ((b & offered(n)) === offered(n)) full++;
+  }
+  return full === nodes.length ? 'all' : hidden === nodes.length ? 'none' : 'some';
+}
+
+/**
+ * Everything (or nothing) for a menu and its submenus: on, each is visible with every point it offers (points it does
+ * not offer are kept, so nothing is taken silently); off, each is hidden.
+ */
+export function setSubtree<N extends Node<N>>(
+  state: GrantState,
+  node: N,
+  on: boolean,
+  offered: (n: N) => number,
+): GrantState {
+  const next = { ...state };
+  for (const n of subtree(node)) next[n.id] = on ? (state[n.id] ?? 0) | offered(n) : null;
+  return next;
 }
 
 export const hasPoint = (state: GrantState, menuId: string, bit: number) => ((state[menuId] ?? 0) & bit) !== 0;

@@ -1,4 +1,4 @@
-/** users list|get|create|enable|disable|reset-password|roles|force-logout */
+/** users list|get|create|enable|disable|reset-password|unlock|reset-totp|roles|force-logout */
 import type { paths } from '@tianji/client';
 import type { Command } from 'commander';
 import { action, positiveInt, raw, unwrap, type Context } from '../context.js';
@@ -32,6 +32,7 @@ function userText(u: User): string {
     ['ID', u.id],
     ['状态', STATUS[u.status] ?? u.status],
     ['角色', u.roles.map((r) => `${r.name}（${r.code}）`).join('、') || '（无）'],
+    ['两步验证', u.totpEnabled ? '已开启' : '未开启'],
     ['创建于', formatDate(u.createdAt)],
     ['更新于', formatDate(u.updatedAt)],
     ...(u.deniedReason ? ([['不可操作', u.deniedReason]] as Array<[string, unknown]>) : []),
@@ -145,6 +146,41 @@ export function register(program: Command): void {
           }),
         );
         return { json: { id: u.id, username: u.username, passwordReset: true }, text: `已重置 ${u.username} 的密码` };
+      }),
+    );
+
+  users
+    .command('unlock <user>')
+    .description('解锁用户：清除其登录失败记录（所有地址）和两步验证锁定，让其可以立即重新登录')
+    .action(
+      action(async (ctx, who: string) => {
+        const u = await findUser(ctx, who);
+        const r = await unwrap(ctx.session.api.POST('/api/users/{id}/unlock', { params: { path: { id: u.id } } }));
+        return {
+          json: { id: u.id, username: u.username, cleared: r.cleared },
+          text: r.cleared
+            ? `已解锁 ${u.username}（清除 ${r.cleared} 条登录失败记录）`
+            : `${u.username} 没有被限制登录，无需解锁`,
+        };
+      }),
+    );
+
+  users
+    .command('reset-totp <user>')
+    .description('重置用户的两步验证：删除 TOTP 密钥和恢复码，并结束其所有会话（用于丢失验证器的用户）')
+    .action(
+      action(async (ctx, who: string) => {
+        const u = await findUser(ctx, who);
+        // The server refuses it too (403): one's own is turned off with proof, in the profile.
+        if (u.id === ctx.session.user?.id)
+          throw usageError(
+            '不能重置自己的两步验证：请在个人资料中关闭（需要密码或验证码） · turn off your own in your profile',
+          );
+        await raw(ctx, 'POST', `/api/users/${encodeURIComponent(u.id)}/reset-totp`);
+        return {
+          json: { id: u.id, username: u.username, totpReset: true },
+          text: `已重置 ${u.username} 的两步验证，其所有会话已结束`,
+        };
       }),
     );
 

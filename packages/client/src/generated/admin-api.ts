@@ -5323,6 +5323,8 @@ export interface paths {
                                     }[];
                                     /** @description enabled or disabled */
                                     status: "enabled" | "disabled";
+                                    /** @description Whether the user signs in with a TOTP code (POST /api/users/{id}/reset-totp removes it) */
+                                    totpEnabled: boolean;
                                     /**
                                      * @description ISO 8601 UTC
                                      * @example 2026-01-31T08:00:00.000Z
@@ -5393,6 +5395,8 @@ export interface paths {
                                 }[];
                                 /** @description enabled or disabled */
                                 status: "enabled" | "disabled";
+                                /** @description Whether the user signs in with a TOTP code (POST /api/users/{id}/reset-totp removes it) */
+                                totpEnabled: boolean;
                                 /**
                                  * @description ISO 8601 UTC
                                  * @example 2026-01-31T08:00:00.000Z
@@ -5456,6 +5460,8 @@ export interface paths {
                                 }[];
                                 /** @description enabled or disabled */
                                 status: "enabled" | "disabled";
+                                /** @description Whether the user signs in with a TOTP code (POST /api/users/{id}/reset-totp removes it) */
+                                totpEnabled: boolean;
                                 /**
                                  * @description ISO 8601 UTC
                                  * @example 2026-01-31T08:00:00.000Z
@@ -5549,6 +5555,8 @@ export interface paths {
                                 }[];
                                 /** @description enabled or disabled */
                                 status: "enabled" | "disabled";
+                                /** @description Whether the user signs in with a TOTP code (POST /api/users/{id}/reset-totp removes it) */
+                                totpEnabled: boolean;
                                 /**
                                  * @description ISO 8601 UTC
                                  * @example 2026-01-31T08:00:00.000Z
@@ -5657,6 +5665,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{id}/reset-totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 重置两步验证 Remove a user’s TOTP
+         * @description Deletes the user’s TOTP secret and recovery codes, for a user who lost the authenticator: they sign in with the password alone and may enrol again (a role that requires TOTP asks them to at once). Every session of the user ends (token_version + 1, reason FORCED_LOGOUT): the authenticator is lost or in the wrong hands, and a session signed in with it may be on that very device. Guarded by RESET_PASSWORD (a credential reset) on the users menu. 409 CONFLICT when the user has no TOTP; your own account is refused (403 PRIVILEGE_ESCALATION: use POST /api/auth/totp/disable, which asks for proof); a user holding anything you lack, 403 PRIVILEGE_ESCALATION; a super administrator’s account, 403 unless you are one.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Record id (UUID) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{id}/roles": {
         parameters: {
             query?: never;
@@ -5713,6 +5761,8 @@ export interface paths {
                                 }[];
                                 /** @description enabled or disabled */
                                 status: "enabled" | "disabled";
+                                /** @description Whether the user signs in with a TOTP code (POST /api/users/{id}/reset-totp removes it) */
+                                totpEnabled: boolean;
                                 /**
                                  * @description ISO 8601 UTC
                                  * @example 2026-01-31T08:00:00.000Z
@@ -5726,6 +5776,53 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 解锁用户 Clear a user’s sign-in throttling
+         * @description Clears every sign-in failure counted for the username (from every address) and the lock of its second step (too many wrong TOTP or recovery codes), as `npm run admin -- unlock` does. `cleared` is how many counters were removed (0: the user was not held back). Guarded by RESET on the users menu. Another user holding anything you lack answers 403 PRIVILEGE_ESCALATION; a super administrator’s account, 403 unless you are one.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Record id (UUID) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Sign-in failure counters removed (0: the user was not held back) */
+                                cleared: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -6528,10 +6625,22 @@ export const ROUTE_PERMISSIONS = {
       "RESET_PASSWORD"
     ]
   },
+  "POST /api/users/{id}/reset-totp": {
+    "menu": "system:user",
+    "bits": [
+      "RESET_PASSWORD"
+    ]
+  },
   "PUT /api/users/{id}/roles": {
     "menu": "system:user",
     "bits": [
       "GRANT"
+    ]
+  },
+  "POST /api/users/{id}/unlock": {
+    "menu": "system:user",
+    "bits": [
+      "RESET"
     ]
   },
   "POST /api/users/batch-delete": {
@@ -6973,6 +7082,14 @@ export const AUDIT_ACTIONS = {
   "user.reset-password": {
     "zh": "重置密码",
     "en": "Reset password"
+  },
+  "user.unlock": {
+    "zh": "解锁用户",
+    "en": "Unlock user"
+  },
+  "user.reset-totp": {
+    "zh": "重置两步验证",
+    "en": "Reset two-step sign-in"
   },
   "user.set-roles": {
     "zh": "分配角色",

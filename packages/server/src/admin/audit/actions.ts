@@ -9,6 +9,8 @@ export const AUDIT_ACTIONS = {
   'user.delete': { zh: '删除用户', en: 'Delete user' },
   'user.batch-delete': { zh: '批量删除用户', en: 'Delete users' },
   'user.reset-password': { zh: '重置密码', en: 'Reset password' },
+  'user.unlock': { zh: '解锁用户', en: 'Unlock user' },
+  'user.reset-totp': { zh: '重置两步验证', en: 'Reset two-step sign-in' },
   'user.set-roles': { zh: '分配角色', en: 'Assign roles' },
   'user.force-logout': { zh: '强制下线', en: 'Force sign-out' },
   'user.export': { zh: '导出用户', en: 'Export users' },

@@ -150,12 +150,15 @@ async function replaceRecoveryCodes(trx: Kysely<Database>, userId: string): Prom
 
 /** Removes TOTP from an account (disable, operator `reset-mfa`). */
 export async function clearTotp(db: Kysely<Database>, userId: string): Promise<void> {
-  await transact(db, async (trx) => {
-    await trx
-      .updateTable('users')
-      .set({ totp_secret: null, totp_enabled_at: null, totp_last_step: null })
-      .where('id', '=', userId)
-      .execute();
-    await trx.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
-  });
+  await transact(db, (trx) => removeTotp(trx, userId));
+}
+
+/** Removes the secret and the recovery codes inside the caller's transaction (an operator's reset-totp). */
+export async function removeTotp(trx: Kysely<Database>, userId: string): Promise<void> {
+  await trx
+    .updateTable('users')
+    .set({ totp_secret: null, totp_enabled_at: null, totp_last_step: null })
+    .where('id', '=', userId)
+    .execute();
+  await trx.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
 }

@@ -12,7 +12,8 @@ import { usernameKey } from '../shared/username-key.js';
  * guess per 15 minutes per address, while the owner, from an address that has not failed, signs in as usual.
  * Failures per account from all addresses only ever slow down (`accountSlowdownAfter`: each attempt then waits
  * `slowdownMs` before the password check), never lock. A key is forgotten an hour after its last failure; a
- * successful sign-in clears its (account, IP) key; `npm run admin -- unlock` clears every key of an account.
+ * successful sign-in clears its (account, IP) key; `npm run admin -- unlock` or an operator's 解锁
+ * (POST /api/users/{id}/unlock) clears every key of an account.
  *
  * An attempt is counted *before* the password is checked and taken back when it succeeds or errs otherwise, so a
  * concurrent burst cannot slip more guesses past the allowance than it allows.

@@ -2,7 +2,7 @@ import { transact } from '../../db/transaction.js';
 import { assembleTree } from '../shared/tree.js';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/index.js';
-import { conflict, notFound } from '../../errors.js';
+import { conflict, invalidParamMessage, notFound } from '../../errors.js';
 import { nowIso } from '../auth/service.js';
 import { SUPER_MASK } from '../permissions/mask.js';
 import { MENU_TREE, type MenuSeed } from '../seed.js';
@@ -19,7 +19,7 @@ import { targetProblem } from './target.js';
 const flatten = (nodes: MenuSeed[]): string[] => nodes.flatMap((n) => [n.code, ...flatten(n.children ?? [])]);
 export const builtInMenuCodes = (): Set<string> => new Set(flatten(MENU_TREE));
 
-const taken = (code: string) => conflict(`menu code "${code}" already exists`);
+const taken = (code: string) => conflict(invalidParamMessage('code', '菜单编码已被使用，请换一个', code));
 
 /** Builds the tree from flat rows; siblings ordered by sort, then code. `rootId` returns that node's subtree only. */
 export function buildTree(rows: MenuRow[], rootId?: string): MenuTreeNode[] {

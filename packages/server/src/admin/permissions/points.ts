@@ -1,9 +1,9 @@
 /**
  * The ten permission points. Each is one bit; `icon` is a lucide icon name the admin app renders.
  *
- * `RESET` (64) is a client-only point: no built-in route requires it and the server enforces nothing with it (clearing
- * a search form never needs a permission). It stays in the set, grantable like the others, for operator-defined pages
- * that want a "reset" action of their own to be gated.
+ * `RESET` (64) guards unlocking a user (POST /api/users/{id}/unlock: clearing the sign-in throttling); operator-defined
+ * pages may gate a "reset" action of their own with it too. Resetting a credential is `RESET_PASSWORD` (128): the
+ * password and the two-step sign-in (POST /api/users/{id}/reset-totp) alike.
  */
 export const PERMISSION_POINTS = [
   { value: 'SEARCH', label: 'search', bits: 1, icon: 'search' },

@@ -26,7 +26,7 @@ export const toRoleDto = (r: RoleRow) => ({
 });
 export type RoleDto = ReturnType<typeof toRoleDto>;
 
-const TOTP_RULE = '只有超级管理员可以设置角色的“必须使用两步验证” (requireTotp)';
+const TOTP_RULE = '只有超级管理员可以设置角色的「要求两步验证」';
 /** 409 naming `code`: one role per code. */
 const codeTaken = (code: string, owner: { name: string }) =>
   conflict(invalidParamMessage('code', `角色编码不能重复，已被角色「${owner.name}」使用`, code));
@@ -208,7 +208,7 @@ export class RolesService {
         const totp = found.find((r) => Number(r.require_totp) === 1);
         if (totp)
           throw privilegeEscalation(
-            `角色「${totp.name}」要求两步验证 (requireTotp)，只有超级管理员可以删除它（删除会取消其成员的两步验证要求）`,
+            `角色「${totp.name}」要求两步验证，只有超级管理员可以删除它（删除会取消其成员的两步验证要求）`,
           );
         const escalation = await EscalationGuard.of(trx, actor);
         const own = found.find((r) => escalation.holdsRole(r.id));

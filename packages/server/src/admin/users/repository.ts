@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { RoleRef } from '../auth/access.js';
 import { containsText, offsetOf } from '../shared/query.js';
@@ -6,12 +6,18 @@ import type { PageQuery } from '../shared/schemas.js';
 import type { UserDto, UserFilterQuery } from './schemas.js';
 import { usernameKey } from '../shared/username-key.js';
 
-type UserRow = Pick<Database['users'], 'id' | 'username' | 'nickname' | 'status' | 'created_at' | 'updated_at'>;
+type UserRow = Pick<
+  Selectable<Database['users']>,
+  'id' | 'username' | 'nickname' | 'status' | 'created_at' | 'updated_at'
+> & {
+  totp_enabled_at: string | null;
+};
 const COLUMNS = [
   'users.id',
   'users.username',
   'users.nickname',
   'users.status',
+  'users.totp_enabled_at',
   'users.created_at',
   'users.updated_at',
 ] as const;
@@ -54,6 +60,7 @@ export const usersRepository = {
       nickname: r.nickname,
       status: r.status,
       roles: roles.get(r.id) ?? [],
+      totpEnabled: r.totp_enabled_at !== null,
       createdAt: r.created_at,
       updatedAt: r.updated_at,
     }));

@@ -21,6 +21,7 @@ import {
   UpdateUserBody,
   UserExportQuery,
   UserFilter,
+  UnlockResultSchema,
   UserSchema,
   type UserDto,
 } from './schemas.js';
@@ -181,6 +182,41 @@ export default async function usersRoutes(parent: FastifyInstance) {
       refuseOwnReset(actorOf(req), req.params.id);
       await assertPasswordPolicy('password', req.body.password, app.config.passwordPolicy);
       await users.resetPassword(actorOf(req), req.params.id, req.body.password);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/:id/unlock',
+    {
+      config: { auth: { menu: MENU, bits: ['RESET'] } },
+      schema: {
+        tags,
+        summary: '解锁用户 Clear a user’s sign-in throttling',
+        description:
+          'Clears every sign-in failure counted for the username (from every address) and the lock of its second step (too many wrong TOTP or recovery codes), as `npm run admin -- unlock` does. `cleared` is how many counters were removed (0: the user was not held back). Guarded by RESET on the users menu. Another user holding anything you lack answers 403 PRIVILEGE_ESCALATION; a super administrator’s account, 403 unless you are one.',
+        params: IdParams,
+        response: { 200: data(UnlockResultSchema) },
+      },
+    },
+    async (req) => ({ data: await users.unlock(actorOf(req), req.params.id) }),
+  );
+
+  app.post(
+    '/:id/reset-totp',
+    {
+      config: { auth: { menu: MENU, bits: ['RESET_PASSWORD'] } },
+      schema: {
+        tags,
+        summary: '重置两步验证 Remove a user’s TOTP',
+        description:
+          'Deletes the user’s TOTP secret and recovery codes, for a user who lost the authenticator: they sign in with the password alone and may enrol again (a role that requires TOTP asks them to at once). Every session of the user ends (token_version + 1, reason FORCED_LOGOUT): the authenticator is lost or in the wrong hands, and a session signed in with it may be on that very device. Guarded by RESET_PASSWORD (a credential reset) on the users menu. 409 CONFLICT when the user has no TOTP; your own account is refused (403 PRIVILEGE_ESCALATION: use POST /api/auth/totp/disable, which asks for proof); a user holding anything you lack, 403 PRIVILEGE_ESCALATION; a super administrator’s account, 403 unless you are one.',
+        params: IdParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (req, reply) => {
+      await users.resetTotp(actorOf(req), req.params.id);
       return reply.code(204).send(null);
     },
   );

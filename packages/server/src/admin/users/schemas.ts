@@ -21,6 +21,9 @@ export const UserSchema = Type.Object({
   nickname: Type.String(),
   status: StatusSchema,
   roles: Type.Array(RoleRefSchema, { description: 'Every role the user holds, enabled or not' }),
+  totpEnabled: Type.Boolean({
+    description: 'Whether the user signs in with a TOTP code (POST /api/users/{id}/reset-totp removes it)',
+  }),
   deniedReason: DeniedReason,
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -49,3 +52,7 @@ export const UpdateUserBody = Type.Object(
 
 export const ResetPasswordBody = Type.Object({ password: PasswordPolicy }, { additionalProperties: false });
 export const SetRolesBody = Type.Object({ roleIds: RoleIds }, { additionalProperties: false });
+
+export const UnlockResultSchema = Type.Object({
+  cleared: Type.Integer({ description: 'Sign-in failure counters removed (0: the user was not held back)' }),
+});

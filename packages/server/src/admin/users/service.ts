@@ -3,10 +3,12 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
-import { conflict, forbidden, notFound } from '../../errors.js';
+import { conflict, forbidden, invalidParamMessage, notFound } from '../../errors.js';
 import { hashPassword, nowIso, type EndedSession } from '../auth/service.js';
+import { removeTotp } from '../auth/mfa.js';
+import { FailureStore } from '../auth/throttle.js';
 import { rolesRepository } from '../roles/repository.js';
-import { EscalationGuard, privilegeEscalation } from '../escalation.js';
+import { EscalationGuard, privilegeEscalation, type AccountAction } from '../escalation.js';
 import { MENUS } from '../../catalogue.js';
 import { isSuperAdmin, SuperAdminGuard, SUPER_ADMIN_RULES as RULES, superRoleId } from '../super-admin.js';
 import { changesOf, unique, type Actor, type SessionInvalidator } from '../shared/actor.js';
@@ -30,7 +32,9 @@ export interface UpdateUserInput {
   status?: 'enabled' | 'disabled';
 }
 
-const taken = (username: string) => conflict(`username "${username}" already exists`);
+/** 409 naming `username`, so a form shows it under the field: usernames compare as sign-in matches them (usernameKey). */
+const taken = (username: string) =>
+  conflict(invalidParamMessage('username', '用户名已被使用（比较时不区分大小写、全角半角），请换一个', username));
 
 /** The menu that guards user administration (its GRANT point is also what `roleIds` on create needs). */
 export const USERS_MENU = MENUS.users.code;
@@ -227,6 +231,50 @@ export class UsersService {
       return ended;
     });
     await this.sessions.announce(ended);
+  }
+
+  /**
+   * Clears the user's sign-in throttling: the failures counted by username from every address and the lock of the
+   * second step (throttle.ts clearAccount, as the server shell's `unlock`). Returns how many counters were cleared.
+   * One's own account needs no cover; another's is refused as any other operation on it.
+   */
+  async unlock(actor: Actor, id: string): Promise<{ cleared: number }> {
+    return transact(this.k, async (trx) => {
+      const user = await this.actOn(trx, actor, id, '解锁该用户');
+      const cleared = await new FailureStore(trx).clearAccount(user.username);
+      await actor.audit('user.unlock', 'user', id, { username: user.username, cleared }, trx);
+      return { cleared };
+    });
+  }
+
+  /**
+   * Removes the user's TOTP secret and recovery codes, and ends every session of the user: a reset means the
+   * authenticator is lost or in the wrong hands, and a session signed in with it may be on that very device.
+   * Only a super administrator resets a super administrator's; one's own goes through /api/auth/totp/disable.
+   */
+  async resetTotp(actor: Actor, id: string): Promise<void> {
+    if (id === actor.id)
+      throw privilegeEscalation('不能重置自己的两步验证：请在个人资料中关闭两步验证（需提供密码或验证码）');
+    const ended = await transact(this.k, async (trx) => {
+      const user = await this.actOn(trx, actor, id, '重置该用户的两步验证');
+      if (!user.totpEnabled) throw conflict(`用户「${user.username}」没有启用两步验证，无需重置`);
+      // Sessions before the user's row (the lock order, auth/service.ts endSessions).
+      const { ended } = await this.sessions.invalidateSessions(id, trx, 'FORCED_LOGOUT', actor.id);
+      await removeTotp(trx, id);
+      await actor.audit('user.reset-totp', 'user', id, { username: user.username }, trx);
+      return ended;
+    });
+    await this.sessions.announce(ended);
+  }
+
+  /** The user `id`, once the actor may act on it: 404, 403 for a super administrator's account (unless the actor is one), escalation. */
+  private async actOn(trx: Kysely<Database>, actor: Actor, id: string, action: AccountAction): Promise<UserDto> {
+    const user = await repo.find(trx, id);
+    if (!user) throw notFound('user');
+    if (id === actor.id) return user;
+    if (!actor.isSuper && (await isSuperAdmin(trx, id))) throw forbidden();
+    await (await EscalationGuard.of(trx, actor)).assertMayActOn([id], action);
+    return user;
   }
 
   /** Replaces the user's roles. Takes effect on the user's next request (masks are read per request). */

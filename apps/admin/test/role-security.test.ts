@@ -1,0 +1,243 @@
+/**
+ * Roles and accounts in the admin app, at 1440×900 and 390×844, in Debian's headless Chromium against a real server:
+ * the role dialog's 要求两步验证, the grant grid offering each menu only the points its routes declare (half-checked
+ * parents), 解锁 and 重置两步验证 on the users page, and server errors under their fields in the users, roles and
+ * menus dialogs. Screenshots go to docs/screenshots/.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import {
+  adminCall,
+  createUser,
+  PASSWORD,
+  userWithGrants,
+  type Call,
+} from '../../../packages/server/test/admin-fixtures.js';
+import { ROOT, ensureBuilt, hasChromium, launchChromium } from './browser.js';
+
+const SHOTS = path.join(ROOT, 'docs/screenshots');
+const VIEWPORTS = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+describe.skipIf(!hasChromium)('roles and account security in the admin app', { timeout: 90_000 }, () => {
+  let t: TestInstance;
+  let base: string;
+  let browser: Browser;
+  let api: Call;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    fs.mkdirSync(SHOTS, { recursive: true });
+    t = await getTestInstance('sqlite', { LOGIN_MAX_FAILURES: '3' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+    api = await adminCall(t.app);
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function open(vp: (typeof VIEWPORTS)[number]) {
+    const c = await browser.newContext({ viewport: { width: vp.width, height: vp.height }, locale: 'zh-CN' });
+    c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
+    c.setDefaultTimeout(15_000);
+    return c.newPage();
+  }
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+
+  async function signIn(page: Page, username = ADMIN.username, password = ADMIN.password) {
+    await page.goto(`${base}/admin/`);
+    await page.waitForURL(/\/admin\/login/);
+    await page.fill('input[name="username"]', username);
+    await page.fill('input[name="password"]', password);
+    await page.click('[data-testid="login-submit"]');
+    await page.waitForURL((u) => !u.pathname.startsWith('/admin/login'));
+    await page.locator('[data-testid="user-menu"]').waitFor();
+  }
+
+  /** Opens a page of the system menu, from the side menu or, on a phone, from the drawer. */
+  async function clickMenu(page: Page, leaf: string) {
+    const toggle = page.locator('[data-testid="menu-toggle"]');
+    const drawer = await toggle.isVisible();
+    if (drawer) await toggle.click();
+    const sub = page.locator('.side-menu [data-menu="system"]');
+    await sub.waitFor();
+    if (!(await sub.evaluate((el) => el.classList.contains('is-opened'))))
+      await sub.locator('.el-sub-menu__title').click();
+    await page.locator(`.side-menu [data-menu="${leaf}"]`).click();
+    if (drawer) await page.locator('.side-menu').waitFor({ state: 'hidden' });
+  }
+
+  const confirmBox = (page: Page) => page.locator('.el-message-box .el-button--primary').click();
+  const signInStatus = (username: string, password: string) =>
+    t.app
+      .inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress: '192.0.2.44' })
+      .then((r) => r.statusCode);
+
+  for (const vp of VIEWPORTS) {
+    describe(`at ${vp.width}×${vp.height}`, () => {
+      const tag = `${vp.name}${Math.random().toString(36).slice(2, 6)}`;
+
+      it('the role dialog sets 要求两步验证; a taken name shows under 名称; the list tags the role', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        await clickMenu(page, 'system:role');
+        await page.locator('[data-page="roles"] [data-action="ADD"]').click();
+        const dialog = page.locator('[data-dialog="role-form"]');
+        await dialog.locator('input[name="code"]').fill(`totp_${tag}`);
+        await dialog.locator('input[name="name"]').fill('超级管理员');
+        await dialog.locator('[data-testid="require-totp"]').click();
+        await dialog.getByText('该角色的成员必须开启两步验证才能继续操作').waitFor();
+        await dialog.locator('[data-testid="save-role"]').click();
+        await dialog.locator('.el-form-item__error', { hasText: /^名称无效：角色名称不能重复/ }).waitFor();
+        expect(await page.locator('.el-message', { hasText: '参数' }).count()).toBe(0);
+        await shot(page, `admin-role-dialog-${vp.name}`);
+        await dialog.locator('input[name="name"]').fill(`需两步验证${tag}`);
+        await dialog.locator('[data-testid="save-role"]').click();
+        await dialog.waitFor({ state: 'hidden' });
+        const row = page.locator('[data-page="roles"] .el-table__row', { hasText: `需两步验证${tag}` });
+        await row.locator('[data-require-totp]').waitFor();
+        const roles = (await api('GET', `/api/roles?keyword=totp_${tag}`)).json().data.items;
+        expect(roles[0].requireTotp).toBe(true);
+        await page.context().close();
+      });
+
+      it('below the super administrator the switch is off, saying why', async () => {
+        const op = `roleop-${tag}`;
+        await userWithGrants(t.app, api, op, { system: 0, 'system:role': 1 | 2 | 4 });
+        const page = await open(vp);
+        await signIn(page, op, PASSWORD);
+        await clickMenu(page, 'system:role');
+        await page.locator('[data-page="roles"] [data-action="ADD"]').click();
+        const dialog = page.locator('[data-dialog="role-form"]');
+        await dialog.getByText('只有超级管理员可以修改此项').waitFor();
+        expect(await dialog.locator('.el-switch.is-disabled').count()).toBe(1);
+        await page.context().close();
+      });
+
+      it('the grant grid offers each menu only its declared points; a parent is half-checked', async () => {
+        const custom = `ops${tag}`;
+        expect((await api('POST', '/api/menus', { code: custom, name: `运维手册${tag}` })).statusCode).toBe(201);
+        const page = await open(vp);
+        await signIn(page);
+        await clickMenu(page, 'system:role');
+        const row = page.locator('[data-page="roles"] .el-table__row', { hasText: `totp_${tag}` });
+        await row.locator('[data-action="GRANT"]').click();
+        const editor = page.locator('[data-dialog="grant-editor"]');
+        // 登录日志: 查询 and 导出 only.
+        await editor.locator('[data-grant="system:login-log:SEARCH"]').waitFor();
+        expect(await editor.locator('[data-grant="system:login-log:EXPORT"]').count()).toBe(1);
+        for (const p of ['ADD', 'EDIT', 'DELETE', 'RESET', 'GRANT'])
+          expect(await editor.locator(`[data-grant="system:login-log:${p}"]`).count(), p).toBe(0);
+        expect(await editor.locator('[data-grant-none="system:login-log:ADD"]').count()).toBe(1);
+        // 用户管理 offers 解锁 (重置) and 重置密码; a directory offers none; the operator's own menu offers all ten.
+        expect(await editor.locator('[data-grant="system:user:RESET"]').count()).toBe(1);
+        expect(await editor.locator('[data-grant^="system:"][data-grant$=":ADD_CHILD"]').count()).toBe(1);
+        expect(await editor.locator('[data-grant-none^="system:"]').count()).toBeGreaterThan(10);
+        expect(await editor.locator(`[data-grant^="${custom}:"]`).count()).toBe(12); // visible, ten points, 全部
+        // The point names in Chinese head the columns.
+        for (const label of ['查询', '新增下级', '重置', '重置密码', '导出'])
+          expect(await editor.locator('.point-head', { hasText: label }).count(), label).toBeGreaterThan(0);
+        // One child granted: its parent's 全部 is half-checked; 全部 on the parent grants each child its own points.
+        const parentAll = editor.locator('[data-grant="system:ALL"] .el-checkbox__input');
+        await editor.locator('[data-grant="system:audit:SEARCH"]').click();
+        await expect.poll(() => parentAll.evaluate((el) => el.classList.contains('is-indeterminate'))).toBe(true);
+        await shot(page, `admin-grant-grid-${vp.name}`);
+        await parentAll.click();
+        await expect.poll(() => parentAll.evaluate((el) => el.classList.contains('is-checked'))).toBe(true);
+        await editor.locator('[data-testid="save-grants"]').click();
+        await editor.waitFor({ state: 'hidden' });
+        const id = (await api('GET', `/api/roles?keyword=totp_${tag}`)).json().data.items[0].id;
+        const grants = (await api('GET', `/api/roles/${id}`)).json().data.grants as Array<{
+          menuCode: string;
+          bits: number;
+        }>;
+        expect(grants.find((g) => g.menuCode === 'system:login-log')?.bits).toBe(1 | 512);
+        expect(grants.find((g) => g.menuCode === 'system:session')?.bits).toBe(1 | 8 | 16);
+        await page.context().close();
+      });
+
+      it('解锁 lets a locked-out user sign in again; 重置两步验证 removes their TOTP', async () => {
+        const locked = `locked-${tag}`;
+        const lost = `lostphone-${tag}`;
+        await createUser(api, locked);
+        const lostId = await createUser(api, lost);
+        await t.db.kysely
+          .updateTable('users')
+          .set({ totp_secret: 'JBSWY3DPEHPK3PXP', totp_enabled_at: new Date().toISOString() })
+          .where('id', '=', lostId)
+          .execute();
+        for (let i = 0; i < 3; i++) expect(await signInStatus(locked, 'wrong-password-9')).toBe(401);
+        expect(await signInStatus(locked, PASSWORD)).toBe(429);
+
+        const page = await open(vp);
+        await signIn(page);
+        await clickMenu(page, 'system:user');
+        const lockedRow = page.locator('[data-page="users"] .el-table__row', { hasText: locked });
+        await lockedRow.locator('[data-testid="more-actions"]').click();
+        await page.locator('.el-dropdown-menu__item[data-route="POST /api/users/{id}/unlock"]:visible').click();
+        await confirmBox(page);
+        await page.locator('.el-message', { hasText: `已解锁「${locked}」` }).waitFor();
+        expect(await signInStatus(locked, PASSWORD)).toBe(200);
+
+        const lostRow = page.locator('[data-page="users"] .el-table__row', { hasText: lost });
+        await lostRow.getByText('已开启').waitFor();
+        await lostRow.locator('[data-testid="more-actions"]').click();
+        await page.locator('.el-dropdown-menu__item[data-route="POST /api/users/{id}/reset-totp"]:visible').waitFor();
+        await page.waitForTimeout(400); // the menu's fade-in, for the picture
+        await shot(page, `admin-users-actions-${vp.name}`);
+        await lostRow.locator('[data-testid="more-actions"]').click();
+        await page.locator('.el-dropdown-menu__item:visible').first().waitFor({ state: 'hidden' });
+        await lostRow.locator('[data-testid="more-actions"]').click();
+        await page.locator('.el-dropdown-menu__item[data-route="POST /api/users/{id}/reset-totp"]:visible').click();
+        await confirmBox(page);
+        await page.locator('.el-message', { hasText: `已重置「${lost}」的两步验证` }).waitFor();
+        await lostRow.getByText('未开启').waitFor();
+        await lostRow.locator('[data-testid="more-actions"]').click();
+        const item = page.locator('.el-dropdown-menu__item[data-route="POST /api/users/{id}/reset-totp"]:visible');
+        await expect.poll(() => item.getAttribute('aria-disabled')).toBe('true');
+        expect(await item.getAttribute('title')).toBe('该用户没有开启两步验证');
+        const audit = await t.db.kysely
+          .selectFrom('audit_logs')
+          .select('action')
+          .where('action', 'in', ['user.unlock', 'user.reset-totp'])
+          .execute();
+        expect(audit.length).toBeGreaterThanOrEqual(2);
+        await page.context().close();
+      });
+
+      it('a taken username and a taken menu code show under their fields, with the field’s label', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        await clickMenu(page, 'system:user');
+        await page.locator('[data-page="users"] [data-action="ADD"]').click();
+        const user = page.locator('[data-dialog="user-form"]');
+        await user.locator('input[name="username"]').fill('ADMIN');
+        await user.locator('input[name="password"]').fill('a-long-enough-password-7');
+        await user.locator('[data-testid="save-user"]').click();
+        await user.locator('.el-form-item__error', { hasText: /^用户名无效：用户名已被使用/ }).waitFor();
+        expect(await page.locator('.el-message', { hasText: 'username' }).count()).toBe(0);
+        await page.keyboard.press('Escape');
+        await user.waitFor({ state: 'hidden' });
+
+        await clickMenu(page, 'system:menu');
+        await page.locator('[data-page="menus"] [data-action="ADD"]').first().click();
+        const menu = page.locator('[data-dialog="menu-form"]');
+        await menu.locator('input[name="code"]').fill('system');
+        await menu.locator('input[name="name"]').fill('重复的菜单');
+        await menu.locator('.el-dialog__footer .el-button--primary').click();
+        await menu.locator('.el-form-item__error', { hasText: /^编码无效：菜单编码已被使用/ }).waitFor();
+        await page.context().close();
+      });
+    });
+  }
+});
