@@ -75,7 +75,20 @@ export const isSignedOutCode = (v: unknown): v is SignedOutCode =>
 /** A 401 with its reason code; `detail` (English, for logs and developers) follows the Chinese message. */
 export const signedOut = (code: SignedOutCode, detail?: string) =>
   new AppError(code, detail ? `${SIGNED_OUT_MESSAGES[code]}（${detail}）` : SIGNED_OUT_MESSAGES[code]);
-export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
+/** The records a 404 names, in Chinese first: `notFound('user')` answers 「用户不存在 (user not found)」. */
+const RECORD_NAMES = {
+  user: '用户',
+  role: '角色',
+  menu: '菜单',
+  'parent menu': '上级菜单',
+  session: '会话',
+} as const;
+export type RecordName = keyof typeof RECORD_NAMES;
+/** 404 for a record: a name from RECORD_NAMES, or `{zh, en}` for one named elsewhere (a content library's entry). */
+export const notFound = (what: RecordName | { zh: string; en: string }) => {
+  const [zh, en] = typeof what === 'string' ? [RECORD_NAMES[what], what] : [what.zh, what.en];
+  return new AppError('NOT_FOUND', `${zh}不存在 (${en} not found)`);
+};
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const validation = (message: string) => new AppError('VALIDATION_ERROR', message);
 

@@ -132,7 +132,10 @@ describeEachDb('users administration', (dialect) => {
     const other = await createUser(admin, 'second_super', [await roleId(admin, 'super_admin')]);
     const del = await admin('DELETE', `/api/users/${adminId}`);
     expect(del.statusCode).toBe(409);
-    expect(del.json()).toEqual({ code: 'CONFLICT', message: 'you cannot delete your own account' });
+    expect(del.json()).toEqual({
+      code: 'CONFLICT',
+      message: '不能删除自己的账号 (you cannot delete your own account)',
+    });
     expect((await admin('PATCH', `/api/users/${adminId}`, { status: 'disabled' })).json().code).toBe('CONFLICT');
     const plain = await createUser(admin, 'plain_user');
     expect((await admin('POST', '/api/users/batch-delete', { ids: [plain, adminId] })).json().code).toBe('CONFLICT');
@@ -191,7 +194,9 @@ describeEachDb('users administration', (dialect) => {
   it('deletes one user (404 after) and several at once', async () => {
     const one = await createUser(admin, 'del_one');
     expect((await admin('DELETE', `/api/users/${one}`)).statusCode).toBe(204);
-    expect((await admin('GET', `/api/users/${one}`)).statusCode).toBe(404);
+    const gone = await admin('GET', `/api/users/${one}`);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json()).toEqual({ code: 'NOT_FOUND', message: '用户不存在 (user not found)' });
     expect((await admin('DELETE', `/api/users/${one}`)).statusCode).toBe(404);
     const a = await createUser(admin, 'del_a');
     const b = await createUser(admin, 'del_b');

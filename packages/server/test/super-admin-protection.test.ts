@@ -92,7 +92,7 @@ describeEachDb('super administrator protection', (dialect) => {
       expect((await second('PUT', `/api/users/${adminId}/roles`, { roleIds: [superRole] })).statusCode).toBe(200);
       expect((await second('DELETE', `/api/users/${b}`)).json()).toEqual({
         code: 'CONFLICT',
-        message: 'you cannot delete your own account',
+        message: '不能删除自己的账号 (you cannot delete your own account)',
       });
       expect((await admin('DELETE', `/api/users/${b}`)).statusCode).toBe(204);
     });

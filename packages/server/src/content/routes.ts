@@ -94,7 +94,7 @@ function libraryRoutes(lib: LibraryDef) {
       },
       async (req) => {
         const item = await repo.get(lib, req.params.id);
-        if (!item) throw notFound(`${lib.name} item`);
+        if (!item) throw notFound({ zh: `${lib.label}条目`, en: `${lib.name} item` });
         return { data: outward(item) };
       },
     );
@@ -136,7 +136,7 @@ function libraryRoutes(lib: LibraryDef) {
         const data = req.body;
         service.assertClean(data);
         await service.assertUnique(data, id);
-        if (!(await repo.update(lib, id, data))) throw notFound(`${lib.name} item`);
+        if (!(await repo.update(lib, id, data))) throw notFound({ zh: `${lib.label}条目`, en: `${lib.name} item` });
         await app.audit(req, 'content.update', lib.name, id);
         await store.changed(lib.name);
         return { data: outward((await repo.get(lib, id))!) };
@@ -151,7 +151,8 @@ function libraryRoutes(lib: LibraryDef) {
       },
       async (req, reply) => {
         const { id } = req.params;
-        if ((await repo.deleteMany(lib, [id])) === 0) throw notFound(`${lib.name} item`);
+        if ((await repo.deleteMany(lib, [id])) === 0)
+          throw notFound({ zh: `${lib.label}条目`, en: `${lib.name} item` });
         await app.audit(req, 'content.delete', lib.name, id);
         await store.changed(lib.name);
         return reply.code(204).send();

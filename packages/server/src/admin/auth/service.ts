@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { AppError, isSignedOutCode, signedOut, unauthorized, type SignedOutCode } from '../../errors.js';
+import { AppError, fieldError, isSignedOutCode, signedOut, unauthorized, type SignedOutCode } from '../../errors.js';
 import { deviceLabel, type ClientKind } from '../sessions/device.js';
 import { versionReason } from './guard.js';
 import { normalizeMask } from '../permissions/mask.js';
@@ -386,7 +386,7 @@ export class AuthService {
     client: ClientInfo,
     currentSessionId?: string,
   ): Promise<TokenPair> {
-    if (oldPassword === newPassword) throw new AppError('VALIDATION_ERROR', 'newPassword must differ from oldPassword');
+    if (oldPassword === newPassword) throw fieldError('newPassword', '新密码不能与原密码相同');
     const row = await this.db
       .selectFrom('users')
       .select(['password_hash'])

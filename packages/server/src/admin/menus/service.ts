@@ -125,13 +125,15 @@ export class MenusService {
         if (patch.kind !== undefined || patch.target !== undefined) {
           if (builtInMenuCodes().has(before.code) && patch.kind !== undefined && patch.kind !== before.kind)
             throw conflict(
-              `menu "${before.code}" is built in: its kind cannot change (the admin app shows it by code)`,
+              `内置菜单「${before.name}」不能改变类型：管理端按编码显示它 (menu "${before.code}" is built in: its kind cannot change)`,
             );
           this.checkTarget(patch.kind ?? (before.kind as MenuKind), patch.target ?? before.target);
         }
         if (patch.code !== undefined && patch.code !== before.code) {
           if (builtInMenuCodes().has(before.code))
-            throw conflict(`menu "${before.code}" is built in: its code cannot change (route permissions refer to it)`);
+            throw conflict(
+              `内置菜单「${before.name}」不能修改编码：接口权限引用它 (menu "${before.code}" is built in: its code cannot change)`,
+            );
           if (await repo.codeTaken(trx, patch.code, id)) throw taken(patch.code);
         }
         if (moving && patch.parentId !== null) {
@@ -169,13 +171,13 @@ export class MenusService {
       const descendants = descendantsOf(rows, id);
       if (descendants.length && !cascade) {
         throw conflict(
-          `menu "${target.code}" has ${descendants.length} descendant menu(s): delete them first or pass cascade=true`,
+          `菜单「${target.name}」下还有 ${descendants.length} 个子菜单：请先删除它们，或选择连同子菜单一起删除 (cascade=true)`,
         );
       }
       const doomed = rows.filter((r) => r.id === id || descendants.includes(r.id));
       const builtIn = builtInMenuCodes();
       const kept = doomed.find((r) => builtIn.has(r.code));
-      if (kept) throw conflict(`menu "${kept.code}" is built in and cannot be deleted`);
+      if (kept) throw conflict(`内置菜单「${kept.name}」不能删除 (menu "${kept.code}" is built in)`);
       // Deleting takes every grant on these menus away from the roles that have them: only what the actor covers.
       await (await EscalationGuard.of(trx, actor)).assertMayRemoveGrantsOn(
         doomed.map((r) => r.id),

@@ -156,7 +156,7 @@ export class UsersService {
           await (await EscalationGuard.of(trx, actor)).assertMayActOn([id], disabling ? '停用该用户' : '编辑该用户');
         if (disabling) {
           guard.ensureOneRemainsWithout([id], RULES.lastDisable);
-          if (id === actor.id) throw conflict('you cannot disable your own account');
+          if (id === actor.id) throw conflict('不能停用自己的账号 (you cannot disable your own account)');
         }
         if (
           patch.username !== undefined &&
@@ -198,7 +198,7 @@ export class UsersService {
       const foundIds = found.map((u) => u.id);
       if (!actor.isSuper && foundIds.some((id) => guard.isSuper(id))) throw forbidden();
       guard.ensureOneRemainsWithout(foundIds, RULES.lastDelete);
-      if (foundIds.includes(actor.id)) throw conflict('you cannot delete your own account');
+      if (foundIds.includes(actor.id)) throw conflict('不能删除自己的账号 (you cannot delete your own account)');
       await (await EscalationGuard.of(trx, actor)).assertMayActOn(foundIds, '删除该用户');
       const deleted = await repo.deleteMany(trx, foundIds);
       if (deleted > 0) {
