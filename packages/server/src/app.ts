@@ -25,6 +25,7 @@ import docsSite from './plugins/docs-site.js';
 import { ContentStore } from './content/store.js';
 import monitor from './monitor/plugin.js';
 import ipLookup from './plugins/ip-lookup.js';
+import apiKeys from './api-keys/plugin.js';
 import './types.js';
 
 export interface BuildOptions {
@@ -175,6 +176,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(monitor);
   await app.register(ipLookup);
+  await app.register(apiKeys);
   await app.register(adminApi, { now: opts.now });
   await app.register(lookupApi);
   await app.register(adminApp);
