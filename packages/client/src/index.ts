@@ -47,3 +47,17 @@ export {
   type paths,
   type components,
 } from './generated/admin-api.js';
+export {
+  createPublicClient,
+  readRateLimit,
+  PublicApiError,
+  type PublicClient,
+  type PublicClientOptions,
+  type PublicAnswer,
+  type PublicData,
+  type PublicQuery,
+  type PublicJsonPath,
+  type PublicImagePath,
+  type RateLimit,
+} from './public-client.js';
+export { LOOKUP_GROUPS, type LookupGroup, type paths as PublicPaths } from './generated/public-api.js';
