@@ -31,7 +31,14 @@ export {
   type PermissionPoint,
 } from './mask.js';
 export { decodeClaims, lifetimeMs } from './jwt.js';
-export { CLIENT_KIND_NAMES } from './names.js';
+export {
+  API_KEY_STATUS_NAMES,
+  CLIENT_KIND_NAMES,
+  LOOKUP_GROUP_CODES,
+  lookupGroupName,
+  ROTATION_GRACE_CHOICES,
+  ROTATION_GRACE_MAX,
+} from './names.js';
 export {
   ROUTE_PERMISSIONS,
   MENU_CATALOGUE,

@@ -18,3 +18,4 @@ export * from './schema-form';
 export { librarySchema } from './library-schema';
 export * from './usage';
 export type * from './types';
+export * from './api-keys';

@@ -2,7 +2,12 @@
  * keys create|list|revoke|rotate — the public API's keys (/api/admin/api-keys). A secret is printed once, when it is
  * made (create, rotate): the server keeps only its hash.
  */
-import { LOOKUP_GROUPS } from '@tianji/client';
+import {
+  API_KEY_STATUS_NAMES,
+  LOOKUP_GROUP_CODES as GROUPS,
+  lookupGroupName as groupName,
+  ROTATION_GRACE_MAX as GRACE_MAX,
+} from '@tianji/client';
 import type { Command } from 'commander';
 import { interactive, lang } from '../config.js';
 import { action, positiveInt, raw, type Context } from '../context.js';
@@ -31,13 +36,10 @@ type Page = { items: ApiKey[]; total: number };
 type Made = { key: ApiKey; secret: string };
 
 const BASE = '/api/admin/api-keys';
-const STATUSES = ['active', 'revoked', 'expired'] as const;
-const GROUPS = Object.keys(LOOKUP_GROUPS) as Array<keyof typeof LOOKUP_GROUPS>;
-export const GRACE_MAX = 10080;
+const STATUSES = Object.keys(API_KEY_STATUS_NAMES) as Array<keyof typeof API_KEY_STATUS_NAMES>;
 
 const TEXT = {
   zh: {
-    status: { active: '有效', revoked: '已吊销', expired: '已过期' },
     headers: ['名称', '前缀', '状态', '每分钟', '每天', '最近使用', '过期时间', 'ID'],
     labels: {
       name: '名称',
@@ -64,7 +66,6 @@ const TEXT = {
     once: '请立即妥善保存：密钥只显示这一次，之后无法再查看。',
   },
   en: {
-    status: { active: 'Active', revoked: 'Revoked', expired: 'Expired' },
     headers: ['Name', 'Prefix', 'Status', 'Per minute', 'Per day', 'Last used', 'Expires', 'ID'],
     labels: {
       name: 'Name',
@@ -93,13 +94,6 @@ const TEXT = {
 };
 
 const shownPrefix = (k: ApiKey) => `tj_${k.prefix}…`;
-/** `每日推荐 Daily` → 每日推荐 or Daily; the code itself for a group this CLI does not know. */
-function groupName(g: string, l: 'zh' | 'en'): string {
-  if (!Object.hasOwn(LOOKUP_GROUPS, g)) return g;
-  const name = LOOKUP_GROUPS[g as keyof typeof LOOKUP_GROUPS].name;
-  const space = name.indexOf(' ');
-  return l === 'zh' ? name.slice(0, space) : name.slice(space + 1);
-}
 
 /** The key list as people read it: status by name, limits (or the default), dates in Beijing time. */
 export function keysTable(items: ApiKey[], l = lang()): string {
@@ -108,7 +102,7 @@ export function keysTable(items: ApiKey[], l = lang()): string {
   const cols: Array<(k: ApiKey) => unknown> = [
     (k) => k.name,
     shownPrefix,
-    (k) => t.status[k.status] ?? k.status,
+    (k) => API_KEY_STATUS_NAMES[k.status][l],
     (k) => limit(k.perMinute),
     (k) => limit(k.perDay),
     (k) => formatDate(k.lastUsedAt),
@@ -129,7 +123,7 @@ export function keyText(k: ApiKey, l = lang()): string {
     [t.labels.name, k.name],
     [t.labels.id, k.id],
     [t.labels.prefix, shownPrefix(k)],
-    [t.labels.status, t.status[k.status] ?? k.status],
+    [t.labels.status, API_KEY_STATUS_NAMES[k.status][l]],
     [t.labels.note, k.note ?? ''],
     [t.labels.createdBy, k.createdBy?.username ?? ''],
     [t.labels.createdAt, formatDate(k.createdAt)],
@@ -231,7 +225,7 @@ export function register(program: Command): void {
     .command('list')
     .description('列出接口密钥')
     .option('--keyword <text>', '按名称、备注或前缀筛选')
-    .option('--status <status>', `${STATUSES.join('、')}（有效、已吊销、已过期）`)
+    .option('--status <status>', STATUSES.map((s) => `${s}（${API_KEY_STATUS_NAMES[s].zh}）`).join('、'))
     .option('--page <n>', '页码，从 1 开始', positiveInt('--page'), 1)
     .option('--page-size <n>', '每页条数 1–100', positiveInt('--page-size', 100), 20)
     .action(
