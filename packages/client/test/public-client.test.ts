@@ -4,6 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCall } from '../../server/test/admin-fixtures.js';
 import { getTestInstance, type TestInstance } from '../../server/test/helpers.js';
 import { PublicApiError, createPublicClient } from '../src/index.js';
 
@@ -72,5 +73,39 @@ describe('public client, images and keys', () => {
     });
     await tj.get('/api/random-color', {}).catch(() => undefined);
     expect(seen).toEqual([{ url: `${baseUrl}/api/random-color`, key: 'tj_example' }]);
+  });
+});
+
+describe('public client with an API key', () => {
+  let t: TestInstance;
+  let baseUrl: string;
+  beforeAll(async () => ({ t, baseUrl } = await listen()));
+  afterAll(() => t?.close());
+
+  async function createKey(body: Record<string, unknown>): Promise<string> {
+    const res = await (await adminCall(t.app))('POST', '/api/admin/api-keys', body);
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as { data: { secret: string } }).data.secret;
+  }
+
+  it('a key’s calls are answered with its own limit; past it, 429 with Retry-After', async () => {
+    const tj = createPublicClient({ baseUrl, apiKey: await createKey({ name: 'sdk', perMinute: 2 }) });
+    const first = await tj.call('/api/solar-term', { year: 2026 });
+    expect(first.data.length).toBeGreaterThan(20);
+    expect(first.rateLimit).toMatchObject({ limit: 2, remaining: 1 });
+    await tj.get('/api/solar-term', { year: 2026 });
+    const e = (await tj.get('/api/solar-term', { year: 2026 }).catch((x: unknown) => x)) as PublicApiError;
+    expect(e).toBeInstanceOf(PublicApiError);
+    expect(e).toMatchObject({ status: 429, code: 429 });
+    expect(e.retryAfter).toBeGreaterThan(0);
+    expect(e.rateLimit).toMatchObject({ limit: 2, remaining: 0 });
+  });
+
+  it('a wrong key is refused with the envelope’s message, never answered as anonymous', async () => {
+    const tj = createPublicClient({ baseUrl, apiKey: `tj_${'x'.repeat(43)}` });
+    const e = (await tj.get('/api/random-color', {}).catch((x: unknown) => x)) as PublicApiError;
+    expect(e).toBeInstanceOf(PublicApiError);
+    expect(e.status).toBe(401);
+    expect(e.msg).toContain('接口密钥无效或已失效');
   });
 });
