@@ -24,6 +24,7 @@ import mobileApp from './plugins/mobile-app.js';
 import docsSite from './plugins/docs-site.js';
 import { ContentStore } from './content/store.js';
 import monitor from './monitor/plugin.js';
+import apiKeys from './api-keys/plugin.js';
 import './types.js';
 
 export interface BuildOptions {
@@ -173,6 +174,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(openapi);
   await app.register(healthRoutes);
   await app.register(monitor);
+  await app.register(apiKeys);
   await app.register(adminApi, { now: opts.now });
   await app.register(lookupApi);
   await app.register(adminApp);

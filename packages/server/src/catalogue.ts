@@ -27,7 +27,16 @@ export interface CatalogueMenu {
 }
 
 /** The admin app's built-in pages. `content` serves every content library (one page, the library as parameter). */
-export type CataloguePage = 'users' | 'roles' | 'menus' | 'audit' | 'sessions' | 'loginLogs' | 'content' | 'usage';
+export type CataloguePage =
+  | 'users'
+  | 'roles'
+  | 'menus'
+  | 'audit'
+  | 'sessions'
+  | 'loginLogs'
+  | 'content'
+  | 'usage'
+  | 'apiKeys';
 
 const menu = (m: CatalogueMenu) => m;
 
@@ -136,6 +145,17 @@ export const MENUS = {
     sort: 1,
     api: '/api/admin/usage',
     page: 'usage',
+  }),
+  apiKeys: menu({
+    code: 'monitor:api-key',
+    parent: 'monitor',
+    name: '接口密钥',
+    nameEn: 'API keys',
+    path: '/monitor/api-keys',
+    icon: 'key-round',
+    sort: 2,
+    api: '/api/admin/api-keys',
+    page: 'apiKeys',
   }),
 } as const satisfies Record<string, CatalogueMenu>;
 

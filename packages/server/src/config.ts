@@ -75,6 +75,18 @@ const EnvSchema = Type.Object({
     description: 'Public API requests per client IP per window; 0 turns the limit off',
   }),
   RATE_LIMIT_WINDOW: Type.String({ default: '1m', description: 'Window of the public API rate limit' }),
+  API_KEY_RATE_PER_MINUTE: Type.Integer({
+    minimum: 0,
+    default: 600,
+    description:
+      'Public API requests per minute of a caller with an API key whose own limit is unset (the per-IP limit does not apply to keyed callers); 0: no limit',
+  }),
+  API_KEY_RATE_PER_DAY: Type.Integer({
+    minimum: 0,
+    default: 100000,
+    description:
+      'Public API requests per day (Beijing time) of a caller with an API key whose own limit is unset; 0: no limit',
+  }),
   REFRESH_REUSE_GRACE: Type.String({
     default: '10s',
     description:
@@ -171,6 +183,8 @@ export interface Config {
   /** Origins an embedded-page menu may show (and the admin app's CSP lets it frame). */
   menuEmbedOrigins: string[];
   rateLimit: { max: number; windowMs: number };
+  /** Default quotas of an API key whose own are unset (0: none). */
+  apiKeyRate: { perMinute: number; perDay: number };
   loginThrottle: { perAccountIp: number; perIp: number; accountSlowdownAfter: number };
   logLevel: string;
   /** Fastify's request/response lines (LOG_REQUESTS; auto = NODE_ENV=production). */
@@ -267,6 +281,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter(Boolean),
     menuEmbedOrigins: parseOrigins('MENU_EMBED_ORIGINS', e.MENU_EMBED_ORIGINS),
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: parseDuration('RATE_LIMIT_WINDOW', e.RATE_LIMIT_WINDOW) * 1000 },
+    apiKeyRate: { perMinute: e.API_KEY_RATE_PER_MINUTE, perDay: e.API_KEY_RATE_PER_DAY },
     loginThrottle: {
       perAccountIp: e.LOGIN_MAX_FAILURES,
       perIp: e.LOGIN_MAX_FAILURES_PER_IP,

@@ -1,5 +1,5 @@
 import type { ErrorCode } from './errors.js';
-import { PENDING_MESSAGES, SIGNED_OUT_MESSAGES } from './errors.js';
+import { API_KEY_INVALID_MESSAGE, PENDING_MESSAGES, SIGNED_OUT_MESSAGES } from './errors.js';
 
 /**
  * Each error code's general meaning in Chinese and English, for clients (generated into `@tianji/client` as
@@ -29,7 +29,19 @@ export const ERROR_MESSAGES: Record<ErrorCode, { zh: string; en: string }> = {
     zh: SIGNED_OUT_MESSAGES.REFRESH_SUPERSEDED,
     en: 'Your sign-in was refreshed elsewhere. Please sign in again.',
   },
+  API_KEY_INVALID: {
+    zh: API_KEY_INVALID_MESSAGE,
+    en: 'The API key is not valid (wrong, revoked or expired).',
+  },
+  API_KEY_REQUIRED: {
+    zh: '该接口需要接口密钥，请在请求头 X-API-Key 中提供',
+    en: 'This endpoint needs an API key: send it in the X-API-Key header.',
+  },
   FORBIDDEN: { zh: '无权限', en: 'No permission.' },
+  API_KEY_NOT_ALLOWED: {
+    zh: '该接口密钥不允许这样调用（接口分组、来源或地址不在允许范围内）',
+    en: 'This API key may not make this call (endpoint group, origin or address not allowed).',
+  },
   PRIVILEGE_ESCALATION: {
     zh: '不能授予或操作超出你自己权限的内容',
     en: 'You cannot grant or act on more than you hold yourself.',

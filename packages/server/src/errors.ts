@@ -12,7 +12,13 @@ export const ERROR_STATUS = {
   PASSWORD_CHANGED: 401,
   REFRESH_REUSED: 401,
   REFRESH_SUPERSEDED: 401,
+  /** Public API: the presented key is wrong, revoked or expired (one answer for all three: it reveals nothing). */
+  API_KEY_INVALID: 401,
+  /** Public API: the operator requires a key for this endpoint group and none was sent. */
+  API_KEY_REQUIRED: 401,
   FORBIDDEN: 403,
+  /** Public API: the key may not call this group, or not from this origin or address. */
+  API_KEY_NOT_ALLOWED: 403,
   /** The write would give someone more than the actor holds (admin/escalation.ts); FORBIDDEN stays for a missing route bit. */
   PRIVILEGE_ESCALATION: 403,
   /** The password was set by an operator (or generated): only changing it, /me, sessions and logout work meanwhile. */
@@ -75,6 +81,9 @@ export const isSignedOutCode = (v: unknown): v is SignedOutCode =>
 /** A 401 with its reason code; `detail` (English, for logs and developers) follows the Chinese message. */
 export const signedOut = (code: SignedOutCode, detail?: string) =>
   new AppError(code, detail ? `${SIGNED_OUT_MESSAGES[code]}（${detail}）` : SIGNED_OUT_MESSAGES[code]);
+/** The one answer to a wrong, revoked or expired API key (the public API never says which). */
+export const API_KEY_INVALID_MESSAGE = '接口密钥无效或已失效';
+
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const validation = (message: string) => new AppError('VALIDATION_ERROR', message);

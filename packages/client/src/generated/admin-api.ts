@@ -4,6 +4,616 @@
  */
 /* eslint-disable */
 export interface paths {
+    "/api/admin/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 列出接口密钥 List API keys
+         * @description `keyword` matches name, note or prefix (case-insensitive substring); newest first. The secret is never stored, listed, logged or written to the audit log: only its SHA-256 and its first 8 characters (prefix).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Case-insensitive substring */
+                    keyword?: string;
+                    /** @description Page number, from 1 */
+                    page: number;
+                    /** @description Items per page, 1 to 100 */
+                    pageSize: number;
+                    /** @description active, revoked (by an operator) or expired (past expiresAt) */
+                    status?: "active" | "revoked" | "expired";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                items: {
+                                    addresses: string[] | null;
+                                    /**
+                                     * @description ISO 8601 UTC
+                                     * @example 2026-01-31T08:00:00.000Z
+                                     */
+                                    createdAt: string;
+                                    createdBy: {
+                                        id: string;
+                                        username: string;
+                                    } | null;
+                                    expiresAt: string | null;
+                                    /** @description After a rotation: the previous secret keeps working until then */
+                                    graceUntil: string | null;
+                                    groups: string[] | null;
+                                    id: string;
+                                    /** @description Written with the usage counts (every USAGE_FLUSH_INTERVAL), not at every request */
+                                    lastUsedAt: string | null;
+                                    name: string;
+                                    note: string | null;
+                                    origins: string[] | null;
+                                    /** @description null: the server default */
+                                    perDay: number | null;
+                                    /** @description null: the server default */
+                                    perMinute: number | null;
+                                    /**
+                                     * @description The first 8 characters after tj_: show as tj_ab12cd34…
+                                     * @example ab12cd34
+                                     */
+                                    prefix: string;
+                                    revokedAt: string | null;
+                                    /** @description active, revoked (by an operator) or expired (past expiresAt) */
+                                    status: "active" | "revoked" | "expired";
+                                }[];
+                                page: number;
+                                pageSize: number;
+                                total: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * 新增接口密钥 Create an API key
+         * @description Answers the key and its secret, which is shown this once. perMinute/perDay null use the server defaults; below super administrators they may not exceed them (403 PRIVILEGE_ESCALATION). The secret is never stored, listed, logged or written to the audit log: only its SHA-256 and its first 8 characters (prefix).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Caller addresses (IPs or CIDRs, v4 or v6) allowed to use the key; null: any */
+                        addresses?: string[] | null;
+                        /** @description When the key stops working; null: never */
+                        expiresAt?: string | null;
+                        /** @description Endpoint groups the key may call; null: all */
+                        groups?: ("daily" | "random" | "mood" | "life" | "toolbox")[] | null;
+                        /** @example 合作方 A 的小程序 */
+                        name: string;
+                        /** @description Who owns the key, what it is for */
+                        note?: string | null;
+                        /** @description Browser origins (the Origin header) allowed to use the key; null: any. With a list, a request without Origin is refused */
+                        origins?: string[] | null;
+                        /** @description Requests per day (Beijing time); null: the server default (API_KEY_RATE_PER_DAY) */
+                        perDay?: number | null;
+                        /** @description Requests per minute; null: the server default (API_KEY_RATE_PER_MINUTE) */
+                        perMinute?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                key: {
+                                    addresses: string[] | null;
+                                    /**
+                                     * @description ISO 8601 UTC
+                                     * @example 2026-01-31T08:00:00.000Z
+                                     */
+                                    createdAt: string;
+                                    createdBy: {
+                                        id: string;
+                                        username: string;
+                                    } | null;
+                                    expiresAt: string | null;
+                                    /** @description After a rotation: the previous secret keeps working until then */
+                                    graceUntil: string | null;
+                                    groups: string[] | null;
+                                    id: string;
+                                    /** @description Written with the usage counts (every USAGE_FLUSH_INTERVAL), not at every request */
+                                    lastUsedAt: string | null;
+                                    name: string;
+                                    note: string | null;
+                                    origins: string[] | null;
+                                    /** @description null: the server default */
+                                    perDay: number | null;
+                                    /** @description null: the server default */
+                                    perMinute: number | null;
+                                    /**
+                                     * @description The first 8 characters after tj_: show as tj_ab12cd34…
+                                     * @example ab12cd34
+                                     */
+                                    prefix: string;
+                                    revokedAt: string | null;
+                                    /** @description active, revoked (by an operator) or expired (past expiresAt) */
+                                    status: "active" | "revoked" | "expired";
+                                };
+                                /** @description The secret (tj_ + 43 characters), shown this once: the server keeps only its SHA-256. Callers send it as X-API-Key (or Authorization: Bearer) */
+                                secret: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 查看接口密钥 Get an API key */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Record id (UUID) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                addresses: string[] | null;
+                                /**
+                                 * @description ISO 8601 UTC
+                                 * @example 2026-01-31T08:00:00.000Z
+                                 */
+                                createdAt: string;
+                                createdBy: {
+                                    id: string;
+                                    username: string;
+                                } | null;
+                                expiresAt: string | null;
+                                /** @description After a rotation: the previous secret keeps working until then */
+                                graceUntil: string | null;
+                                groups: string[] | null;
+                                id: string;
+                                /** @description Written with the usage counts (every USAGE_FLUSH_INTERVAL), not at every request */
+                                lastUsedAt: string | null;
+                                name: string;
+                                note: string | null;
+                                origins: string[] | null;
+                                /** @description null: the server default */
+                                perDay: number | null;
+                                /** @description null: the server default */
+                                perMinute: number | null;
+                                /**
+                                 * @description The first 8 characters after tj_: show as tj_ab12cd34…
+                                 * @example ab12cd34
+                                 */
+                                prefix: string;
+                                revokedAt: string | null;
+                                /** @description active, revoked (by an operator) or expired (past expiresAt) */
+                                status: "active" | "revoked" | "expired";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * 吊销接口密钥 Revoke an API key
+         * @description The key is refused from the next request, on every instance (with REDIS_URL, within a second). The row stays, with status revoked, for the audit trail and usage.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Record id (UUID) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * 编辑接口密钥 Edit an API key
+         * @description Takes effect on every instance at once. Limits above the server defaults need a super administrator (403 PRIVILEGE_ESCALATION).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Record id (UUID) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Caller addresses (IPs or CIDRs, v4 or v6) allowed to use the key; null: any */
+                        addresses?: string[] | null;
+                        /** @description When the key stops working; null: never */
+                        expiresAt?: string | null;
+                        /** @description Endpoint groups the key may call; null: all */
+                        groups?: ("daily" | "random" | "mood" | "life" | "toolbox")[] | null;
+                        /** @example 合作方 A 的小程序 */
+                        name?: string;
+                        /** @description Who owns the key, what it is for */
+                        note?: string | null;
+                        /** @description Browser origins (the Origin header) allowed to use the key; null: any. With a list, a request without Origin is refused */
+                        origins?: string[] | null;
+                        /** @description Requests per day (Beijing time); null: the server default (API_KEY_RATE_PER_DAY) */
+                        perDay?: number | null;
+                        /** @description Requests per minute; null: the server default (API_KEY_RATE_PER_MINUTE) */
+                        perMinute?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                addresses: string[] | null;
+                                /**
+                                 * @description ISO 8601 UTC
+                                 * @example 2026-01-31T08:00:00.000Z
+                                 */
+                                createdAt: string;
+                                createdBy: {
+                                    id: string;
+                                    username: string;
+                                } | null;
+                                expiresAt: string | null;
+                                /** @description After a rotation: the previous secret keeps working until then */
+                                graceUntil: string | null;
+                                groups: string[] | null;
+                                id: string;
+                                /** @description Written with the usage counts (every USAGE_FLUSH_INTERVAL), not at every request */
+                                lastUsedAt: string | null;
+                                name: string;
+                                note: string | null;
+                                origins: string[] | null;
+                                /** @description null: the server default */
+                                perDay: number | null;
+                                /** @description null: the server default */
+                                perMinute: number | null;
+                                /**
+                                 * @description The first 8 characters after tj_: show as tj_ab12cd34…
+                                 * @example ab12cd34
+                                 */
+                                prefix: string;
+                                revokedAt: string | null;
+                                /** @description active, revoked (by an operator) or expired (past expiresAt) */
+                                status: "active" | "revoked" | "expired";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/admin/api-keys/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 轮换接口密钥 Rotate an API key
+         * @description Issues a new secret (shown this once); the previous one keeps working for graceMinutes (graceUntil), then is refused. A revoked key cannot be rotated (409 CONFLICT).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Record id (UUID) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Minutes the previous secret keeps working (0 to 10080, a week); 0: refused at once */
+                        graceMinutes: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                key: {
+                                    addresses: string[] | null;
+                                    /**
+                                     * @description ISO 8601 UTC
+                                     * @example 2026-01-31T08:00:00.000Z
+                                     */
+                                    createdAt: string;
+                                    createdBy: {
+                                        id: string;
+                                        username: string;
+                                    } | null;
+                                    expiresAt: string | null;
+                                    /** @description After a rotation: the previous secret keeps working until then */
+                                    graceUntil: string | null;
+                                    groups: string[] | null;
+                                    id: string;
+                                    /** @description Written with the usage counts (every USAGE_FLUSH_INTERVAL), not at every request */
+                                    lastUsedAt: string | null;
+                                    name: string;
+                                    note: string | null;
+                                    origins: string[] | null;
+                                    /** @description null: the server default */
+                                    perDay: number | null;
+                                    /** @description null: the server default */
+                                    perMinute: number | null;
+                                    /**
+                                     * @description The first 8 characters after tj_: show as tj_ab12cd34…
+                                     * @example ab12cd34
+                                     */
+                                    prefix: string;
+                                    revokedAt: string | null;
+                                    /** @description active, revoked (by an operator) or expired (past expiresAt) */
+                                    status: "active" | "revoked" | "expired";
+                                };
+                                /** @description The secret (tj_ + 43 characters), shown this once: the server keeps only its SHA-256. Callers send it as X-API-Key (or Authorization: Bearer) */
+                                secret: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/api-keys/batch-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 批量吊销接口密钥 Revoke several API keys
+         * @description As the batch deletes of other menus; the keys are revoked (rows kept). `deleted` counts keys revoked by this call; unknown or already revoked ids are ignored.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 1 to 100 ids */
+                        ids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description How many records were deleted */
+                                deleted: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/api-keys/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 导出接口密钥（CSV） Export API keys as CSV
+         * @description Same filters as the list, without paging; at most 50 000 rows. The secret is never stored, listed, logged or written to the audit log: only its SHA-256 and its first 8 characters (prefix).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Case-insensitive substring */
+                    keyword?: string;
+                    /** @description active, revoked (by an operator) or expired (past expiresAt) */
+                    status?: "active" | "revoked" | "expired";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description CSV, UTF-8 with a byte-order mark (Excel opens Chinese text correctly); sent as an attachment */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/api-keys/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 查看必须使用密钥的接口分组 Groups that require an API key */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Endpoint groups an anonymous caller may not call (401 API_KEY_REQUIRED) */
+                                requireKeyGroups: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * 设置必须使用密钥的接口分组 Require an API key for endpoint groups
+         * @description Anonymous calls to these groups answer 401 API_KEY_REQUIRED, on every instance at once (with REDIS_URL).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Endpoint groups an anonymous caller may not call (401 API_KEY_REQUIRED) */
+                        requireKeyGroups: ("daily" | "random" | "mood" | "life" | "toolbox")[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Endpoint groups an anonymous caller may not call (401 API_KEY_REQUIRED) */
+                                requireKeyGroups: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/content/hitokoto": {
         parameters: {
             query?: never;
@@ -2949,6 +3559,8 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description Only the calls made with this API key (its id); without it, every caller together */
+                    apiKey?: string;
                     /** @description Route path, e.g. /api/almanac */
                     endpoint?: string;
                     /** @description First day (YYYY-MM-DD, Asia/Shanghai), default 30 days ago */
@@ -2986,6 +3598,64 @@ export interface paths {
                                     requests: number;
                                     /** @description Failures that are the server’s fault */
                                     serverErrors: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/usage/callers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 按调用方（接口密钥）统计调用量 Public API usage per caller
+         * @description Totals over the days from–to (Asia/Shanghai) per API key, and one row with apiKeyId null for every anonymous caller together; most requests first.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description First day (YYYY-MM-DD, Asia/Shanghai), default 30 days ago */
+                    from?: string;
+                    /** @description Last day, inclusive */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                items: {
+                                    /** @description null: the anonymous callers together */
+                                    apiKeyId: string | null;
+                                    callerErrors: number;
+                                    name: string | null;
+                                    /** @description The first 8 characters of the secret after tj_ */
+                                    prefix: string | null;
+                                    requests: number;
+                                    /** @description Failures that are the server’s fault */
+                                    serverFaults: number;
                                 }[];
                             };
                         };
@@ -5755,6 +6425,66 @@ export type operations = Record<string, never>;
 
 /** Each admin route’s permission declaration (`x-permission`), keyed by "METHOD /path". */
 export const ROUTE_PERMISSIONS = {
+  "GET /api/admin/api-keys": {
+    "menu": "monitor:api-key",
+    "bits": [
+      "SEARCH"
+    ]
+  },
+  "POST /api/admin/api-keys": {
+    "menu": "monitor:api-key",
+    "bits": [
+      "ADD"
+    ]
+  },
+  "GET /api/admin/api-keys/{id}": {
+    "menu": "monitor:api-key",
+    "bits": [
+      "SEARCH"
+    ]
+  },
+  "DELETE /api/admin/api-keys/{id}": {
+    "menu": "monitor:api-key",
+    "bits": [
+      "DELETE"
+    ]
+  },
+  "PATCH /api/admin/api-keys/{id}": {
+    "menu": "monitor:api-key",
+    "bits": [
+      "EDIT"
+    ]
+  },
+  "POST /api/admin/api-keys/{id}/rotate": {
+    "menu": "monitor:api-key",
+    "bits": [
+      "RESET"
+    ]
+  },
+  "POST /api/admin/api-keys/batch-delete": {
+    "menu": "monitor:api-key",
+    "bits": [
+      "BATCH_DELETE"
+    ]
+  },
+  "GET /api/admin/api-keys/export": {
+    "menu": "monitor:api-key",
+    "bits": [
+      "EXPORT"
+    ]
+  },
+  "GET /api/admin/api-keys/policy": {
+    "menu": "monitor:api-key",
+    "bits": [
+      "SEARCH"
+    ]
+  },
+  "PUT /api/admin/api-keys/policy": {
+    "menu": "monitor:api-key",
+    "bits": [
+      "EDIT"
+    ]
+  },
   "GET /api/admin/content/hitokoto": {
     "menu": "content:hitokoto",
     "bits": [
@@ -6193,6 +6923,12 @@ export const ROUTE_PERMISSIONS = {
       "SEARCH"
     ]
   },
+  "GET /api/admin/usage/callers": {
+    "menu": "monitor:api",
+    "bits": [
+      "SEARCH"
+    ]
+  },
   "GET /api/audit-logs": {
     "menu": "system:audit",
     "bits": [
@@ -6570,6 +7306,17 @@ export const MENU_CATALOGUE = [
     "page": "usage"
   },
   {
+    "code": "monitor:api-key",
+    "parent": "monitor",
+    "name": "接口密钥",
+    "nameEn": "API keys",
+    "path": "/monitor/api-keys",
+    "icon": "key-round",
+    "sort": 2,
+    "api": "/api/admin/api-keys",
+    "page": "apiKeys"
+  },
+  {
     "code": "content:hitokoto",
     "parent": "content",
     "name": "一言",
@@ -6755,9 +7502,21 @@ export const ERROR_MESSAGES = {
     "zh": "该刷新令牌刚被并发请求使用过，请使用最新的令牌（会话仍然有效）",
     "en": "Your sign-in was refreshed elsewhere. Please sign in again."
   },
+  "API_KEY_INVALID": {
+    "zh": "接口密钥无效或已失效",
+    "en": "The API key is not valid (wrong, revoked or expired)."
+  },
+  "API_KEY_REQUIRED": {
+    "zh": "该接口需要接口密钥，请在请求头 X-API-Key 中提供",
+    "en": "This endpoint needs an API key: send it in the X-API-Key header."
+  },
   "FORBIDDEN": {
     "zh": "无权限",
     "en": "No permission."
+  },
+  "API_KEY_NOT_ALLOWED": {
+    "zh": "该接口密钥不允许这样调用（接口分组、来源或地址不在允许范围内）",
+    "en": "This API key may not make this call (endpoint group, origin or address not allowed)."
   },
   "PRIVILEGE_ESCALATION": {
     "zh": "不能授予或操作超出你自己权限的内容",
@@ -6939,6 +7698,34 @@ export const AUDIT_ACTIONS = {
     "zh": "导出内容",
     "en": "Export content"
   },
+  "api-key.create": {
+    "zh": "新增接口密钥",
+    "en": "Add API key"
+  },
+  "api-key.update": {
+    "zh": "编辑接口密钥",
+    "en": "Edit API key"
+  },
+  "api-key.revoke": {
+    "zh": "吊销接口密钥",
+    "en": "Revoke API key"
+  },
+  "api-key.batch-revoke": {
+    "zh": "批量吊销接口密钥",
+    "en": "Revoke API keys"
+  },
+  "api-key.rotate": {
+    "zh": "轮换接口密钥",
+    "en": "Rotate API key"
+  },
+  "api-key.export": {
+    "zh": "导出接口密钥",
+    "en": "Export API keys"
+  },
+  "api-key.policy": {
+    "zh": "设置必须使用密钥的接口",
+    "en": "Set endpoints that require a key"
+  },
   "cli.create-super-admin": {
     "zh": "命令行：创建超级管理员",
     "en": "CLI: create super administrator"
@@ -6982,6 +7769,10 @@ export const AUDIT_TARGETS = {
   "login-log": {
     "zh": "登录日志",
     "en": "Sign-in log"
+  },
+  "api-key": {
+    "zh": "接口密钥",
+    "en": "API key"
   }
 } as const;
 

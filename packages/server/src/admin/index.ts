@@ -15,6 +15,7 @@ import loginLog from './login-log/plugin.js';
 import loginLogRoutes from './login-log/routes.js';
 import contentRoutes from '../content/routes.js';
 import usageRoutes from '../monitor/routes.js';
+import apiKeysRoutes from './api-keys/routes.js';
 import { registerAdminRoute } from '../plugins/areas.js';
 import { rejectNulBytes } from '../shared/nul-bytes.js';
 import { noStore } from '../plugins/no-store.js';
@@ -71,4 +72,5 @@ export default async function adminApi(app: FastifyInstance, opts: { now?: () =>
   await app.register(loginLogRoutes, { prefix: '/api/login-logs' });
   await app.register(contentRoutes, { prefix: '/api/admin/content' });
   await app.register(usageRoutes, { prefix: '/api/admin/usage' });
+  await app.register(apiKeysRoutes, { prefix: '/api/admin/api-keys' });
 }

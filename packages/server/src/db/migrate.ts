@@ -16,6 +16,8 @@ import * as m0013 from './migrations/0013-content-cleanup.js';
 import * as m0014 from './migrations/0014-hitokoto-classics.js';
 import * as m0015 from './migrations/0015-usage-caller-errors.js';
 
+import * as m0017 from './migrations/0017-api-keys.js';
+
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
  * and from the compiled dist. Add new ones at the end; names sort in order.
@@ -36,6 +38,8 @@ const migrations: Record<string, Migration> = {
   '0013-content-cleanup': m0013,
   '0014-hitokoto-classics': m0014,
   '0015-usage-caller-errors': m0015,
+
+  '0017-api-keys': m0017,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -164,6 +164,8 @@ export interface ContentMetaTable {
 }
 
 export interface ApiUsageTable {
+  /** The caller's API key id, '' for anonymous callers (migration 0017). */
+  api_key_id: string;
   endpoint: string;
   day: string;
   requests: number;
@@ -189,6 +191,8 @@ export interface Database {
   content_items: ContentItemsTable;
   content_meta: ContentMetaTable;
   api_usage: ApiUsageTable;
+  api_keys: ApiKeysTable;
+  api_key_policy: ApiKeyPolicyTable;
   access_revision: AccessRevisionTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
 }
@@ -209,3 +213,38 @@ export interface AccessRevisionTable {
 }
 
 export type { ColumnType, Generated };
+
+/** API keys of public callers (migration 0017). Only the secret's SHA-256 is stored. */
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  note: string | null;
+  /** The first 8 characters after `tj_`, to recognise a key. */
+  prefix: string;
+  /** SHA-256 hex of the whole secret. */
+  secret_hash: string;
+  /** After a rotation: the previous secret's hash, accepted until grace_until. */
+  old_secret_hash: string | null;
+  grace_until: Timestamp | null;
+  created_by: string | null;
+  created_by_username: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  last_used_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  per_minute: number | null;
+  per_day: number | null;
+  /** JSON array of strings, null = any. */
+  groups: string | null;
+  origins: string | null;
+  addresses: string | null;
+}
+
+/** One row (id 1): the public endpoint groups that require a key. */
+export interface ApiKeyPolicyTable {
+  id: number;
+  /** JSON array of group names. */
+  require_key_groups: string;
+  updated_at: Timestamp | null;
+}

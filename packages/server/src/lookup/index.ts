@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import { LOOKUP_GROUPS, type LookupGroup } from '../plugins/lookup-platform.js';
 import { fallbackRateLimitStore } from '../plugins/rate-limit-store.js';
 import dropIns from '../drop-in/index.js';
+import { apiKeyGate } from '../api-keys/gate.js';
 
 /** A route file: `*-route.ts` in the sources (dev server, tests), `*-route.js` in the compiled dist/. */
 const ROUTE_FILE = /-route\.[jt]s$/;
@@ -40,10 +41,16 @@ export async function groupRouteFiles(): Promise<Array<{ group: LookupGroup; fil
  */
 export default async function lookupApi(app: FastifyInstance) {
   const { max, windowMs } = app.config.rateLimit;
+  // Ahead of the per-IP limit (whose hook is the route's own, so runs after this scope's): a keyed caller is counted
+  // against its key's quota instead (api-keys/gate.ts).
+  app.addHook('onRequest', apiKeyGate(app.config.apiKeyRate));
   if (max > 0) {
     await app.register(rateLimit, {
       max,
       timeWindow: windowMs,
+      // The IETF draft's RateLimit-Limit / -Remaining / -Reset, the same names keyed answers carry.
+      enableDraftSpec: true,
+      allowList: (req) => req.apiKeyId !== '',
       // Shared through Redis; counted per instance while Redis is down (plugins/rate-limit-store.ts).
       store: app.redis ? fallbackRateLimitStore(app.redis, app.log) : undefined,
       errorResponseBuilder: (_req, ctx) =>

@@ -53,7 +53,7 @@ export default fp(
         let s = series.get(key);
         if (!s) series.set(key, (s = duration.series({ method: req.method, route, status: String(reply.statusCode) })));
         s.observe(ms / 1000);
-        if (config?.area === 'lookup' || config?.countsUsage) usage.record(route, ms, failure);
+        if (config?.area === 'lookup' || config?.countsUsage) usage.record(route, ms, failure, req.apiKeyId);
       }
       done();
     });

@@ -11,6 +11,23 @@ const Query = Type.Object({
   ),
   to: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Last day, inclusive' })),
   endpoint: Type.Optional(Type.String({ maxLength: 100, description: 'Route path, e.g. /api/almanac' })),
+  apiKey: Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description: 'Only the calls made with this API key (its id); without it, every caller together',
+    }),
+  ),
+});
+
+const CallersQuery = Type.Object({ from: Query.properties.from, to: Query.properties.to });
+
+const Caller = Type.Object({
+  apiKeyId: Type.Union([Type.String(), Type.Null()], { description: 'null: the anonymous callers together' }),
+  name: Type.Union([Type.String(), Type.Null()]),
+  prefix: Type.Union([Type.String(), Type.Null()], { description: 'The first 8 characters of the secret after tj_' }),
+  requests: Type.Integer(),
+  callerErrors: Type.Integer(),
+  serverFaults: Type.Integer({ description: 'Failures that are the server’s fault' }),
 });
 
 const Row = Type.Object({
@@ -45,10 +62,46 @@ const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const q = req.query;
-      const from = q.from ?? new Date(Date.now() - 30 * 86400_000).toISOString().slice(0, 10);
-      return { data: { items: await app.usage.report({ from, to: q.to, endpoint: q.endpoint }) } };
+      return {
+        data: { items: await app.usage.report({ from: fromOf(q), to: q.to, endpoint: q.endpoint, apiKey: q.apiKey }) },
+      };
+    },
+  );
+
+  app.get(
+    '/callers',
+    {
+      config: { auth: { menu: MENUS.usage.code, bits: ['SEARCH'] } },
+      schema: {
+        tags: ['监控 Monitor'],
+        summary: '按调用方（接口密钥）统计调用量 Public API usage per caller',
+        description:
+          'Totals over the days from–to (Asia/Shanghai) per API key, and one row with apiKeyId null for every anonymous caller together; most requests first.',
+        querystring: CallersQuery,
+        response: { 200: Type.Object({ data: Type.Object({ items: Type.Array(Caller) }) }) },
+      },
+    },
+    async (req) => {
+      const totals = await app.usage.callers({ from: fromOf(req.query), to: req.query.to });
+      const ids = totals.map((t) => t.apiKeyId).filter(Boolean);
+      const keys = ids.length
+        ? await app.db.kysely.selectFrom('api_keys').select(['id', 'name', 'prefix']).where('id', 'in', ids).execute()
+        : [];
+      const byId = new Map(keys.map((k) => [k.id, k]));
+      const items = totals.map((t) => ({
+        apiKeyId: t.apiKeyId || null,
+        name: byId.get(t.apiKeyId)?.name ?? null,
+        prefix: byId.get(t.apiKeyId)?.prefix ?? null,
+        requests: t.requests,
+        callerErrors: t.callerErrors,
+        serverFaults: t.errors - t.callerErrors,
+      }));
+      return { data: { items } };
     },
   );
 };
+
+/** The first day of a report: `from`, or 30 days ago. */
+const fromOf = (q: { from?: string }) => q.from ?? new Date(Date.now() - 30 * 86400_000).toISOString().slice(0, 10);
 
 export default usageRoutes;

@@ -42,9 +42,16 @@ export class UsageRecorder {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  /** One answer: `failure` is undefined on success, else whose fault it was. */
-  record(endpoint: string, ms: number, failure?: 'caller' | 'server', day = todayInShanghai()): void {
-    const key = `${day}|${endpoint}`;
+  /** When each API key was last used, since the last flush (written with the tallies: no write per request). */
+  private lastUsed = new Map<string, string>();
+
+  /**
+   * One answer: `failure` is undefined on success, else whose fault it was; `apiKeyId` the caller's key ('' for an
+   * anonymous caller).
+   */
+  record(endpoint: string, ms: number, failure?: 'caller' | 'server', apiKeyId = '', day = todayInShanghai()): void {
+    const key = `${day}|${endpoint}|${apiKeyId}`;
+    if (apiKeyId) this.lastUsed.set(apiKeyId, new Date().toISOString());
     let t = this.pending.get(key);
     if (!t) this.pending.set(key, (t = { requests: 0, errors: 0, callerErrors: 0, buckets: emptyBuckets() }));
     t.requests++;
@@ -69,17 +76,32 @@ export class UsageRecorder {
   /** Adds the pending tallies into the stored rows, one transaction per row (row-locked on PostgreSQL). */
   async flush(): Promise<void> {
     const batch = this.pending;
+    const used = this.lastUsed;
     this.pending = new Map();
+    this.lastUsed = new Map();
+    for (const [id, at] of used)
+      await this.db
+        .updateTable('api_keys')
+        .set({ last_used_at: at })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+        .execute();
     for (const [key, t] of batch) {
-      const [day, endpoint] = key.split('|');
+      const [day, endpoint, apiKeyId] = key.split('|');
       await transact(this.db, async (trx) => {
-        let q = trx.selectFrom('api_usage').selectAll().where('endpoint', '=', endpoint).where('day', '=', day);
+        let q = trx
+          .selectFrom('api_usage')
+          .selectAll()
+          .where('endpoint', '=', endpoint)
+          .where('day', '=', day)
+          .where('api_key_id', '=', apiKeyId);
         if (this.dialect === 'postgres') q = q.forUpdate();
         const row = await q.executeTakeFirst();
         if (!row) {
           await trx
             .insertInto('api_usage')
             .values({
+              api_key_id: apiKeyId,
               endpoint,
               day,
               requests: t.requests,
@@ -88,7 +110,7 @@ export class UsageRecorder {
               buckets: JSON.stringify(t.buckets),
             })
             .onConflict((oc) =>
-              oc.columns(['endpoint', 'day']).doUpdateSet((eb) => ({
+              oc.columns(['endpoint', 'day', 'api_key_id']).doUpdateSet((eb) => ({
                 requests: eb('api_usage.requests', '+', t.requests),
                 errors: eb('api_usage.errors', '+', t.errors),
                 caller_errors: eb('api_usage.caller_errors', '+', t.callerErrors),
@@ -107,45 +129,54 @@ export class UsageRecorder {
           })
           .where('endpoint', '=', endpoint)
           .where('day', '=', day)
+          .where('api_key_id', '=', apiKeyId)
           .execute();
       });
     }
   }
 
-  /** Stored rows plus what is still pending in this instance, with percentiles, newest day first. */
-  async report(opts: { from?: string; to?: string; endpoint?: string }): Promise<UsageRow[]> {
+  /** Stored rows plus what is still pending in this instance, one per (key, day, endpoint). */
+  private async tallies(
+    opts: UsageFilter,
+  ): Promise<Array<Tally & { apiKeyId: string; endpoint: string; day: string }>> {
     let q = this.db.selectFrom('api_usage').selectAll();
     if (opts.from) q = q.where('day', '>=', opts.from);
     if (opts.to) q = q.where('day', '<=', opts.to);
     if (opts.endpoint) q = q.where('endpoint', '=', opts.endpoint);
-    const merged = new Map<string, Tally & { endpoint: string; day: string }>();
-    for (const r of await q.execute()) {
-      merged.set(`${r.day}|${r.endpoint}`, {
-        endpoint: r.endpoint,
-        day: r.day,
-        requests: Number(r.requests),
-        errors: Number(r.errors),
-        callerErrors: Number(r.caller_errors),
-        buckets: JSON.parse(r.buckets) as number[],
-      });
-    }
+    if (opts.apiKey !== undefined) q = q.where('api_key_id', '=', opts.apiKey);
+    const out = (await q.execute()).map((r) => ({
+      apiKeyId: r.api_key_id,
+      endpoint: r.endpoint,
+      day: r.day,
+      requests: Number(r.requests),
+      errors: Number(r.errors),
+      callerErrors: Number(r.caller_errors),
+      buckets: JSON.parse(r.buckets) as number[],
+    }));
     for (const [key, t] of this.pending) {
-      const [day, endpoint] = key.split('|');
-      if ((opts.from && day < opts.from) || (opts.to && day > opts.to) || (opts.endpoint && endpoint !== opts.endpoint))
+      const [day, endpoint, apiKeyId] = key.split('|');
+      if (
+        (opts.from && day < opts.from) ||
+        (opts.to && day > opts.to) ||
+        (opts.endpoint && endpoint !== opts.endpoint) ||
+        (opts.apiKey !== undefined && apiKeyId !== opts.apiKey)
+      )
         continue;
+      out.push({ apiKeyId, endpoint, day, ...t });
+    }
+    return out;
+  }
+
+  /**
+   * Per endpoint and day, with percentiles, newest day first: every caller together, or one API key's calls
+   * (`apiKey`: its id; '' for the anonymous callers).
+   */
+  async report(opts: UsageFilter): Promise<UsageRow[]> {
+    const merged = new Map<string, Tally & { endpoint: string; day: string }>();
+    for (const t of await this.tallies(opts)) {
+      const key = `${t.day}|${t.endpoint}`;
       const cur = merged.get(key);
-      merged.set(
-        key,
-        cur
-          ? {
-              ...cur,
-              requests: cur.requests + t.requests,
-              errors: cur.errors + t.errors,
-              callerErrors: cur.callerErrors + t.callerErrors,
-              buckets: mergeBuckets(cur.buckets, t.buckets),
-            }
-          : { endpoint, day, ...t },
-      );
+      merged.set(key, cur ? { ...cur, ...addTallies(cur, t) } : { ...t });
     }
     return [...merged.values()]
       .map((m) => ({
@@ -161,4 +192,30 @@ export class UsageRecorder {
       }))
       .sort((a, b) => b.day.localeCompare(a.day) || b.requests - a.requests);
   }
+
+  /** Totals per caller (API key id, '' for the anonymous callers), most requests first. */
+  async callers(opts: UsageFilter): Promise<Array<{ apiKeyId: string } & Omit<Tally, 'buckets'>>> {
+    const merged = new Map<string, Tally>();
+    for (const t of await this.tallies(opts)) {
+      const cur = merged.get(t.apiKeyId);
+      merged.set(t.apiKeyId, cur ? addTallies(cur, t) : t);
+    }
+    return [...merged]
+      .map(([apiKeyId, t]) => ({ apiKeyId, requests: t.requests, errors: t.errors, callerErrors: t.callerErrors }))
+      .sort((a, b) => b.requests - a.requests || a.apiKeyId.localeCompare(b.apiKeyId));
+  }
 }
+
+export interface UsageFilter {
+  from?: string;
+  to?: string;
+  endpoint?: string;
+  apiKey?: string;
+}
+
+const addTallies = (a: Tally, b: Tally): Tally => ({
+  requests: a.requests + b.requests,
+  errors: a.errors + b.errors,
+  callerErrors: a.callerErrors + b.callerErrors,
+  buckets: mergeBuckets(a.buckets, b.buckets),
+});

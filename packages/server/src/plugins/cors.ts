@@ -13,7 +13,7 @@ export interface CorsOptions {
 }
 
 /** Headers a browser may read from a public answer (rate-limit state, caching). */
-const PUBLIC_EXPOSED = 'Retry-After, ETag, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset';
+const PUBLIC_EXPOSED = 'Retry-After, ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
 const PUBLIC_HEADERS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': PUBLIC_EXPOSED };
 const PUBLIC_METHODS = 'GET, HEAD, OPTIONS';
 const ADMIN_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';

@@ -62,6 +62,8 @@ function truncate(s: string) {
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
 
+const KEPT_STATUS = new Set([401, 403, 404, 429]);
+
 function sendLookupError(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
   // Every answer here but the last is the caller's doing, though the contract answers a bad parameter with 500:
   // usage and /metrics count those apart from server faults (monitor/plugin.ts).
@@ -78,7 +80,8 @@ function sendLookupError(err: FastifyError, req: FastifyRequest, reply: FastifyR
     return reply.code(500).send(fail(500, err.message));
   }
   if (err instanceof AppError) {
-    const status = err.statusCode === 429 || err.statusCode === 404 ? err.statusCode : 500;
+    // Rate limits, unknown paths and API key refusals keep their status (the key contract: 401, 403); the rest is 500.
+    const status = KEPT_STATUS.has(err.statusCode) ? err.statusCode : 500;
     return reply.code(status).send(fail(status, err.message));
   }
   if (err.statusCode === 429) return reply.code(429).send(fail(429, err.message));

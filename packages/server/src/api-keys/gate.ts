@@ -1,0 +1,79 @@
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { AppError, API_KEY_INVALID_MESSAGE } from '../errors.js';
+import { LOOKUP_GROUPS } from '../plugins/lookup-platform.js';
+import { presentedKey } from './secret.js';
+import { usable, type ActiveKey } from './registry.js';
+
+const invalid = () => new AppError('API_KEY_INVALID', API_KEY_INVALID_MESSAGE);
+const groupName = (g: string) => LOOKUP_GROUPS[g as keyof typeof LOOKUP_GROUPS]?.name.split(' ')[0] ?? g;
+
+/**
+ * The public API's key step, one onRequest hook ahead of the per-IP limit. Without a key header it does nothing
+ * (unless the operator requires a key for some groups: then one set lookup). With one: the cached key, its checks
+ * (valid, group, origin, address), then its quota, answered in the RateLimit-* headers. A key that fails is refused,
+ * never treated as anonymous. The secret is never logged or echoed: every refusal has a fixed text.
+ */
+export function apiKeyGate(defaults: { perMinute: number; perDay: number }): onRequestHookHandler {
+  return function gate(req, reply, done) {
+    const secret = presentedKey(req.headers);
+    const required = this.apiKeys.requireKeyGroups;
+    if (secret === undefined) {
+      if (required.size === 0) return done();
+      const group = req.routeOptions.config.lookupGroup;
+      if (group && required.has(group))
+        return done(
+          new AppError(
+            'API_KEY_REQUIRED',
+            `「${groupName(group)}」分组的接口需要接口密钥：请在请求头 X-API-Key（或 Authorization: Bearer）中提供`,
+          ),
+        );
+      return done();
+    }
+    this.apiKeys.find(secret).then((key) => admit(req, reply, key, defaults).then(() => done(), done), done);
+  };
+}
+
+async function admit(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  key: ActiveKey | null,
+  defaults: { perMinute: number; perDay: number },
+): Promise<void> {
+  if (!key || !usable(key)) throw invalid();
+  if (key.groups) {
+    const group = req.routeOptions.config.lookupGroup;
+    if (group && !key.groups.has(group))
+      throw new AppError('API_KEY_NOT_ALLOWED', `该接口密钥不允许调用「${groupName(group)}」分组的接口`);
+  }
+  if (key.origins) {
+    const origin = req.headers.origin;
+    if (!origin || !key.origins.has(origin))
+      throw new AppError(
+        'API_KEY_NOT_ALLOWED',
+        origin
+          ? `该接口密钥不允许来自网页 ${origin.slice(0, 100)} 的请求`
+          : '该接口密钥只允许指定网页调用，本次请求没有来源（Origin）',
+      );
+  }
+  if (key.addresses && !key.addresses.check(req.ip, req.ip.includes(':') ? 'ipv6' : 'ipv4'))
+    throw new AppError('API_KEY_NOT_ALLOWED', `该接口密钥不允许来自地址 ${req.ip} 的请求`);
+  const q = await req.server.apiKeyQuota.take(key.id, {
+    perMinute: key.perMinute ?? defaults.perMinute,
+    perDay: key.perDay ?? defaults.perDay,
+  });
+  req.apiKeyId = key.id;
+  // A key without any limit (both 0) has no window to report.
+  if (q.limit === 0) return;
+  const headers: Record<string, string> = {
+    'ratelimit-limit': String(q.limit),
+    'ratelimit-remaining': String(q.remaining),
+    'ratelimit-reset': String(q.reset),
+  };
+  if (!q.allowed)
+    throw new AppError(
+      'TOO_MANY_REQUESTS',
+      `接口密钥的请求配额已用完：${q.window === 'day' ? '每天（北京时间）' : '每分钟'}最多 ${q.limit} 次，请 ${q.reset} 秒后重试`,
+      { ...headers, 'retry-after': String(q.reset) },
+    );
+  reply.headers(headers);
+}
