@@ -31,7 +31,7 @@ describe.skipIf(!hasChromium)('API keys in the admin app', { timeout: 90_000 }, 
 
   async function createKey(body: Record<string, unknown>): Promise<{ id: string; secret: string }> {
     const res = await admin('POST', '/api/admin/api-keys', body);
-    expect(res.statusCode, res.body).toBe(200);
+    expect(res.statusCode, res.body).toBe(201);
     const { key, secret } = res.json().data as { key: { id: string }; secret: string };
     return { id: key.id, secret };
   }
@@ -57,7 +57,7 @@ describe.skipIf(!hasChromium)('API keys in the admin app', { timeout: 90_000 }, 
     for (let i = 0; i < 5; i++) expect(await publicCall(school.secret, '/api/holiday?year=2025')).toBe(200);
     for (let i = 0; i < 3; i++) await fetch(`${base}/api/random-color`);
     const old = await createKey({ name: '旧版客户端' });
-    expect((await admin('DELETE', `/api/admin/api-keys/${old.id}`)).statusCode).toBe(200);
+    expect((await admin('DELETE', `/api/admin/api-keys/${old.id}`)).statusCode).toBe(204);
   }, 300_000);
 
   afterAll(async () => {

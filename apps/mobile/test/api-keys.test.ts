@@ -28,7 +28,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('API keys in the phone app', { timeout
     (await fetch(`${base}/api/almanac?date=2026-11-21`, { headers: { 'x-api-key': secret } })).status;
   async function createKey(body: Record<string, unknown>): Promise<{ id: string; secret: string }> {
     const res = await admin('POST', '/api/admin/api-keys', body);
-    expect(res.statusCode, res.body).toBe(200);
+    expect(res.statusCode, res.body).toBe(201);
     const { key, secret } = res.json().data as { key: { id: string }; secret: string };
     return { id: key.id, secret };
   }
@@ -45,7 +45,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('API keys in the phone app', { timeout
     for (let i = 0; i < 7; i++) expect(await publicCall(partner.secret)).toBe(200);
     await createKey({ name: '实验中学', groups: ['life'] });
     const old = await createKey({ name: '旧版客户端' });
-    expect((await admin('DELETE', `/api/admin/api-keys/${old.id}`)).statusCode).toBe(200);
+    expect((await admin('DELETE', `/api/admin/api-keys/${old.id}`)).statusCode).toBe(204);
   }, 300_000);
 
   afterAll(async () => {

@@ -84,7 +84,7 @@ describe('public client with an API key', () => {
 
   async function createKey(body: Record<string, unknown>): Promise<string> {
     const res = await (await adminCall(t.app))('POST', '/api/admin/api-keys', body);
-    expect(res.statusCode, res.body).toBe(200);
+    expect(res.statusCode, res.body).toBe(201);
     return (res.json() as { data: { secret: string } }).data.secret;
   }
 

@@ -4,38 +4,21 @@
  */
 import {
   API_KEY_STATUS_NAMES,
+  type paths,
   LOOKUP_GROUP_CODES as GROUPS,
   lookupGroupName as groupName,
   ROTATION_GRACE_MAX as GRACE_MAX,
 } from '@tianji/client';
 import type { Command } from 'commander';
 import { interactive, lang } from '../config.js';
-import { action, positiveInt, raw, type Context } from '../context.js';
+import { action, positiveInt, unwrap, type Context } from '../context.js';
 import { CliError, EXIT, fields, formatDate, table, usageError, type Output } from '../output.js';
 import { ask } from '../prompt.js';
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  note: string | null;
-  prefix: string;
-  status: 'active' | 'revoked' | 'expired';
-  createdBy: { id: string; username: string } | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  perMinute: number | null;
-  perDay: number | null;
-  groups: string[] | null;
-  origins: string[] | null;
-  addresses: string[] | null;
-  graceUntil: string | null;
-}
-type Page = { items: ApiKey[]; total: number };
+export type ApiKey = paths['/api/admin/api-keys/{id}']['get']['responses'][200]['content']['application/json']['data'];
 type Made = { key: ApiKey; secret: string };
+type Group = NonNullable<NonNullable<paths['/api/admin/api-keys']['post']['requestBody']>['content']['application/json']['groups']>[number];
 
-const BASE = '/api/admin/api-keys';
 const STATUSES = Object.keys(API_KEY_STATUS_NAMES) as Array<keyof typeof API_KEY_STATUS_NAMES>;
 
 const TEXT = {
@@ -163,14 +146,14 @@ export function parseExpiry(value: string): string {
   return new Date(at).toISOString();
 }
 
-function groupsOf(values: string[] | undefined): string[] | undefined {
+function groupsOf(values: string[] | undefined): Group[] | undefined {
   if (!values) return undefined;
   const wrong = values.filter((g) => !GROUPS.includes(g as (typeof GROUPS)[number]));
   if (wrong.length)
     throw usageError(
       `--group 只能是 ${GROUPS.map((g) => `${g}（${groupName(g, 'zh')}）`).join('、')}（got ${wrong.join(', ')}）`,
     );
-  return values;
+  return values as Group[];
 }
 
 const FULL_SECRET = /^tj_[A-Za-z0-9_-]{43}$/;
@@ -182,10 +165,11 @@ export async function findKey(ctx: Context, which: string): Promise<ApiKey> {
     throw usageError(
       '不要在命令行里写完整的密钥（它会留在 shell 历史里）：用 ID、名称或前缀（如 tj_ab12cd34）指明接口密钥',
     );
-  if (UUID.test(which)) return raw<ApiKey>(ctx, 'GET', `${BASE}/${encodeURIComponent(which)}`);
+  if (UUID.test(which))
+    return unwrap(ctx.session.api.GET('/api/admin/api-keys/{id}', { params: { path: { id: which } } }));
   const prefix = /^tj_([A-Za-z0-9_-]{8})…?$/.exec(which)?.[1];
-  const q = new URLSearchParams({ keyword: prefix ?? which, page: '1', pageSize: '100' });
-  const page = await raw<Page>(ctx, 'GET', `${BASE}?${q}`);
+  const query = { keyword: prefix ?? which, page: 1, pageSize: 100 };
+  const page = await unwrap(ctx.session.api.GET('/api/admin/api-keys', { params: { query } }));
   const hits = page.items.filter((k) => (prefix ? k.prefix === prefix : k.name === which));
   if (hits.length === 1) return hits[0]!;
   if (hits.length === 0)
@@ -232,10 +216,9 @@ export function register(program: Command): void {
       action(async (ctx, opts: { keyword?: string; status?: string; page: number; pageSize: number }) => {
         if (opts.status !== undefined && !STATUSES.includes(opts.status as (typeof STATUSES)[number]))
           throw usageError(`--status 只能是 ${STATUSES.join('、')}（got ${opts.status}）`);
-        const q = new URLSearchParams({ page: String(opts.page), pageSize: String(opts.pageSize) });
-        if (opts.keyword) q.set('keyword', opts.keyword);
-        if (opts.status) q.set('status', opts.status);
-        const page = await raw<Page>(ctx, 'GET', `${BASE}?${q}`);
+        const status = opts.status as ApiKey['status'] | undefined;
+        const query = { keyword: opts.keyword, status, page: opts.page, pageSize: opts.pageSize };
+        const page = await unwrap(ctx.session.api.GET('/api/admin/api-keys', { params: { query } }));
         return { json: page, text: `${keysTable(page.items)}\n${TEXT[lang()].page(page.total)}` };
       }),
     );
@@ -262,7 +245,7 @@ export function register(program: Command): void {
           origins: opts.origin,
           addresses: opts.address,
         };
-        return made(ctx, await raw<Made>(ctx, 'POST', BASE, body));
+        return made(ctx, await unwrap(ctx.session.api.POST('/api/admin/api-keys', { body })));
       }),
     );
 
@@ -277,13 +260,13 @@ export function register(program: Command): void {
         for (const w of which) found.push(await findKey(ctx, w));
         await confirmRevoke(found, opts.yes);
         if (found.length === 1) {
-          const k = await raw<ApiKey>(ctx, 'DELETE', `${BASE}/${encodeURIComponent(found[0]!.id)}`);
-          return { json: k, text: `已吊销接口密钥 ${k.name}（${shownPrefix(k)}）` };
+          const k = found[0]!;
+          await unwrap(ctx.session.api.DELETE('/api/admin/api-keys/{id}', { params: { path: { id: k.id } } }));
+          return { json: { id: k.id, revoked: true }, text: `已吊销接口密钥 ${k.name}（${shownPrefix(k)}）` };
         }
-        const result = await raw<{ revoked: number }>(ctx, 'POST', `${BASE}/batch-revoke`, {
-          ids: found.map((k) => k.id),
-        });
-        return { json: result, text: `已吊销 ${result.revoked} 个接口密钥` };
+        const body = { ids: found.map((k) => k.id) };
+        const { deleted } = await unwrap(ctx.session.api.POST('/api/admin/api-keys/batch-delete', { body }));
+        return { json: { revoked: deleted }, text: `已吊销 ${deleted} 个接口密钥` };
       }),
     );
 
@@ -299,9 +282,12 @@ export function register(program: Command): void {
     .action(
       action(async (ctx, which: string, opts: { grace: number }) => {
         const k = await findKey(ctx, which);
-        const m = await raw<Made>(ctx, 'POST', `${BASE}/${encodeURIComponent(k.id)}/rotate`, {
-          graceMinutes: opts.grace,
-        });
+        const m = await unwrap(
+          ctx.session.api.POST('/api/admin/api-keys/{id}/rotate', {
+            params: { path: { id: k.id } },
+            body: { graceMinutes: opts.grace },
+          }),
+        );
         return made(ctx, m);
       }),
     );
