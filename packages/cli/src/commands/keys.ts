@@ -17,7 +17,9 @@ import { ask } from '../prompt.js';
 
 export type ApiKey = paths['/api/admin/api-keys/{id}']['get']['responses'][200]['content']['application/json']['data'];
 type Made = { key: ApiKey; secret: string };
-type Group = NonNullable<NonNullable<paths['/api/admin/api-keys']['post']['requestBody']>['content']['application/json']['groups']>[number];
+type Group = NonNullable<
+  NonNullable<paths['/api/admin/api-keys']['post']['requestBody']>['content']['application/json']['groups']
+>[number];
 
 const STATUSES = Object.keys(API_KEY_STATUS_NAMES) as Array<keyof typeof API_KEY_STATUS_NAMES>;
 
