@@ -20,6 +20,22 @@ const withBearer = async (ctx: BenchContext) => ({
   headers: { authorization: `Bearer ${(await ctx.login()).accessToken}` },
 });
 
+/**
+ * A caller with an API key (issue 32): the key is created once through the admin API, with limits the load cannot
+ * reach, so every request pays the key step (hash, cached lookup, checks, quota count, RateLimit headers) and none
+ * is refused. Compare with the same path anonymous: keyed must cost at most 10 % more server CPU.
+ */
+const withApiKey = async (ctx: BenchContext) => {
+  const res = await fetch(`${ctx.baseUrl}/api/admin/api-keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${(await ctx.login()).accessToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench', perMinute: 1_000_000, perDay: 1_000_000_000 }),
+  });
+  if (res.status !== 201) throw new Error(`creating the bench API key failed: ${res.status} ${await res.text()}`);
+  const { secret } = ((await res.json()) as { data: { secret: string } }).data;
+  return { headers: { 'x-api-key': secret } };
+};
+
 export const TARGETS: BenchTarget[] = [
   // The framework floor: every global hook (security headers, CORS, metrics) and no database.
   { name: 'healthz', path: '/healthz', budget: HEALTH },
@@ -28,6 +44,8 @@ export const TARGETS: BenchTarget[] = [
   { name: 'auth/permissions', path: '/api/permissions', setup: withBearer, budget: COMPUTED },
   // Life services: deterministic answers served from the memo (the almanac and holiday answers of one day).
   { name: 'life/almanac', path: '/api/almanac?date=2026-11-21', budget: CACHED },
+  // The same answer for a caller with an API key: the key step's cost over the line above.
+  { name: 'keyed/almanac', path: '/api/almanac?date=2026-11-21', setup: withApiKey, budget: CACHED },
   { name: 'life/solar-term', path: '/api/solar-term?year=2026', budget: CACHED },
   { name: 'life/holiday', path: '/api/holiday?year=2025', budget: CACHED },
   { name: 'life/license-plate', path: `/api/license-plate?keyword=${encodeURIComponent('粤B')}`, budget: CACHED },

@@ -33,6 +33,7 @@ export default defineConfig({
           { text: '公共接口', link: '/guide/public-api' },
           { text: '从 hitokoto.cn 迁移', link: '/guide/hitokoto' },
           { text: '参数、示例与错误归属', link: '/guide/public-api-inputs' },
+          { text: '接口密钥', link: '/guide/api-keys' },
         ],
       },
       {

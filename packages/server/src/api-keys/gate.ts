@@ -3,6 +3,7 @@ import { AppError, API_KEY_INVALID_MESSAGE } from '../errors.js';
 import { LOOKUP_GROUPS } from '../plugins/lookup-platform.js';
 import { presentedKey } from './secret.js';
 import { usable, type ActiveKey } from './registry.js';
+import type { QuotaResult } from './quota.js';
 
 const invalid = () => new AppError('API_KEY_INVALID', API_KEY_INVALID_MESSAGE);
 const groupName = (g: string) => LOOKUP_GROUPS[g as keyof typeof LOOKUP_GROUPS]?.name.split(' ')[0] ?? g;
@@ -29,16 +30,29 @@ export function apiKeyGate(defaults: { perMinute: number; perDay: number }): onR
         );
       return done();
     }
-    this.apiKeys.find(secret).then((key) => admit(req, reply, key, defaults).then(() => done(), done), done);
+    // A key this instance knows answers without a promise (memory quota) or with one (Redis); an unknown one waits
+    // for its lookup.
+    const quota = this.apiKeyQuota;
+    const proceed = (key: ActiveKey | null): void | Promise<void> => {
+      const { id, perMinute, perDay } = admit(req, key);
+      const q = quota.take(id, { perMinute: perMinute ?? defaults.perMinute, perDay: perDay ?? defaults.perDay });
+      if (q instanceof Promise) return q.then((r) => answer(req, reply, id, r));
+      answer(req, reply, id, q);
+    };
+    let pending: void | Promise<void>;
+    try {
+      const known = this.apiKeys.cached(secret);
+      pending = known === undefined ? this.apiKeys.find(secret).then(proceed) : proceed(known);
+    } catch (err) {
+      return done(err as Error);
+    }
+    if (pending) pending.then(() => done(), done);
+    else done();
   };
 }
 
-async function admit(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  key: ActiveKey | null,
-  defaults: { perMinute: number; perDay: number },
-): Promise<void> {
+/** The key's own checks (valid, group, origin, address): the key, or the refusal thrown. */
+function admit(req: FastifyRequest, key: ActiveKey | null): ActiveKey {
   if (!key || !usable(key)) throw invalid();
   if (key.groups) {
     const group = req.routeOptions.config.lookupGroup;
@@ -57,11 +71,12 @@ async function admit(
   }
   if (key.addresses && !key.addresses.check(req.ip, req.ip.includes(':') ? 'ipv6' : 'ipv4'))
     throw new AppError('API_KEY_NOT_ALLOWED', `该接口密钥不允许来自地址 ${req.ip} 的请求`);
-  const q = await req.server.apiKeyQuota.take(key.id, {
-    perMinute: key.perMinute ?? defaults.perMinute,
-    perDay: key.perDay ?? defaults.perDay,
-  });
-  req.apiKeyId = key.id;
+  return key;
+}
+
+/** Counts the request under its key and answers the window in the RateLimit headers, or refuses it (429). */
+function answer(req: FastifyRequest, reply: FastifyReply, id: string, q: QuotaResult): void {
+  req.apiKeyId = id;
   // A key without any limit (both 0) has no window to report.
   if (q.limit === 0) return;
   const headers: Record<string, string> = {

@@ -28,6 +28,33 @@ export interface QuotaResult {
   reset: number;
 }
 
+/** The two windows of one request: limits (MAX_SAFE_INTEGER: none) and when each ends (epoch ms). */
+interface Windows {
+  now: number;
+  perMinute: number;
+  perDay: number;
+  minuteEnds: number;
+  dayEnds: number;
+}
+
+/** The answer to counts `[minute, day]` (day -1: the minute refused and the day was not counted). */
+function judge(w: Windows, [m, d]: [number, number]): QuotaResult {
+  const result = (window: QuotaResult['window'], limit: number, used: number, ends: number, allowed: boolean) => ({
+    allowed,
+    window,
+    limit: limit === Number.MAX_SAFE_INTEGER ? 0 : limit,
+    remaining: Math.max(0, limit - used),
+    reset: Math.max(1, Math.ceil((ends - w.now) / 1000)),
+  });
+  const minuteLeft = w.perMinute - m;
+  if (minuteLeft < 0) return result('minute', w.perMinute, m, w.minuteEnds, false);
+  if (d > w.perDay) return result('day', w.perDay, d, w.dayEnds, false);
+  // Report the window with less room left.
+  return w.perDay - d < minuteLeft
+    ? result('day', w.perDay, d, w.dayEnds, true)
+    : result('minute', w.perMinute, m, w.minuteEnds, true);
+}
+
 export interface KeyLimits {
   /** 0 = no limit for that window. */
   perMinute: number;
@@ -48,45 +75,38 @@ export class KeyQuota {
     private readonly redis?: Redis,
   ) {}
 
-  async take(id: string, limits: KeyLimits, now = Date.now()): Promise<QuotaResult> {
+  /** Counts one request; answered at once when counting in memory, a promise when counting in Redis. */
+  take(id: string, limits: KeyLimits, now = Date.now()): QuotaResult | Promise<QuotaResult> {
     const minute = Math.floor(now / MINUTE_MS);
     const day = Math.floor((now + SHANGHAI_OFFSET_MS) / DAY_MS);
-    const minuteEnds = (minute + 1) * MINUTE_MS;
-    const dayEnds = (day + 1) * DAY_MS - SHANGHAI_OFFSET_MS;
-    const perMinute = limits.perMinute > 0 ? limits.perMinute : Number.MAX_SAFE_INTEGER;
-    const perDay = limits.perDay > 0 ? limits.perDay : Number.MAX_SAFE_INTEGER;
+    const w: Windows = {
+      now,
+      perMinute: limits.perMinute > 0 ? limits.perMinute : Number.MAX_SAFE_INTEGER,
+      perDay: limits.perDay > 0 ? limits.perDay : Number.MAX_SAFE_INTEGER,
+      minuteEnds: (minute + 1) * MINUTE_MS,
+      dayEnds: (day + 1) * DAY_MS - SHANGHAI_OFFSET_MS,
+    };
     const mKey = `tianji:ak:m:${id}:${minute}`;
     const dKey = `tianji:ak:d:${id}:${day}`;
-    const [m, d] = await this.count(mKey, dKey, minuteEnds - now, dayEnds - now, perMinute);
-    const minuteLeft = perMinute - m;
-    const result = (window: QuotaResult['window'], limit: number, used: number, ends: number, allowed: boolean) => ({
-      allowed,
-      window,
-      limit: limit === Number.MAX_SAFE_INTEGER ? 0 : limit,
-      remaining: Math.max(0, limit - used),
-      reset: Math.max(1, Math.ceil((ends - now) / 1000)),
-    });
-    if (minuteLeft < 0) return result('minute', perMinute, m, minuteEnds, false);
-    if (d > perDay) return result('day', perDay, d, dayEnds, false);
-    // Report the window with less room left.
-    return perDay - d < minuteLeft
-      ? result('day', perDay, d, dayEnds, true)
-      : result('minute', perMinute, m, minuteEnds, true);
+    const redis = this.redis;
+    if (redis && redis.status === 'ready')
+      return redis.eval(TAKE, 2, mKey, dKey, w.minuteEnds - now + 1000, w.dayEnds - now + 1000, w.perMinute).then(
+        (counts) => {
+          this.setDegraded(false);
+          return judge(w, counts as [number, number]);
+        },
+        (err: Error) => {
+          this.setDegraded(true, err.message);
+          return this.takeInMemory(w, mKey, dKey);
+        },
+      );
+    if (redis) this.setDegraded(true, `redis ${redis.status}`);
+    return this.takeInMemory(w, mKey, dKey);
   }
 
-  private async count(mKey: string, dKey: string, mTtl: number, dTtl: number, perMinute: number) {
-    const redis = this.redis;
-    if (redis && redis.status === 'ready') {
-      try {
-        const res = (await redis.eval(TAKE, 2, mKey, dKey, mTtl + 1000, dTtl + 1000, perMinute)) as [number, number];
-        this.setDegraded(false);
-        return res;
-      } catch (err) {
-        this.setDegraded(true, (err as Error).message);
-      }
-    } else if (redis) this.setDegraded(true, `redis ${redis.status}`);
-    const m = this.bump(mKey, mTtl);
-    return [m, m > perMinute ? -1 : this.bump(dKey, dTtl)] as [number, number];
+  private takeInMemory(w: Windows, mKey: string, dKey: string): QuotaResult {
+    const m = this.bump(mKey, w.minuteEnds - w.now);
+    return judge(w, [m, m > w.perMinute ? -1 : this.bump(dKey, w.dayEnds - w.now)]);
   }
 
   private bump(key: string, ttl: number): number {

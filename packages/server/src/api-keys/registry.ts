@@ -105,15 +105,24 @@ export class ApiKeyRegistry {
   }
 
   /**
+   * From the cache alone, without waiting: the key, null (no such key, or not a key's shape), or undefined when only
+   * `find` can tell. A public request with a known key takes this path: a hash and a map lookup, no promise.
+   */
+  cached(secret: string, now = Date.now()): ActiveKey | null | undefined {
+    if (!isSecretShaped(secret)) return null;
+    const hit = this.cache.get(hashSecret(secret));
+    return hit && now - hit.at < CACHE_TTL_MS ? hit.key : undefined;
+  }
+
+  /**
    * The key whose secret (current, or previous during a rotation's grace) is `secret`, or null: cached, so repeated
    * calls cost a hash and a map lookup. Whether it is still usable (revoked, expired, grace over) is the caller's
    * check at the time of the request (`usable`).
    */
   async find(secret: string, now = Date.now()): Promise<ActiveKey | null> {
-    if (!isSecretShaped(secret)) return null;
+    const hit = this.cached(secret, now);
+    if (hit !== undefined) return hit;
     const hash = hashSecret(secret);
-    const hit = this.cache.get(hash);
-    if (hit && now - hit.at < CACHE_TTL_MS) return hit.key;
     const row = await this.db
       .selectFrom('api_keys')
       .selectAll()

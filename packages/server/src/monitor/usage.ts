@@ -43,7 +43,7 @@ export class UsageRecorder {
   ) {}
 
   /** When each API key was last used, since the last flush (written with the tallies: no write per request). */
-  private lastUsed = new Map<string, string>();
+  private lastUsed = new Map<string, number>();
 
   /**
    * One answer: `failure` is undefined on success, else whose fault it was; `apiKeyId` the caller's key ('' for an
@@ -51,7 +51,7 @@ export class UsageRecorder {
    */
   record(endpoint: string, ms: number, failure?: 'caller' | 'server', apiKeyId = '', day = todayInShanghai()): void {
     const key = `${day}|${endpoint}|${apiKeyId}`;
-    if (apiKeyId) this.lastUsed.set(apiKeyId, new Date().toISOString());
+    if (apiKeyId) this.lastUsed.set(apiKeyId, Date.now());
     let t = this.pending.get(key);
     if (!t) this.pending.set(key, (t = { requests: 0, errors: 0, callerErrors: 0, buckets: emptyBuckets() }));
     t.requests++;
@@ -79,13 +79,15 @@ export class UsageRecorder {
     const used = this.lastUsed;
     this.pending = new Map();
     this.lastUsed = new Map();
-    for (const [id, at] of used)
+    for (const [id, ms] of used) {
+      const at = new Date(ms).toISOString();
       await this.db
         .updateTable('api_keys')
         .set({ last_used_at: at })
         .where('id', '=', id)
         .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
         .execute();
+    }
     for (const [key, t] of batch) {
       const [day, endpoint, apiKeyId] = key.split('|');
       await transact(this.db, async (trx) => {

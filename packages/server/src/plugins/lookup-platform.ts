@@ -146,6 +146,8 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
       summary: def.summary,
       description: def.description ? `${def.zh}\n\n${def.description}` : def.zh,
       querystring: query,
+      // Anonymous, or with an API key (api-keys/gate.ts checks it; documented in the OpenAPI info).
+      security: [{}, { apiKey: [] }],
       response: {
         200: EnvelopeSchema(def.data),
         '4xx': { $ref: 'LookupError#' },

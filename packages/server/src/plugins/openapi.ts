@@ -79,6 +79,10 @@ export default fp(
             '**公共查询 API**：只读的 GET 接口，无需认证，回答都在信封 `{code, msg, data, timestamp}` 里。成功为 HTTP 200、msg `请求成功`；' +
             '参数错误或失败为 HTTP 500，msg 写明参数、收到的值与允许的范围；未知路径 404，超出频率限制 429（带 Retry-After），同一信封。' +
             '确定性的回答带 Cache-Control 与 ETag，支持 If-None-Match。请求时不调用任何第三方服务。\n\n' +
+            '**接口密钥 API keys.** 匿名调用按 IP 限流；带上运营者发放的密钥（请求头 `X-API-Key: tj_…`，或 `Authorization: Bearer tj_…`）则按密钥计配额与用量。' +
+            '错误、吊销或过期的密钥一律 401「接口密钥无效或已失效」（不会降级为匿名）；分组、来源或地址不允许 403；配额用完 429（带 Retry-After）。' +
+            '每个回答带 `RateLimit-Limit`、`RateLimit-Remaining`、`RateLimit-Reset`。**没有 `key` 查询参数**：URL 会写进访问日志、代理日志、浏览器历史和 Referer，密钥只放在请求头里。' +
+            'Send a key in a header only: there is no `key` query parameter, because URLs end up in access logs, proxies, browser history and Referer headers.\n\n' +
             '**参数约定 Parameters.** 可选参数留空（`?date=`）等于未传；本接口不认识的参数会报错并列出可用参数（防缓存参数 `_`、`t` 除外，会被忽略）；数字只接受十进制写法（`0x7E9`、`1e1`、`02025` 会被拒绝）。\n\n' +
             'Two faces of one service: an admin API with its own authentication and a bit-mask permission model, and a public lookup API of read-only GET endpoints in one envelope. ' +
             '指南 Guides: [/docs/](/docs/).',
@@ -98,8 +102,24 @@ export default fp(
               '公共接口背后的文本库与节假日安排。The text libraries and holiday schedules behind the public API',
           },
           { name: '监控 Monitor', description: '公共接口调用量。Public API usage' },
+          {
+            name: '接口密钥 API keys',
+            description:
+              '公共接口调用方的密钥、配额与必须使用密钥的分组。Keys, quotas and key-only groups of public callers',
+          },
         ],
-        components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+        components: {
+          securitySchemes: {
+            bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+            apiKey: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'X-API-Key',
+              description:
+                '可选的接口密钥 tj_…（也可用 Authorization: Bearer tj_…）。Optional API key of a public caller; never in the query string (URLs are logged).',
+            },
+          },
+        },
       },
       transform: documentLookupResponse as never,
       transformObject: examplesIntoSchemas as never,

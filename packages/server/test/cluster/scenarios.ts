@@ -22,6 +22,9 @@ export interface Scenario {
 
 const at = (c: Cluster, i: number) => c.instances[i].url;
 
+/** The per-minute quota of the keyed scenario's key. */
+const KEY_PER_MINUTE = 40;
+
 /** A user without roles, created by the admin: enough to hold a session. */
 async function createUser(c: Cluster, t: Tally, adminToken: string) {
   const username = `u${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -226,6 +229,61 @@ export const SCENARIOS: Scenario[] = [
       t.note(`${ok}×200, ${replies.filter((r) => r.status === 429).length}×429`);
       t.expect(ok === RATE_LIMIT_MAX, `expected ${RATE_LIMIT_MAX} answers before 429, got ${ok}`);
       t.failures += replies.filter((r) => r.status !== 200 && r.status !== 429).length;
+    },
+  },
+  {
+    name: `API key: one quota over three instances (${KEY_PER_MINUTE} per minute, not ${3 * KEY_PER_MINUTE}); revoked on A, refused by all within 1 s`,
+    async run(c, t) {
+      const admin = await signIn(t, at(c, 0));
+      const create = (name: string, perMinute?: number) =>
+        t.call(at(c, 0), 'POST', '/api/admin/api-keys', { token: admin.accessToken, body: { name, perMinute } });
+      const quota = await create(`cluster-quota-${Date.now()}`, KEY_PER_MINUTE);
+      if (!t.expect(quota.status === 201, `creating a key: ${quota.status}`)) return;
+      // The per-minute window is the clock's minute: not across its edge.
+      const left = 60_000 - (Date.now() % 60_000);
+      if (left < 10_000) await sleep(left + 100);
+      // Sent as Authorization: Bearer tj_…, the other header a key may come in.
+      const secret = quota.body.data.secret as string;
+      const replies = await Promise.all(
+        Array.from({ length: KEY_PER_MINUTE + 30 }, () =>
+          t.call(c.proxy, 'GET', '/api/random-color', { token: secret }),
+        ),
+      );
+      const ok = replies.filter((r) => r.status === 200).length;
+      const limited = replies.filter((r) => r.status === 429).length;
+      const spread = new Set(replies.map((r) => r.upstream)).size;
+      t.note(`${ok}×200, ${limited}×429 over ${spread} instances`);
+      t.expect(ok === KEY_PER_MINUTE, `expected exactly ${KEY_PER_MINUTE} answers before 429, got ${ok}`);
+      t.expect(spread === 3, `keyed requests reached ${spread} instances, not 3`);
+      t.failures += replies.length - ok - limited;
+
+      const other = await create(`cluster-revoke-${Date.now()}`);
+      const key = other.body.data as { key: { id: string }; secret: string };
+      // Every instance has the key in its cache before it is revoked.
+      for (const inst of c.instances)
+        t.expect(
+          (await t.call(inst.url, 'GET', '/api/random-color', { token: key.secret })).status === 200,
+          `${inst.name}: a new key not served`,
+        );
+      const t0 = Date.now();
+      const revoke = await t.call(at(c, 0), 'DELETE', `/api/admin/api-keys/${key.key.id}`, {
+        token: admin.accessToken,
+      });
+      t.expect(revoke.status === 204, `revoke on A: ${revoke.status}`);
+      const times = await Promise.all(
+        c.instances.map(async (inst) => {
+          const refused = await waitFor(
+            async () => (await t.call(inst.url, 'GET', '/api/random-color', { token: key.secret })).status === 401,
+            1000,
+          );
+          return refused ? Date.now() - t0 : undefined;
+        }),
+      );
+      t.note(`refused after ${times.map((ms) => (ms === undefined ? '>1000' : ms)).join(' / ')} ms`);
+      t.expect(
+        times.every((ms) => ms !== undefined),
+        'not every instance refused the revoked key within 1 s',
+      );
     },
   },
   {
