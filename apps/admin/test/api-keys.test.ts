@@ -218,6 +218,57 @@ describe.skipIf(!hasChromium)('API keys in the admin app', { timeout: 90_000 }, 
     await page.context().close();
   });
 
+  it('editing a key changes its limits and keeps its secret', async () => {
+    const { id, secret } = await createKey({ name: '待编辑', perDay: 100, expiresAt: '2030-01-01T00:00:00.000Z' });
+    const page = await open(VIEWPORTS[0]);
+    await signIn(page);
+    const keys = await openKeys(page);
+    await keys.locator('.el-table__row', { hasText: '待编辑' }).first().locator('button', { hasText: '编辑' }).click();
+    const form = page.locator('[data-dialog="api-key-form"]');
+    expect(await form.locator('input[name="expiresAt"]').inputValue()).toBe('2030-01-01 08:00'); // Beijing time
+    await form.locator('input[name="perDay"]').fill('20000');
+    await form.locator('textarea[name="origins"]').fill('https://app.example.com');
+    await form.locator('[data-testid="save-api-key"]').click();
+    await form.waitFor({ state: 'hidden' });
+    const key = (await admin('GET', `/api/admin/api-keys/${id}`)).json().data;
+    expect(key).toMatchObject({
+      perDay: 20000,
+      origins: ['https://app.example.com'],
+      expiresAt: '2030-01-01T00:00:00.000Z',
+    });
+    expect(await keys.locator('.el-table__row', { hasText: '待编辑' }).first().textContent()).toContain('20000');
+    // Allowed origins now: a call without Origin is refused, the listed one answered.
+    expect(await publicCall(secret)).toBe(403);
+    const fromApp = await fetch(`${base}/api/almanac?date=2026-11-21`, {
+      headers: { 'x-api-key': secret, origin: 'https://app.example.com' },
+    });
+    expect(fromApp.status).toBe(200);
+    await page.context().close();
+  });
+
+  it('groups checked as needing a key refuse anonymous callers at once, and answer keyed ones', async () => {
+    const { secret } = await createKey({ name: '工具箱用户' });
+    expect((await fetch(`${base}/api/qrcode?text=x`)).status).toBe(200);
+    const page = await open(VIEWPORTS[0]);
+    await signIn(page);
+    const keys = await openKeys(page);
+    await keys.locator('.toolbar button', { hasText: '必须使用密钥的分组' }).click();
+    const dialog = page.locator('[data-dialog="api-key-policy"]');
+    await dialog.locator('.el-checkbox', { hasText: '工具箱' }).click();
+    await dialog.locator('[data-testid="save-policy"]').click();
+    await page.locator('.el-message', { hasText: '已保存' }).waitFor();
+    expect((await fetch(`${base}/api/qrcode?text=x`)).status).toBe(401);
+    expect(await publicCall(secret, '/api/qrcode?text=x')).toBe(200);
+    expect((await fetch(`${base}/api/almanac?date=2026-11-21`)).status).toBe(200);
+    // Opened again, the dialog shows what the server holds; unchecking opens the group again.
+    await keys.locator('.toolbar button', { hasText: '必须使用密钥的分组' }).click();
+    await dialog.locator('.el-checkbox.is-checked', { hasText: '工具箱' }).click();
+    await dialog.locator('[data-testid="save-policy"]').click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await fetch(`${base}/api/qrcode?text=x`)).status).toBe(200);
+    await page.context().close();
+  });
+
   for (const vp of VIEWPORTS) {
     it(`at ${vp.width}×${vp.height}: a key's traffic shows today's requests against its daily limit and its endpoints`, async () => {
       const page = await open(vp);

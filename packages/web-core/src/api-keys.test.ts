@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lastDays, limitUse, listText, parseList, requestsOn, shanghaiDay, shownPrefix } from './api-keys';
+import { keyChanges, lastDays, limitUse, listText, parseList, requestsOn, shanghaiDay, shownPrefix } from './api-keys';
 
 describe('API key helpers', () => {
   it('shows a key by its prefix, never more', () => {
@@ -36,5 +36,12 @@ describe('API key helpers', () => {
     expect(parseList('  \n ')).toBeNull();
     expect(listText(['a', 'b'])).toBe('a\nb');
     expect(listText(null)).toBe('');
+  });
+
+  it('a form sends what it gives on creation, and only what changed on an edit', () => {
+    const form = { name: 'a', note: null, perDay: 100, origins: ['https://x.example'], addresses: null };
+    expect(keyChanges(form)).toEqual({ name: 'a', perDay: 100, origins: ['https://x.example'] });
+    const before = { name: 'a', note: null, perDay: 50, origins: ['https://x.example'], addresses: ['10.0.0.0/8'] };
+    expect(keyChanges(form, before)).toEqual({ perDay: 100, addresses: null });
   });
 });

@@ -53,3 +53,19 @@ export function parseList(text: string): string[] | null {
 
 /** The other way: a stored list as the form shows it, one a line. */
 export const listText = (items: string[] | null | undefined) => (items ?? []).join('\n');
+
+/**
+ * What a key form sends: on creation only the fields given (an absent field is the server's default, null), on an
+ * edit only the fields that changed, so an untouched limit or list is never rewritten.
+ */
+export function keyChanges<T extends Record<string, unknown>>(
+  form: T,
+  before?: Partial<Record<keyof T, unknown>>,
+): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [k, v] of Object.entries(form) as Array<[keyof T, T[keyof T]]>) {
+    if (before ? JSON.stringify(before[k] ?? null) === JSON.stringify(v ?? null) : v == null) continue;
+    out[k] = v;
+  }
+  return out;
+}

@@ -256,6 +256,9 @@ const en: typeof zh = {
     last14: 'Requests, last 14 days',
     limits: 'Limits',
     graceUntil: 'Old secret valid until',
+    policy: 'Groups that need a key',
+    policyHint:
+      'The checked endpoint groups answer only calls with an API key; anonymous calls are refused (401). Takes effect on saving.',
   },
   usage: {
     requests: 'Requests',

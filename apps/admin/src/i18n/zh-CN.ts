@@ -252,6 +252,8 @@ export default {
     last14: '最近 14 天请求数',
     limits: '额度',
     graceUntil: '旧密钥有效至',
+    policy: '必须使用密钥的分组',
+    policyHint: '勾选的接口分组只接受带接口密钥的调用，匿名调用将被拒绝（401）。保存后立即生效。',
   },
   usage: {
     requests: '请求数',
