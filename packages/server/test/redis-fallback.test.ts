@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTestInstance, type TestInstance } from './helpers.js';
+import { bearer, getTestInstance, login, type TestInstance } from './helpers.js';
 
 /** A port where nothing listens: a Redis that is down. */
 async function closedPort(): Promise<number> {
@@ -43,5 +43,23 @@ describe('Redis down', () => {
       payload: { username: 'admin', password: 'admin-password-123' },
     });
     expect(res.statusCode).toBe(200);
+  });
+
+  it('a caller with an API key is served and its quota counted in memory; a revocation still applies at once', async () => {
+    const admin = bearer((await login(t.app)).accessToken);
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/api-keys',
+      headers: admin,
+      payload: { name: 'redis-down', perMinute: 2 },
+    });
+    const { key, secret } = made.json().data as { key: { id: string }; secret: string };
+    const hit = () => t.app.inject({ url: '/api/random-color', headers: { 'x-api-key': secret } });
+    // Not across the clock minute's edge (the key's window).
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 5000) await new Promise((r) => setTimeout(r, left + 50));
+    expect([(await hit()).statusCode, (await hit()).statusCode, (await hit()).statusCode]).toEqual([200, 200, 429]);
+    await t.app.inject({ method: 'DELETE', url: `/api/admin/api-keys/${key.id}`, headers: admin });
+    expect((await hit()).statusCode).toBe(401);
   });
 });
