@@ -29,6 +29,19 @@ export const router = createRouter({
       component: () => import('./pages/SessionsPage.vue'),
       meta: { tab: true, title: '会话' },
     },
+    {
+      path: '/api-keys',
+      name: 'api-keys',
+      component: () => import('./pages/ApiKeysPage.vue'),
+      meta: { tab: true, title: '接口密钥', needs: 'GET /api/admin/api-keys' },
+    },
+    {
+      path: '/api-keys/:id',
+      name: 'api-key',
+      component: () => import('./pages/ApiKeyPage.vue'),
+      props: true,
+      meta: { title: '接口密钥', needs: 'GET /api/admin/api-keys/{id}' },
+    },
     { path: '/me', name: 'me', component: () => import('./pages/MePage.vue'), meta: { tab: true, title: '我的' } },
     {
       path: '/me/two-factor',

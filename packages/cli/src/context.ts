@@ -92,12 +92,12 @@ export function action<A extends unknown[]>(fn: (ctx: Context, ...args: A) => Pr
   };
 }
 
-/** `--page 2`: a whole number from 1, or a usage error naming the option. */
-export function positiveInt(name: string, max = Number.MAX_SAFE_INTEGER) {
+/** `--page 2`: a whole number from `min` (1 unless said), or a usage error naming the option. */
+export function positiveInt(name: string, max = Number.MAX_SAFE_INTEGER, min = 1) {
   return (value: string): number => {
     const n = Number(value);
-    if (!/^\d+$/.test(value) || n < 1 || n > max) {
-      throw new InvalidArgumentError(`${name} 必须是 1 到 ${max} 之间的整数（got ${value}）`);
+    if (!/^\d+$/.test(value) || n < min || n > max) {
+      throw new InvalidArgumentError(`${name} 必须是 ${min} 到 ${max} 之间的整数（got ${value}）`);
     }
     return n;
   };

@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import * as audit from './commands/audit.js';
 import * as auth from './commands/auth.js';
 import * as content from './commands/content.js';
+import * as keys from './commands/keys.js';
 import * as loginLog from './commands/login-log.js';
 import * as menus from './commands/menus.js';
 import * as profiles from './commands/profiles.js';
@@ -16,12 +17,12 @@ import { CliError, describeFailure, EXIT, reportFailure } from './output.js';
 
 export function buildProgram(): Command {
   const program = new Command('tianji')
-    .description('tianji 命令行：登录后管理用户、角色、菜单、内容库和审计日志')
+    .description('tianji 命令行：登录后管理用户、角色、菜单、内容库、接口密钥和审计日志')
     .option('--profile <name>', '使用哪个服务器配置（默认：当前配置，或 TIANJI_PROFILE）')
     .option('--json', '输出 JSON（给脚本用）')
     .showHelpAfterError('（用 --help 查看用法）')
     .exitOverride();
-  for (const group of [auth, users, roles, menus, content, audit, sessions, loginLog, profiles])
+  for (const group of [auth, users, roles, menus, content, audit, sessions, loginLog, keys, profiles])
     group.register(program);
   return program;
 }

@@ -31,7 +31,14 @@ export {
   type PermissionPoint,
 } from './mask.js';
 export { decodeClaims, lifetimeMs } from './jwt.js';
-export { CLIENT_KIND_NAMES } from './names.js';
+export {
+  API_KEY_STATUS_NAMES,
+  CLIENT_KIND_NAMES,
+  LOOKUP_GROUP_CODES,
+  lookupGroupName,
+  ROTATION_GRACE_CHOICES,
+  ROTATION_GRACE_MAX,
+} from './names.js';
 export {
   ROUTE_PERMISSIONS,
   MENU_CATALOGUE,
@@ -47,3 +54,17 @@ export {
   type paths,
   type components,
 } from './generated/admin-api.js';
+export {
+  createPublicClient,
+  readRateLimit,
+  PublicApiError,
+  type PublicClient,
+  type PublicClientOptions,
+  type PublicAnswer,
+  type PublicData,
+  type PublicQuery,
+  type PublicJsonPath,
+  type PublicImagePath,
+  type RateLimit,
+} from './public-client.js';
+export { LOOKUP_GROUPS, type LookupGroup, type paths as PublicPaths } from './generated/public-api.js';

@@ -1,15 +1,28 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { OUTPUT, generateAdminTypes } from '../scripts/generate-types.js';
+import {
+  OUTPUT,
+  PUBLIC_OUTPUT,
+  generateAdminTypes,
+  generatePublicTypes,
+  liveOpenApiDocument,
+} from '../scripts/generate-types.js';
 
-describe('typed admin calls', () => {
-  it('src/generated/admin-api.ts matches the server’s current /openapi.json (else: npm run generate -w @tianji/client)', async () => {
-    const fresh = await generateAdminTypes();
-    const committed = fs.existsSync(OUTPUT) ? fs.readFileSync(OUTPUT, 'utf8') : '';
-    if (committed !== fresh) {
-      expect.fail(
-        'packages/client/src/generated/admin-api.ts is stale: the admin routes changed. Run `npm run generate -w @tianji/client`.',
-      );
-    }
-  });
+describe('typed calls', async () => {
+  const doc = await liveOpenApiDocument();
+  it.each([
+    ['admin-api.ts', OUTPUT, generateAdminTypes, 'the admin routes'],
+    ['public-api.ts', PUBLIC_OUTPUT, generatePublicTypes, 'the public lookup routes'],
+  ])(
+    'src/generated/%s matches the server’s current /openapi.json (else: npm run generate -w @tianji/client)',
+    async (name, file, generate, what) => {
+      const fresh = await generate(doc);
+      const committed = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+      if (committed !== fresh) {
+        expect.fail(
+          `packages/client/src/generated/${name} is stale: ${what} changed. Run \`npm run generate -w @tianji/client\`.`,
+        );
+      }
+    },
+  );
 });

@@ -23,3 +23,4 @@ export * from './sign-in';
 export * from './two-factor';
 export * from './recovery-codes';
 export * from './password-check';
+export * from './api-keys';

@@ -15,6 +15,7 @@ const PAGES: Record<PageName, () => Promise<unknown>> = {
   loginLogs: () => import('../pages/LoginLogPage.vue'),
   content: () => import('../pages/ContentPage.vue'),
   usage: () => import('../pages/UsagePage.vue'),
+  apiKeys: () => import('../pages/ApiKeysPage.vue'),
 };
 
 /** Every page is its own chunk: the first load carries the sign-in page and the shell only. */

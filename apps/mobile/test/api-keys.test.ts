@@ -1,0 +1,134 @@
+/**
+ * 接口密钥 in the phone app, at 390×844 and 1440×900, in Debian's headless Chromium against a real server: the list with
+ * statuses in Chinese and a status filter, a key's page with its limits and today's requests, and revoking it (the
+ * secret is refused at once). Screenshots go to docs/screenshots/.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import { adminCall, type Call } from '../../../packages/server/test/admin-fixtures.js';
+import { CHROMIUM, ROOT, ensureMobileBuilt, launchChromium } from './build.js';
+
+const SHOTS = path.join(ROOT, 'docs/screenshots');
+const VIEWPORTS = [
+  { name: 'phone', width: 390, height: 844, isMobile: true },
+  { name: 'desktop', width: 1440, height: 900, isMobile: false },
+] as const;
+
+describe.skipIf(!fs.existsSync(CHROMIUM))('API keys in the phone app', { timeout: 90_000 }, () => {
+  let t: TestInstance;
+  let base: string;
+  let browser: Browser;
+  let admin: Call;
+
+  const publicCall = async (secret: string) =>
+    (await fetch(`${base}/api/almanac?date=2026-11-21`, { headers: { 'x-api-key': secret } })).status;
+  async function createKey(body: Record<string, unknown>): Promise<{ id: string; secret: string }> {
+    const res = await admin('POST', '/api/admin/api-keys', body);
+    expect(res.statusCode, res.body).toBe(201);
+    const { key, secret } = res.json().data as { key: { id: string }; secret: string };
+    return { id: key.id, secret };
+  }
+
+  beforeAll(async () => {
+    ensureMobileBuilt();
+    fs.mkdirSync(SHOTS, { recursive: true });
+    t = await getTestInstance('sqlite');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+    admin = await adminCall(t.app);
+    const partner = await createKey({ name: '合作方 A 小程序', note: '张三 · 微信小程序', perMinute: 120, perDay: 50 });
+    for (let i = 0; i < 7; i++) expect(await publicCall(partner.secret)).toBe(200);
+    await createKey({ name: '实验中学', groups: ['life'] });
+    const old = await createKey({ name: '旧版客户端' });
+    expect((await admin('DELETE', `/api/admin/api-keys/${old.id}`)).statusCode).toBe(204);
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function open(vp: (typeof VIEWPORTS)[number]) {
+    const c = await browser.newContext({
+      viewport: { width: vp.width, height: vp.height },
+      isMobile: vp.isMobile,
+      hasTouch: vp.isMobile,
+      locale: 'zh-CN',
+      serviceWorkers: 'block',
+    });
+    c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
+    c.setDefaultTimeout(15_000);
+    return c.newPage();
+  }
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+
+  async function openKeys(page: Page) {
+    await page.goto(`${base}/m/`);
+    await page.waitForURL(/\/m\/login/);
+    await page.fill('input[name="username"]', ADMIN.username);
+    await page.fill('input[name="password"]', ADMIN.password);
+    await page.click('[data-testid="login-submit"]');
+    await page.locator('[data-page="home"]').waitFor();
+    await page.locator('[data-testid="tabbar"]').getByText('密钥').click();
+    const keys = page.locator('[data-page="api-keys"]');
+    await keys.locator('[data-api-key="合作方 A 小程序"]').waitFor();
+    return keys;
+  }
+
+  for (const vp of VIEWPORTS) {
+    describe(`at ${vp.width}×${vp.height}`, () => {
+      it('the list shows each key by name and prefix with its status in Chinese, and filters by status', async () => {
+        const page = await open(vp);
+        const keys = await openKeys(page);
+        const partner = keys.locator('[data-api-key="合作方 A 小程序"]');
+        expect(await partner.textContent()).toMatch(/tj_[\w-]{8}…/);
+        expect(await partner.textContent()).toContain('有效');
+        expect(await keys.locator('[data-api-key="旧版客户端"]').textContent()).toContain('已吊销');
+        await shot(page, `mobile-api-keys-${vp.name}`);
+        await keys.locator('.van-dropdown-menu__item').click();
+        const listed = page.waitForResponse(
+          (r) => r.url().includes('/api/admin/api-keys?') && r.url().includes('status=revoked'),
+        );
+        await page.locator('.van-dropdown-item__option', { hasText: '已吊销' }).click();
+        expect((await listed).ok()).toBe(true);
+        await keys.locator('[data-api-key="旧版客户端"]').waitFor();
+        expect(await keys.locator('[data-api-key="合作方 A 小程序"]').count()).toBe(0);
+        await page.context().close();
+      });
+
+      it('a key’s page shows its limits and today’s requests against the daily limit', async () => {
+        const page = await open(vp);
+        const keys = await openKeys(page);
+        await keys.locator('[data-api-key="合作方 A 小程序"]').click();
+        const key = page.locator('[data-page="api-key"]');
+        await key.locator('[data-testid="api-key-usage"]').getByText('7 / 50').waitFor();
+        expect(await key.textContent()).toContain('/api/almanac');
+        expect(await key.textContent()).toContain('张三 · 微信小程序');
+        await shot(page, `mobile-api-key-${vp.name}`);
+        await page.context().close();
+      });
+    });
+  }
+
+  it('revoking from the key’s page asks first; the secret is refused at once', async () => {
+    const { secret } = await createKey({ name: '手机上吊销' });
+    expect(await publicCall(secret)).toBe(200);
+    const page = await open(VIEWPORTS[0]);
+    const keys = await openKeys(page);
+    await keys.locator('[data-api-key="手机上吊销"]').click();
+    const key = page.locator('[data-page="api-key"]');
+    await key.locator('[data-route="DELETE /api/admin/api-keys/{id}"]').click();
+    await page
+      .locator('.van-dialog', { hasText: '确定吊销接口密钥「手机上吊销」吗' })
+      .locator('.van-dialog__confirm')
+      .click();
+    await key.locator('[data-testid="api-key-status-tag"]', { hasText: '已吊销' }).waitFor();
+    expect(await publicCall(secret)).toBe(401);
+    await page.context().close();
+  });
+});
