@@ -172,6 +172,24 @@ describeEachDb('API keys', (dialect) => {
     expect(bad.json().message).toMatch(/^参数 addresses\.0 无效/);
   });
 
+  it('null clears a limit, a note or a list back to "the default / anyone", on create and on edit', async () => {
+    const nulls = { note: null, perMinute: null, perDay: null, groups: null, origins: null, addresses: null };
+    const created = await admin('POST', '/api/admin/api-keys', { name: 'open', ...nulls });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().data.key).toMatchObject(nulls);
+    const narrow = await createKey(admin, {
+      note: '合作方',
+      perMinute: 5,
+      groups: ['daily'],
+      addresses: ['10.0.0.0/8'],
+    });
+    expect((await call(t.app, narrow.secret)).statusCode).toBe(403);
+    const cleared = await admin('PATCH', `/api/admin/api-keys/${narrow.key.id}`, nulls);
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json().data).toMatchObject(nulls);
+    expect((await call(t.app, narrow.secret)).statusCode).toBe(200);
+  });
+
   it('a group that requires a key refuses anonymous callers at once, and serves keyed ones', async () => {
     const { secret } = await createKey(admin);
     const set = await admin('PUT', '/api/admin/api-keys/policy', { requireKeyGroups: ['mood'] });

@@ -100,21 +100,21 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @description Caller addresses (IPs or CIDRs, v4 or v6) allowed to use the key; null: any */
-                        addresses?: string[] | null;
+                        addresses?: null | string[];
                         /** @description When the key stops working; null: never */
-                        expiresAt?: string | null;
+                        expiresAt?: null | string;
                         /** @description Endpoint groups the key may call; null: all */
-                        groups?: ("daily" | "random" | "mood" | "life" | "toolbox")[] | null;
+                        groups?: null | ("daily" | "random" | "mood" | "life" | "toolbox")[];
                         /** @example 合作方 A 的小程序 */
                         name: string;
                         /** @description Who owns the key, what it is for */
-                        note?: string | null;
+                        note?: null | string;
                         /** @description Browser origins (the Origin header) allowed to use the key; null: any. With a list, a request without Origin is refused */
-                        origins?: string[] | null;
+                        origins?: null | string[];
                         /** @description Requests per day (Beijing time); null: the server default (API_KEY_RATE_PER_DAY) */
-                        perDay?: number | null;
+                        perDay?: null | number;
                         /** @description Requests per minute; null: the server default (API_KEY_RATE_PER_MINUTE) */
-                        perMinute?: number | null;
+                        perMinute?: null | number;
                     };
                 };
             };
@@ -288,21 +288,21 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @description Caller addresses (IPs or CIDRs, v4 or v6) allowed to use the key; null: any */
-                        addresses?: string[] | null;
+                        addresses?: null | string[];
                         /** @description When the key stops working; null: never */
-                        expiresAt?: string | null;
+                        expiresAt?: null | string;
                         /** @description Endpoint groups the key may call; null: all */
-                        groups?: ("daily" | "random" | "mood" | "life" | "toolbox")[] | null;
+                        groups?: null | ("daily" | "random" | "mood" | "life" | "toolbox")[];
                         /** @example 合作方 A 的小程序 */
                         name?: string;
                         /** @description Who owns the key, what it is for */
-                        note?: string | null;
+                        note?: null | string;
                         /** @description Browser origins (the Origin header) allowed to use the key; null: any. With a list, a request without Origin is refused */
-                        origins?: string[] | null;
+                        origins?: null | string[];
                         /** @description Requests per day (Beijing time); null: the server default (API_KEY_RATE_PER_DAY) */
-                        perDay?: number | null;
+                        perDay?: null | number;
                         /** @description Requests per minute; null: the server default (API_KEY_RATE_PER_MINUTE) */
-                        perMinute?: number | null;
+                        perMinute?: null | number;
                     };
                 };
             };

@@ -17,7 +17,7 @@ const Group = Type.Union(
   GROUP_NAMES.map((g) => Type.Literal(g)),
   { description: `A public endpoint group: ${GROUP_NAMES.join(', ')}` },
 );
-const Nullable = <T extends TSchema>(t: T, description: string) => Type.Union([t, Type.Null()], { description });
+const Nullable = <T extends TSchema>(t: T, description: string) => Type.Union([Type.Null(), t], { description });
 
 const Groups = Nullable(
   Type.Array(Group, { maxItems: 20, uniqueItems: true }),
