@@ -55,7 +55,9 @@ export function publicGetOperations(doc: OpenApiDocument): Operation[] {
   const ops: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     const op = item.get;
-    if (!op || !path.startsWith('/api/') || op.security?.length || op['x-permission'] !== undefined) continue;
+    // Public lookups declare `security: [{}, {apiKey: []}]` (anonymous, or with a key); a sign-in has no `{}`.
+    const signIn = !!op?.security?.length && !op.security.some((s) => Object.keys(s as object).length === 0);
+    if (!op || !path.startsWith('/api/') || signIn || op['x-permission'] !== undefined) continue;
     const params = (op.parameters ?? []).filter((p) => p.in === 'query');
     ops.push({ path, params, phase: phaseOf(path, op, params) });
   }

@@ -51,7 +51,7 @@ describe('tianji keys', () => {
     const list = await h.run(['keys', 'list']);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout.split('\n')[0]).toMatch(/^名称\s+前缀\s+状态\s+每分钟\s+每天\s+最近使用\s+过期时间\s+ID$/);
-    expect(list.stdout).toMatch(/partner-a\s+tj_\w{8}…\s+有效\s+120\s+默认/);
+    expect(list.stdout).toMatch(/partner-a\s+tj_[\w-]{8}…\s+有效\s+120\s+默认/);
     expect(list.stdout).not.toContain(secret);
     const en = await h.run(['keys', 'list'], { env: { LANG: 'en_US.UTF-8' } });
     expect(en.stdout.split('\n')[0]).toMatch(/^Name\s+Prefix\s+Status\s+Per minute/);
@@ -78,7 +78,7 @@ describe('tianji keys', () => {
     expect(await works(first)).toBe(200);
     expect(await works(second)).toBe(200);
 
-    const prefix = /tj_\w{8}/.exec(r.stdout)![0];
+    const prefix = /tj_[\w-]{8}/.exec(r.stdout)![0];
     const again = await h.run(['keys', 'rotate', prefix, '--grace', '0']);
     expect(again.code, again.stderr).toBe(0);
     expect(await works(second)).toBe(401);
@@ -97,7 +97,7 @@ describe('tianji keys', () => {
     expect(r.stdout).toContain('已吊销接口密钥 to-revoke');
     expect(await works(secret)).toBe(401);
     const list = await h.run(['keys', 'list', '--status', 'revoked']);
-    expect(list.stdout).toMatch(/to-revoke\s+tj_\w{8}…\s+已吊销/);
+    expect(list.stdout).toMatch(/to-revoke\s+tj_[\w-]{8}…\s+已吊销/);
   });
 
   it('refuses a full secret on the command line, bad options by name, and unknown keys (JSON with --json)', async () => {

@@ -104,18 +104,12 @@ export function mobileDriver() {
         await page.click('[data-testid="login-submit"]');
         if (totp) {
           await page.locator('[data-testid="totp-step"]').waitFor();
-          // The code is typed on the page's own number keyboard (its keys answer touches).
-          const keys = page.locator('.van-number-keyboard .van-key');
-          for (const digit of totp())
-            await keys
-              .filter({ hasText: new RegExp(`^${digit}$`) })
-              .first()
-              .tap();
+          // Typed into the code field, which sends itself at the sixth digit (no button press).
           const answered = page.waitForResponse((r) => r.url().endsWith('/api/auth/login/totp'));
-          await page.locator('[data-testid="totp-submit"]').tap();
+          await page.locator('[data-testid="totp-code"] input').fill(totp());
           const res = await answered;
           if (!res.ok()) {
-            const shown = page.locator('.van-toast').first();
+            const shown = page.locator('[data-testid="totp-code"] .van-field__error-message').first();
             await shown.waitFor();
             throw new Error(`the code was refused: ${((await shown.textContent()) ?? '').trim()}`);
           }

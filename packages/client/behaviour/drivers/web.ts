@@ -131,12 +131,12 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
         await page.click('[data-testid="login-submit"]');
         if (totp) {
           const form = page.locator('[data-testid="totp-form"]');
-          await form.locator('input[name="totp"]').fill(totp());
+          // Typed into the code field, which sends itself at the sixth digit (no button press).
           const answered = page.waitForResponse((r) => r.url().endsWith('/api/auth/login/totp'));
-          await form.locator('[data-testid="totp-submit"]').click();
+          await form.locator('input[name="totp"]').fill(totp());
           const res = await answered;
           if (!res.ok()) {
-            const shown = page.locator('.el-message--error');
+            const shown = form.locator('.el-form-item__error').first();
             await shown.waitFor();
             throw new Error(`the code was refused: ${((await shown.textContent()) ?? '').trim()}`);
           }
