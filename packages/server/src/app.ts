@@ -37,6 +37,8 @@ export interface BuildOptions {
   onRoute?: (route: RouteOptions) => void;
   /** Receives the first super administrator's generated password (the server prints it as a banner); without it, it is logged. */
   onGeneratedPassword?: (password: string) => void;
+  /** Fastify's limit on a plugin's start (default 10 s; 0: none): the bench raises it to start under valgrind. */
+  pluginTimeout?: number;
   /** The clock of session bookkeeping (tests move it to either side of the refresh grace window); default Date.now. */
   now?: () => number;
 }
@@ -49,6 +51,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app: FastifyInstance = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
+    pluginTimeout: opts.pluginTimeout,
     // A line per request and per answer only where a log collector wants them (LOG_REQUESTS).
     logController: new LogController({ disableRequestLogging: !config.logRequests }),
     trustProxy: config.trustProxy,
