@@ -10,6 +10,7 @@ import { apiSecurityHeaders, helmetHeaders } from './plugins/security-headers.js
 import errorHandler, { renderFrameworkError } from './plugins/error-handler.js';
 import openapi from './plugins/openapi.js';
 import cors from './plugins/cors.js';
+import { declareRouteOf } from './plugins/route-of.js';
 import { lazySchemaCompilers } from './plugins/lazy-schemas.js';
 import { AdminErrorSchema, ErrorEnvelopeSchema } from './plugins/envelope.js';
 import { MenuNodeSchema } from './admin/auth/schemas.js';
@@ -73,6 +74,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   refuseBareRequests(app);
+  declareRouteOf(app);
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   const db = opts.db ?? openDatabase(config.databaseUrl);
   app.decorate('config', config);
