@@ -34,6 +34,8 @@ export interface UsageRow {
  */
 export class UsageRecorder {
   private pending = new Map<string, Tally>();
+  /** Per endpoint, the tally record() last counted into, with the day and batch it belongs to. */
+  private readonly current = new Map<string, { day: string; batch: Map<string, Tally>; tally: Tally }>();
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -44,9 +46,16 @@ export class UsageRecorder {
 
   /** One answer: `failure` is undefined on success, else whose fault it was. */
   record(endpoint: string, ms: number, failure?: 'caller' | 'server', day = todayInShanghai()): void {
-    const key = `${day}|${endpoint}`;
-    let t = this.pending.get(key);
-    if (!t) this.pending.set(key, (t = { requests: 0, errors: 0, callerErrors: 0, buckets: emptyBuckets() }));
+    // The endpoint's tally of the day in this batch, found without building the `day|endpoint` key of each request.
+    let current = this.current.get(endpoint);
+    if (!current || current.day !== day || current.batch !== this.pending) {
+      const key = `${day}|${endpoint}`;
+      let tally = this.pending.get(key);
+      if (!tally) this.pending.set(key, (tally = { requests: 0, errors: 0, callerErrors: 0, buckets: emptyBuckets() }));
+      current = { day, batch: this.pending, tally };
+      this.current.set(endpoint, current);
+    }
+    const t = current.tally;
     t.requests++;
     if (failure) t.errors++;
     if (failure === 'caller') t.callerErrors++;
