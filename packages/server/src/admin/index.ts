@@ -17,7 +17,6 @@ import contentRoutes from '../content/routes.js';
 import usageRoutes from '../monitor/routes.js';
 import { registerAdminRoute } from '../plugins/areas.js';
 import { rejectNulBytes } from '../shared/nul-bytes.js';
-import { noStore } from '../plugins/no-store.js';
 
 /**
  * Every route registered inside the admin API is marked as such (admin error bodies, guard), and its permission
@@ -41,7 +40,6 @@ function markAdminRoute(route: RouteOptions) {
  */
 export default async function adminApi(app: FastifyInstance, opts: { now?: () => number }) {
   app.addHook('onRoute', markAdminRoute);
-  app.addHook('onRequest', noStore);
   app.addHook('preValidation', rejectNulBytes);
   // One AuthService for every admin feature (login, password change, user disable/reset all end sessions through it).
   const auth = new AuthService(app.db.kysely, app.tokens, {
