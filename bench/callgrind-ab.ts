@@ -13,7 +13,8 @@
  * Every server runs under valgrind in a child process, with V8 on one thread (`--single-threaded`: no compiler or GC
  * helper threads, whose work would land in whichever span it happened to run), counting only around the measured
  * requests: start-up and warm-up run uninstrumented (about 5× slower than native instead of 50×). For each target:
- * `--warmup` requests, callgrind's instrumentation on and its counters zeroed, `--requests` requests over
+ * `--warmup` requests, callgrind's instrumentation on, a full garbage collection (`--expose-gc`: a major collection
+ * that earlier requests started would otherwise land in the span, 100,000s of instructions a request), the counters zeroed, `--requests` requests over
  * `--connections` keep-alive connections, a dump (its total ÷ the requests), instrumentation off. callgrind reads
  * these commands only while the program runs, so a request of the target carries each (and is counted).
  */
@@ -95,6 +96,7 @@ function startCounted(
       `--callgrind-out-file=${out}`,
       process.execPath,
       '--single-threaded',
+      '--expose-gc',
       '--import',
       import.meta.resolve('tsx'),
       path.join(here, 'server.ts'),
@@ -157,6 +159,19 @@ async function control(server: Counted, args: string[], poke: () => Promise<void
   await done;
 }
 
+/** Has the server run a full garbage collection (bench/server.ts 'gc'), so that none is under way in the next span. */
+function collect(server: Counted): Promise<void> {
+  return new Promise((resolve) => {
+    const onMessage = (m: { gcDone?: boolean }) => {
+      if (!m?.gcDone) return;
+      server.child.off('message', onMessage);
+      resolve();
+    };
+    server.child.on('message', onMessage);
+    server.child.send('gc');
+  });
+}
+
 /**
  * Instructions per request of `url` on `server`: warm-up (uninstrumented, so fast), then callgrind's instrumentation
  * on and its counters zeroed, the measured requests, a dump (its total ÷ the requests), instrumentation off.
@@ -169,6 +184,7 @@ async function perRequest(server: Counted, url: string, headers: Record<string, 
   };
   await send(url, headers, warmup);
   await control(server, ['--instr=on'], poke);
+  await collect(server);
   await control(server, ['--zero'], poke);
   poked = 0;
   await send(url, headers, requests);
