@@ -46,7 +46,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     requests: { type: 'string', default: '400' },
     warmup: { type: 'string', default: '1500' },
-    connections: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '1' },
     base: { type: 'string' },
     // Measure packages/server/dist as it is (after `npm run build -w @tianji/server`), without building everything first.
     'no-build': { type: 'boolean', default: false },
