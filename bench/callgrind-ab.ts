@@ -1,22 +1,23 @@
 /**
  * `npx tsx bench/callgrind-ab.ts --base packages/server/dist-base [--only almanac,hitokoto] [--requests 400]
- *  [--warmup 1500] [--connections 8] [--no-build]` (default: every budgeted GET target)
+ *  [--warmup 1500] [--connections 1] [--no-build]` (default: every budgeted GET target)
  *
  * Machine instructions per request, counted by valgrind's callgrind, of two builds of the app — an earlier one saved
  * as a folder beside packages/server/dist (`cp -r packages/server/dist packages/server/dist-base` before the change)
  * and this checkout's — and of each target's answer floor, all started as bench:floors starts them (bench/server.ts).
- * Unlike CPU time, an instruction count does not depend on what the machine's other jobs do: on a shared 2-core
- * machine it tells a change of 2 % apart where CPU time swings by ±20 %. It is not CPU time (a cache miss or a system
- * call costs no more than an add, the kernel's work is not counted), so the budgets are still judged by bench:floors;
- * this shows what a change removes.
+ * Unlike CPU time, an instruction count does not depend on how busy the machine is. It still varies between runs
+ * (a timer of the app firing inside the span, where a garbage collection falls), so read several targets and runs.
+ * It is not CPU time (a cache miss or a system call counts as one instruction, the kernel's work is not counted), so
+ * the budgets are still judged by bench:floors; this shows what a change removes.
  *
  * Every server runs under valgrind in a child process, with V8 on one thread (`--single-threaded`: no compiler or GC
  * helper threads, whose work would land in whichever span it happened to run), counting only around the measured
  * requests: start-up and warm-up run uninstrumented (about 5× slower than native instead of 50×). For each target:
  * `--warmup` requests, callgrind's instrumentation on, a full garbage collection (`--expose-gc`: a major collection
- * that earlier requests started would otherwise land in the span, 100,000s of instructions a request), the counters zeroed, `--requests` requests over
- * `--connections` keep-alive connections, a dump (its total ÷ the requests), instrumentation off. callgrind reads
- * these commands only while the program runs, so a request of the target carries each (and is counted).
+ * that earlier requests started would otherwise land in the span), the counters zeroed, `--requests` requests over
+ * `--connections` keep-alive connections (one by default: with more, how many requests share an event-loop turn
+ * varies between runs), a dump (its total ÷ the requests), instrumentation off. callgrind reads these commands only
+ * while the program runs, so a request of the target carries each (and is counted).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -57,7 +58,7 @@ const warmup = Number(values.warmup);
 const connections = Number(values.connections);
 if (!(requests >= 1 && warmup >= 0 && connections >= 1) || !values.base)
   throw new Error(
-    'usage: npx tsx bench/callgrind-ab.ts --base <saved build folder> [--only <text>[,<text>]] [--requests <n>=400] [--warmup <n>=1500] [--connections <n>=8] [--no-build]',
+    'usage: npx tsx bench/callgrind-ab.ts --base <saved build folder> [--only <text>[,<text>]] [--requests <n>=400] [--warmup <n>=1500] [--connections <n>=1] [--no-build]',
   );
 const baseDist = path.resolve(values.base);
 if (!fs.existsSync(path.join(baseDist, 'app.js'))) throw new Error(`--base ${values.base}: no app.js in it`);
