@@ -36,12 +36,20 @@ import { TARGETS } from './targets.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const { values } = parseArgs({
-  options: { base: { type: 'string' }, only: { type: 'string', default: 'healthz' }, ...SIDE_BY_SIDE_OPTIONS },
+  options: {
+    base: { type: 'string' },
+    // Instead of --base: a saved build of the server (a copy of packages/server/dist beside it), run by this checkout.
+    'base-dist': { type: 'string' },
+    // This checkout's packages/server/dist as it is (after `npm run build -w @tianji/server`), not built first.
+    'no-build': { type: 'boolean', default: false },
+    only: { type: 'string', default: 'healthz' },
+    ...SIDE_BY_SIDE_OPTIONS,
+  },
 });
 const USAGE =
-  'usage: npm run bench:ab -- --base <git revision> [--only <text>[,<text>]=healthz] [--duration <s>=5] [--rounds <n>=3] [--connections <n>=50, split between the two]';
+  'usage: npm run bench:ab -- --base <git revision> | --base-dist <saved build folder> [--only <text>[,<text>]=healthz] [--duration <s>=5] [--rounds <n>=3] [--connections <n>=50, split between the two]';
 const opts = sideBySideOf(values, USAGE);
-if (!values.base) throw new Error(USAGE);
+if (!values.base === !values['base-dist']) throw new Error(USAGE);
 const only = values.only.split(',').map((s) => s.trim());
 const targets = TARGETS.filter((t) => only.some((o) => t.name.includes(o) || t.path.includes(o)));
 if (!targets.length) throw new Error(`no target matches --only ${values.only}`);
@@ -59,26 +67,33 @@ function worktree(rev: string): string {
 
 type App = Server & { ctx: BenchContext };
 
-async function startApp(entry: string | undefined, dataDir: string): Promise<App> {
-  const server = await startServer('app', [dataDir, ADMIN.username, ADMIN.password], undefined, entry);
+async function startApp(entry: string | undefined, dataDir: string, dist?: string): Promise<App> {
+  // bench/server.ts reads BENCH_SERVER_DIST from the environment it is forked with.
+  if (dist) process.env.BENCH_SERVER_DIST = path.resolve(dist);
+  const server = await startServer('app', [dataDir, ADMIN.username, ADMIN.password], undefined, entry).finally(
+    () => delete process.env.BENCH_SERVER_DIST,
+  );
   return { ...server, ctx: appContext(`http://127.0.0.1:${server.port}`) };
 }
 
 async function main() {
-  buildServer();
-  const tree = worktree(values.base!);
+  if (!values['no-build']) buildServer();
+  const baseDist = values['base-dist'];
+  const tree = baseDist ? undefined : worktree(values.base!);
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-ab-data-'));
   const apps: Server[] = [];
   try {
-    buildServer(tree);
+    if (tree) buildServer(tree);
     fs.mkdirSync(path.join(data, 'base'));
     fs.mkdirSync(path.join(data, 'this'));
-    const base = await startApp(path.join(tree, 'bench/server.ts'), path.join(data, 'base'));
+    const base = tree
+      ? await startApp(path.join(tree, 'bench/server.ts'), path.join(data, 'base'))
+      : await startApp(undefined, path.join(data, 'base'), baseDist);
     apps.push(base);
     const self = await startApp(undefined, path.join(data, 'this'));
     apps.push(self);
     console.error(
-      `bench:ab: base ${values.base} against this checkout, ${opts.rounds} × ${opts.duration} s side by side`,
+      `bench:ab: base ${values.base ?? baseDist} against this checkout, ${opts.rounds} × ${opts.duration} s side by side`,
     );
     console.log('| target | base µs/req | this µs/req | this ÷ base, each round | median |');
     console.log('|---|---:|---:|---|---:|');
@@ -97,7 +112,7 @@ async function main() {
     }
   } finally {
     await Promise.all(apps.map((a) => stopServer(a.child)));
-    execFileSync('git', ['-C', root, 'worktree', 'remove', '--force', tree]);
+    if (tree) execFileSync('git', ['-C', root, 'worktree', 'remove', '--force', tree]);
     fs.rmSync(data, { recursive: true, force: true });
   }
 }

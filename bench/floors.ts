@@ -40,11 +40,12 @@ import {
 import { TARGETS } from './targets.js';
 
 const { values } = parseArgs({
-  options: { only: { type: 'string' }, ...SIDE_BY_SIDE_OPTIONS },
+  // --no-build: measure packages/server/dist as it is (after `npm run build -w @tianji/server`).
+  options: { only: { type: 'string' }, 'no-build': { type: 'boolean', default: false }, ...SIDE_BY_SIDE_OPTIONS },
 });
 const opts = sideBySideOf(
   values,
-  'usage: npm run bench:floors -- [--only <text>[,<text>]] [--duration <s>=5] [--rounds <n>=3] [--connections <n>=50, split between the two]',
+  'usage: npm run bench:floors -- [--only <text>[,<text>]] [--no-build] [--duration <s>=5] [--rounds <n>=3] [--connections <n>=50, split between the two]',
 );
 // Default: every target with a budget.
 const only = values.only?.split(',').map((s) => s.trim());
@@ -56,7 +57,7 @@ const targets = TARGETS.filter(
 if (!targets.length) throw new Error(`no GET target matches --only ${values.only}`);
 
 async function main() {
-  buildServer();
+  if (!values['no-build']) buildServer();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-floors-'));
   const servers: Server[] = [];
   try {

@@ -36,8 +36,11 @@ async function startBaseline(): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-/** The compiled server next to this file (built by harness.ts buildServer): what `npm start` runs. */
-const DIST = '../packages/server/dist';
+/**
+ * The compiled server next to this file (built by harness.ts buildServer): what `npm start` runs. bench:callgrind-ab
+ * starts a second app from a saved copy of an earlier build (BENCH_SERVER_DIST, a folder beside dist/).
+ */
+const DIST = process.env.BENCH_SERVER_DIST ?? '../packages/server/dist';
 
 /** Bare Fastify 5 with defaults and one route: the framework's own floor, which the app's hooks add to. */
 async function startFastify(): Promise<number> {
@@ -107,7 +110,16 @@ export interface AnswerMessage {
   answer: { type: string; body: string; headers: Record<string, string> };
 }
 
-async function startApp(dir: string, adminUsername: string, adminPassword: string): Promise<number> {
+async function startApp(
+  dir: string,
+  adminUsername: string,
+  adminPassword: string,
+  /**
+   * bench:instructions, under valgrind (30× slower): settings added to the bench's own (the seed's password-strength
+   * check off) and Fastify's plugin start limit.
+   */
+  { env = {}, pluginTimeout }: { env?: Record<string, string>; pluginTimeout?: number } = {},
+): Promise<number> {
   // Imported here, so that the baselines' processes hold none of the app's modules or data (their RSS is comparable).
   // The compiled modules have no declarations of their own: they are typed as the sources they were built from.
   const { buildApp } = (await import(`${DIST}/app.js`)) as typeof import('../packages/server/src/app.js');
@@ -122,8 +134,9 @@ async function startApp(dir: string, adminUsername: string, adminPassword: strin
     RATE_LIMIT_MAX: '1000000000',
     LOG_LEVEL: 'silent',
     ACCESS_TOKEN_TTL: '1h',
+    ...env,
   });
-  const app = await buildApp({ config, logger: false });
+  const app = await buildApp({ config, logger: false, pluginTimeout });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return (app.server.address() as AddressInfo).port;
 }
@@ -133,7 +146,9 @@ async function main() {
   if (!process.send) throw new Error('bench/server.ts is started by bench/run.ts (needs an IPC channel)');
   if (!['baseline', 'fastify', 'floor', 'app'].includes(kind)) throw new Error(`unknown server kind "${kind}"`);
   if (kind === 'app' && args.length < 3)
-    throw new Error('usage: server.ts app <data folder> <admin username> <admin password>');
+    throw new Error(
+      'usage: server.ts app <data folder> <admin username> <admin password> [<{env, pluginTimeout} as JSON>]',
+    );
   if (kind === 'floor' && args.length < 1) throw new Error('usage: server.ts floor <response headers as JSON>');
   const port =
     kind === 'baseline'
@@ -142,7 +157,7 @@ async function main() {
         ? await startFastify()
         : kind === 'floor'
           ? await startFloor(JSON.parse(args[0]) as Record<string, string>)
-          : await startApp(args[0], args[1], args[2]);
+          : await startApp(args[0], args[1], args[2], args[3] ? JSON.parse(args[3]) : undefined);
   process.send({ ready: true, port } satisfies ReadyMessage);
   process.on('message', async (m) => {
     if (m === 'stop-idle-threads' && kind === 'app') {
@@ -152,6 +167,12 @@ async function main() {
       )) as typeof import('../packages/server/src/lookup/toolbox/password-pool.js');
       await stopPasswordThreads();
       process.send!({ idleThreadsStopped: true });
+    }
+    // bench:callgrind-ab, before a counted span: a full collection now (the process runs with --expose-gc), so that
+    // one started by earlier requests does not land in the span.
+    if (m === 'gc') {
+      (globalThis as { gc?: () => void }).gc?.();
+      process.send!({ gcDone: true });
     }
     if (m === 'cpu') {
       const { user, system } = process.cpuUsage();

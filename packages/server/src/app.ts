@@ -10,6 +10,7 @@ import { apiSecurityHeaders, helmetHeaders } from './plugins/security-headers.js
 import errorHandler, { renderFrameworkError } from './plugins/error-handler.js';
 import openapi from './plugins/openapi.js';
 import cors from './plugins/cors.js';
+import { declareRouteOf } from './plugins/route-of.js';
 import { lazySchemaCompilers } from './plugins/lazy-schemas.js';
 import { AdminErrorSchema, ErrorEnvelopeSchema } from './plugins/envelope.js';
 import { MenuNodeSchema } from './admin/auth/schemas.js';
@@ -39,6 +40,8 @@ export interface BuildOptions {
   onRoute?: (route: RouteOptions) => void;
   /** Receives the first super administrator's generated password (the server prints it as a banner); without it, it is logged. */
   onGeneratedPassword?: (password: string) => void;
+  /** Fastify's limit on a plugin's start (default 10 s; 0: none): the bench raises it to start under valgrind. */
+  pluginTimeout?: number;
   /** The clock of session bookkeeping (tests move it to either side of the refresh grace window); default Date.now. */
   now?: () => number;
 }
@@ -51,6 +54,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app: FastifyInstance = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
+    pluginTimeout: opts.pluginTimeout,
     // A line per request and per answer only where a log collector wants them (LOG_REQUESTS).
     logController: new LogController({ disableRequestLogging: !config.logRequests }),
     trustProxy: config.trustProxy,
@@ -72,6 +76,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   refuseBareRequests(app);
+  declareRouteOf(app);
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   const db = opts.db ?? openDatabase(config.databaseUrl);
   app.decorate('config', config);

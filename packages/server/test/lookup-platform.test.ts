@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { buildApp } from '../src/app.js';
@@ -9,6 +9,9 @@ import { freshDb, getTestInstance, REDIS_URL, testConfig, type TestInstance, use
 
 /** What the `stableData` probe picks from: replaced (a new snapshot) by the test, never changed in place. */
 let stableSnapshot: ReadonlyArray<{ word: string }> = [{ word: '春眠不觉晓' }, { word: 'dawn' }];
+
+/** How often the asynchronous cached probe's handler ran. */
+let asyncCalls = 0;
 
 /** Test-only endpoints, registered beside the real public API through the same platform. */
 async function platformProbeRoutes(api: FastifyInstance) {
@@ -34,6 +37,20 @@ async function platformProbeRoutes(api: FastifyInstance) {
     cache: { maxAge: 3600 },
     handler: (q) =>
       q.format === 'text' ? new RawReply('text/plain; charset=utf-8', String(q.n * q.n)) : { square: q.n * q.n },
+  });
+  lookupRoute(api, {
+    group: 'life',
+    path: '/cached-async',
+    zh: '测试用接口：异步作答的缓存',
+    summary: 'cached async',
+    query: Type.Object({ n: Type.Integer({ minimum: 1, maximum: 10 }) }),
+    data: Type.Object({ cube: Type.Integer() }),
+    cache: { maxAge: 60 },
+    handler: async (q) => {
+      asyncCalls++;
+      await new Promise((resolve) => setImmediate(resolve));
+      return { cube: q.n ** 3 };
+    },
   });
   lookupRoute(api, {
     group: 'daily',
@@ -267,6 +284,31 @@ describe('public API platform', () => {
     const other = await t.app.inject({ url: '/api/__platform/cached?n=5', headers: { 'if-none-match': etag } });
     expect(other.statusCode).toBe(200);
     expect(other.headers.etag).not.toBe(etag);
+  });
+
+  it('answers each cached query with its own body and the time of the answer, several in one millisecond', async () => {
+    // The clock stands still: the route re-sends the bytes it last sent for the same entry in the same millisecond.
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now);
+    try {
+      for (const n of [2, 3, 2, 2, 3]) {
+        const res = await t.app.inject(`/api/__platform/cached?n=${n}`);
+        expect(res.json(), `n=${n}`).toEqual({ code: 200, msg: '请求成功', data: { square: n * n }, timestamp: now });
+      }
+      clock.mockReturnValue(now + 1);
+      expect((await t.app.inject('/api/__platform/cached?n=3')).json().timestamp).toBe(now + 1);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
+  it('memoises the answer of a handler that answers asynchronously, and sends it from the memo after', async () => {
+    const first = await t.app.inject('/api/__platform/cached-async?n=6');
+    expect(first.json().data).toEqual({ cube: 216 });
+    const again = await t.app.inject('/api/__platform/cached-async?n=6');
+    expect(again.json().data).toEqual({ cube: 216 });
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(asyncCalls).toBe(1);
   });
 
   it('treats queries the handler cannot tell apart as one cache entry', async () => {

@@ -30,6 +30,18 @@ describeEachDb('public API usage statistics', (dialect) => {
     expect(after[0].p99).toBeGreaterThan(0);
   });
 
+  it('counts into the new day at Beijing midnight, and the old day keeps what it had', async () => {
+    const endpoint = '/api/__usage-day-turn';
+    t.app.usage.record(endpoint, 3, undefined, '', '2026-11-26');
+    t.app.usage.record(endpoint, 3, undefined, '', '2026-11-26');
+    t.app.usage.record(endpoint, 3, 'caller', '', '2026-11-27');
+    const rows = await t.app.usage.report({ endpoint });
+    expect(rows.map((r) => [r.day, r.requests, r.callerErrors])).toEqual([
+      ['2026-11-27', 1, 1],
+      ['2026-11-26', 2, 0],
+    ]);
+  });
+
   it('needs a token to read usage', async () => {
     expect((await t.app.inject('/api/admin/usage')).statusCode).toBe(401);
   });

@@ -19,7 +19,6 @@ import usageRoutes from '../monitor/routes.js';
 import apiKeysRoutes from './api-keys/routes.js';
 import { registerAdminRoute } from '../plugins/areas.js';
 import { rejectNulBytes } from '../shared/nul-bytes.js';
-import { noStore } from '../plugins/no-store.js';
 
 /**
  * Every route registered inside the admin API is marked as such (admin error bodies, guard), and its permission
@@ -43,7 +42,6 @@ function markAdminRoute(route: RouteOptions) {
  */
 export default async function adminApi(app: FastifyInstance, opts: { now?: () => number }) {
   app.addHook('onRoute', markAdminRoute);
-  app.addHook('onRequest', noStore);
   app.addHook('preValidation', rejectNulBytes);
   // One AuthService for every admin feature (login, password change, user disable/reset all end sessions through it).
   const auth = new AuthService(app.db.kysely, app.tokens, {

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { AppError, API_KEY_INVALID_MESSAGE } from '../errors.js';
 import { LOOKUP_GROUPS } from '../plugins/lookup-platform.js';
+import { routeOf } from '../plugins/route-of.js';
 import { presentedKey } from './secret.js';
 import { usable, type ActiveKey } from './registry.js';
 import type { QuotaResult } from './quota.js';
@@ -20,7 +21,7 @@ export function apiKeyGate(defaults: { perMinute: number; perDay: number }): onR
     const required = this.apiKeys.requireKeyGroups;
     if (secret === undefined) {
       if (required.size === 0) return done();
-      const group = req.routeOptions.config.lookupGroup;
+      const group = routeOf(req).config.lookupGroup;
       if (group && required.has(group))
         return done(
           new AppError(
@@ -55,7 +56,7 @@ export function apiKeyGate(defaults: { perMinute: number; perDay: number }): onR
 function admit(req: FastifyRequest, key: ActiveKey | null): ActiveKey {
   if (!key || !usable(key)) throw invalid();
   if (key.groups) {
-    const group = req.routeOptions.config.lookupGroup;
+    const group = routeOf(req).config.lookupGroup;
     if (group && !key.groups.has(group))
       throw new AppError('API_KEY_NOT_ALLOWED', `该接口密钥不允许调用「${groupName(group)}」分组的接口`);
   }

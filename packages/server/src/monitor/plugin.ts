@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import { DurationHistogram, REQUEST_DURATION_BUCKETS, type DurationSeries } from './duration-metric.js';
 import { UsageRecorder } from './usage.js';
+import { routeOf } from '../plugins/route-of.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,12 +37,11 @@ export default fp(
       registers: [registry],
     });
 
-    // One series per label set, looked up by one string.
-    const series = new Map<string, DurationSeries>();
+    // One series per label set: per route (its config object, the same on every request), method and status.
+    const series = new WeakMap<object, Map<string, DurationSeries>>();
     // Callback style (not async): this runs on every response, and a promise per request is measurable.
     app.addHook('onResponse', (req, reply, done) => {
-      // Fastify builds a new routeOptions object on every read: read it once.
-      const { url: route, config } = req.routeOptions;
+      const { url: route, config } = routeOf(req);
       // A public bad parameter is answered 500 by contract but is the caller's fault, as is every status below 500.
       const failure =
         reply.statusCode < 400 ? undefined : reply.statusCode < 500 || req.callerError ? 'caller' : 'server';
@@ -49,9 +49,13 @@ export default fp(
       if (failure) failures.inc({ route: route ?? '(unmatched)', status: reply.statusCode, fault: failure });
       if (route) {
         const ms = reply.elapsedTime;
-        const key = `${req.method} ${reply.statusCode} ${route}`;
-        let s = series.get(key);
-        if (!s) series.set(key, (s = duration.series({ method: req.method, route, status: String(reply.statusCode) })));
+        let ofRoute = series.get(config);
+        if (!ofRoute) series.set(config, (ofRoute = new Map()));
+        // Method and status in one small key: a status code is three digits.
+        const key = req.method + reply.statusCode;
+        let s = ofRoute.get(key);
+        if (!s)
+          ofRoute.set(key, (s = duration.series({ method: req.method, route, status: String(reply.statusCode) })));
         s.observe(ms / 1000);
         if (config?.area === 'lookup' || config?.countsUsage) usage.record(route, ms, failure, req.apiKeyId);
       }

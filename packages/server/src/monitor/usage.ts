@@ -34,6 +34,8 @@ export interface UsageRow {
  */
 export class UsageRecorder {
   private pending = new Map<string, Tally>();
+  /** Per endpoint, the tally record() last counted into, with the day and batch it belongs to. */
+  private readonly current = new Map<string, { day: string; batch: Map<string, Tally>; tally: Tally }>();
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -50,10 +52,19 @@ export class UsageRecorder {
    * anonymous caller).
    */
   record(endpoint: string, ms: number, failure?: 'caller' | 'server', apiKeyId = '', day = todayInShanghai()): void {
-    const key = `${day}|${endpoint}|${apiKeyId}`;
     if (apiKeyId) this.lastUsed.set(apiKeyId, Date.now());
-    let t = this.pending.get(key);
-    if (!t) this.pending.set(key, (t = { requests: 0, errors: 0, callerErrors: 0, buckets: emptyBuckets() }));
+    // The caller's tally of the day in this batch, found without building the `day|endpoint|key` key of each request
+    // (an anonymous caller's slot is the endpoint itself: no string is built for it).
+    const slot = apiKeyId ? `${endpoint}|${apiKeyId}` : endpoint;
+    let current = this.current.get(slot);
+    if (!current || current.day !== day || current.batch !== this.pending) {
+      const key = `${day}|${endpoint}|${apiKeyId}`;
+      let tally = this.pending.get(key);
+      if (!tally) this.pending.set(key, (tally = { requests: 0, errors: 0, callerErrors: 0, buckets: emptyBuckets() }));
+      current = { day, batch: this.pending, tally };
+      this.current.set(slot, current);
+    }
+    const t = current.tally;
     t.requests++;
     if (failure) t.errors++;
     if (failure === 'caller') t.callerErrors++;

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { areaOfUrl, isPagePath } from './areas.js';
 import { fail } from './envelope.js';
+import { routeOf } from './route-of.js';
 
 export interface CorsOptions {
   /** Origins allowed on the admin API (`*` allows any); empty: none. */
@@ -38,8 +39,7 @@ export default fp<CorsOptions>(
     app.addHook('onRequest', (req, reply, done) => {
       const method = req.raw.method;
       // A matched route knows its area; preflights (the catch-all OPTIONS route) and unknown paths go by the URL.
-      // (Fastify builds a new routeOptions object on every read: read it once.)
-      const route = req.routeOptions;
+      const route = routeOf(req);
       const area = method === 'OPTIONS' || route.url === undefined ? areaOfUrl(req.url) : route.config?.area;
       if (area !== 'admin') {
         // Strict-Transport-Security only where the request came over HTTPS (req.protocol follows TRUST_PROXY).
@@ -66,7 +66,11 @@ export default fp<CorsOptions>(
     });
 
     // Lets the router accept preflights; they are answered in the hook above, any other OPTIONS request is a 404.
-    app.options('*', { schema: { hide: true } }, (_req, reply) => reply.callNotFound());
+    app.options('*', { schema: { hide: true } }, (req, reply) => {
+      // The 404 handler's route from here on, not this one (routeOf read it in the hook above).
+      req.routeRead = null;
+      return reply.callNotFound();
+    });
   },
   { name: 'cors' },
 );

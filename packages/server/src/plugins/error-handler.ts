@@ -3,11 +3,12 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, LookupError } from '../errors.js';
 import { areaOfUrl, type Area } from './areas.js';
 import { fail } from './envelope.js';
+import { routeOf } from './route-of.js';
 import { describeBodyError, describeValidation, type AjvError } from './validation-messages.js';
 import { NO_STORE } from './no-store.js';
 
 function areaOf(req: FastifyRequest): Area {
-  return req.routeOptions.config?.area ?? areaOfUrl(req.url);
+  return routeOf(req).config?.area ?? areaOfUrl(req.url);
 }
 
 /**

@@ -98,6 +98,16 @@ interface Memo {
   bytes: number;
 }
 
+/**
+ * A route's last envelope sent from its memo, with its timestamp: requests for the same entry in the same millisecond
+ * send these bytes again instead of copying the answer anew. One per route, so the memo's byte budget still holds.
+ */
+interface LastSent {
+  hit?: Memo;
+  at: number;
+  bytes: Buffer;
+}
+
 const MEMO_LIMIT = 2000;
 /**
  * For all routes together: images and long lists are memoised too, so entries alone do not bound the memory, and a
@@ -125,6 +135,7 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
   def: LookupRouteDef<Q, D>,
 ): void {
   const memo = new Map<string, Memo>();
+  const last: LastSent = { at: 0, bytes: Buffer.alloc(0) };
   const stable = def.stableData ? new StableAnswers() : undefined;
   const memoBudget = memoBudgetOf(app);
   const group = def.group ?? app.lookupGroup;
@@ -135,6 +146,8 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
   const params = Object.keys(def.query.properties);
   const query = documentedQuery(def.query);
   const optional = new Set(params.filter((k) => !(query.required ?? []).includes(k)));
+  const cache = def.cache;
+  const cacheControl = cache && `public, max-age=${cache.maxAge}`;
 
   app.route({
     method: 'GET',
@@ -158,65 +171,93 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
       tidyQuery(req.query as Record<string, unknown>, params, optional, numeric);
       done();
     },
-    handler: async (req, reply) => {
+    // Not async: a memo hit (and a handler that answers synchronously) is sent in the same tick, as a bare Fastify
+    // handler sends, without a promise and the microtasks of resolving one with the reply.
+    handler: (req, reply) => {
       // Q is a type parameter: Fastify's type provider cannot resolve Static<Q> through it, so the one cast of the
       // public API sits here; each route's handler receives `Static<Q>` from the definition's own schema.
       const query = req.query as Static<Q>;
       rejectNonFinite(numeric, query as Record<string, unknown>);
-      if (!def.cache) {
-        const result = await def.handler(query, req, reply);
-        if (result instanceof RawReply) return reply.type(result.contentType).send(result.body);
-        if (stable && Array.isArray(result)) return sendEnvelope(reply, stable.itemsHead(reply, result));
-        if (stable && typeof result === 'object' && result !== null)
-          return sendEnvelope(reply, stable.head(reply, result));
-        return ok(result);
+      if (!cache) {
+        const result = def.handler(query, req, reply);
+        return isPromise(result) ? result.then((r) => answer(reply, r)) : answer(reply, result);
       }
-      const key = cacheKey(
-        req.routeOptions.url ?? def.path,
-        params,
-        query as Record<string, unknown>,
-        def.cache.vary?.(query, req),
-      );
-      let hit = memo.get(key);
-      if (!hit) {
-        const result = await def.handler(query, req, reply);
-        if (result instanceof RawReply) {
-          hit = { head: Buffer.alloc(0), raw: result, etag: etagOf(result.body), bytes: heapBytes(result.body) };
-        } else {
-          const head = envelopeHead(reply, result);
-          hit = { head, etag: etagOf(JSON.stringify(result)), bytes: head.length };
-        }
-        // Bounded by entries and by size: distinct queries (hostile ones included) must not grow the memo without limit.
-        // A route with nothing left to evict stores nothing more once the shared budget is spent.
-        while (memo.size > 0 && (memo.size >= MEMO_LIMIT || memoBudget.used + hit.bytes > MEMO_BYTES)) {
-          const oldest = memo.keys().next().value as string;
-          memoBudget.used -= memo.get(oldest)!.bytes;
-          memo.delete(oldest);
-        }
-        if (memoBudget.used + hit.bytes <= MEMO_BYTES) {
-          memo.set(key, hit);
-          memoBudget.used += hit.bytes;
-        }
-      }
-      reply.header('cache-control', `public, max-age=${def.cache.maxAge}`);
-      reply.header('etag', hit.etag);
-      if (matchesEtag(req.headers['if-none-match'], hit.etag)) return reply.code(304).send();
-      if (hit.raw) return reply.type(hit.raw.contentType).send(hit.raw.body);
-      return sendEnvelope(reply, hit.head);
+      // The memo is this route's own: the key is the query (and what the answer varies with), not the path.
+      const key = cacheKey(params, query as Record<string, unknown>, cache.vary?.(query, req));
+      const hit = memo.get(key);
+      if (hit) return sendHit(req, reply, hit);
+      const result = def.handler(query, req, reply);
+      return isPromise(result)
+        ? result.then((r) => sendHit(req, reply, remember(key, r, reply)))
+        : sendHit(req, reply, remember(key, result, reply));
     },
   });
+
+  /** A fresh answer that is not memoised: a raw body as is, a stableData route's from its serialised items. */
+  function answer(reply: FastifyReply, result: Static<D> | RawReply) {
+    if (result instanceof RawReply) return reply.type(result.contentType).send(result.body);
+    if (stable && Array.isArray(result)) return sendEnvelope(reply, stable.itemsHead(reply, result));
+    if (stable && typeof result === 'object' && result !== null) return sendEnvelope(reply, stable.head(reply, result));
+    return ok(result);
+  }
+
+  /** Files a fresh answer in the memo (when the budget allows) and returns its entry. */
+  function remember(key: string, result: Static<D> | RawReply, reply: FastifyReply): Memo {
+    let hit: Memo;
+    if (result instanceof RawReply) {
+      hit = { head: Buffer.alloc(0), raw: result, etag: etagOf(result.body), bytes: heapBytes(result.body) };
+    } else {
+      const head = envelopeHead(reply, result);
+      hit = { head, etag: etagOf(JSON.stringify(result)), bytes: head.length };
+    }
+    // Bounded by entries and by size: distinct queries (hostile ones included) must not grow the memo without limit.
+    // A route with nothing left to evict stores nothing more once the shared budget is spent.
+    while (memo.size > 0 && (memo.size >= MEMO_LIMIT || memoBudget.used + hit.bytes > MEMO_BYTES)) {
+      const oldest = memo.keys().next().value as string;
+      memoBudget.used -= memo.get(oldest)!.bytes;
+      memo.delete(oldest);
+    }
+    if (memoBudget.used + hit.bytes <= MEMO_BYTES) {
+      memo.set(key, hit);
+      memoBudget.used += hit.bytes;
+    }
+    return hit;
+  }
+
+  function sendHit(req: FastifyRequest, reply: FastifyReply, hit: Memo) {
+    reply.header('cache-control', cacheControl);
+    reply.header('etag', hit.etag);
+    if (matchesEtag(req.headers['if-none-match'], hit.etag)) return reply.code(304).send();
+    if (hit.raw) return reply.type(hit.raw.contentType).send(hit.raw.body);
+    const now = Date.now();
+    if (last.hit !== hit || last.at !== now) {
+      last.hit = hit;
+      last.at = now;
+      last.bytes = envelopeAt(hit.head, now);
+    }
+    return reply.type(JSON_TYPE).send(last.bytes);
+  }
 }
+
+const isPromise = <T>(x: T | Promise<T>): x is Promise<T> =>
+  typeof (x as { then?: unknown } | null)?.then === 'function';
 
 /**
  * Sends an envelope serialised earlier (envelopeHead, as UTF-8 bytes): no serialisation and no encoding, only a
  * fresh timestamp and the closing `}`.
  */
 function sendEnvelope(reply: FastifyReply, head: Buffer) {
-  const tail = `${Date.now()}}`;
+  return reply.type(JSON_TYPE).send(envelopeAt(head, Date.now()));
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function envelopeAt(head: Buffer, now: number): Buffer {
+  const tail = `${now}}`;
   const out = Buffer.allocUnsafe(head.length + tail.length);
   head.copy(out);
   out.write(tail, head.length, 'latin1');
-  return reply.type('application/json; charset=utf-8').send(out);
+  return out;
 }
 
 /** Query keys every endpoint accepts and ignores: the cache-busters of jQuery (`_`) and hand-written links (`t`). */
@@ -361,8 +402,8 @@ function noStore(_req: FastifyRequest, reply: FastifyReply, done: () => void) {
  * Canonical key: the declared parameters of the validated query (coerced, defaults applied, in schema order), so
  * `?a=1&b=2`, `?b=2&a=01` and the same query with an undeclared extra share an entry: the handler sees the same.
  */
-function cacheKey(path: string, params: string[], query: Record<string, unknown>, extra?: string): string {
-  return `${path}?${JSON.stringify(params.map((k) => query[k]))}#${extra ?? ''}`;
+function cacheKey(params: string[], query: Record<string, unknown>, extra?: string): string {
+  return `${params.length ? JSON.stringify(params.map((k) => query[k])) : ''}#${extra ?? ''}`;
 }
 
 type SchemaNode = { type?: unknown; items?: SchemaNode; anyOf?: SchemaNode[] };

@@ -1,5 +1,6 @@
 import helmet, { type HelmetOptions } from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { NO_STORE } from './no-store.js';
 
 /**
  * helmet's security headers, computed once at start-up; plugins/cors.ts sets them on every page (/admin, /m, /docs)
@@ -27,7 +28,7 @@ export function helmetHeaders(options: Readonly<HelmetOptions>): Record<string, 
  * request that came over HTTPS (directly or per TRUST_PROXY): see apiSecurityHeaders.
  */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'cache-control': 'no-store',
+  'cache-control': NO_STORE,
   'x-content-type-options': 'nosniff',
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'x-frame-options': 'DENY',

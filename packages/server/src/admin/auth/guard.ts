@@ -13,6 +13,7 @@ import { hasBits } from '../permissions/mask.js';
 import { bitsOf, type PermissionName } from '../permissions/points.js';
 import { loadUserAccess, menuMask, type UserAccess } from './access.js';
 import type { TokenService } from './tokens.js';
+import { routeOf } from '../../plugins/route-of.js';
 
 /**
  * A route's requirement, declared once in its config: the guard enforces it and the OpenAPI document emits it
@@ -84,7 +85,7 @@ export function isAllowed(access: UserAccess, decl: AuthDeclaration): boolean {
 export default fp(
   async (app) => {
     app.addHook('onRequest', async (req) => {
-      const config = req.routeOptions.config;
+      const config = routeOf(req).config;
       if (config?.area !== 'admin') return;
       const decl = config.auth ?? 'authenticated';
       if (decl === 'public') return;

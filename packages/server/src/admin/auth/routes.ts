@@ -334,27 +334,30 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
         },
       },
     },
-    async (req, reply) => {
+    // Not async: a body serialised earlier is sent in the same tick, without a promise resolved with the reply.
+    (req, reply) => {
       const a = req.auth!;
       // The answer is a function of the grants (cached per access revision, so a new object after any change) and
       // the user's own row, both read fresh by the guard: serialised once per such pair, not per request (issue 13).
       let bodies = meBodies.get(a.grants);
       if (!bodies) meBodies.set(a.grants, (bodies = new Map()));
       const key = `${a.id}\u0000${a.username}\u0000${a.nickname}\u0000${a.mustChangePassword}\u0000${a.totpEnabled}`;
-      let body = bodies.get(key);
-      if (body === undefined) {
+      const body = bodies.get(key);
+      if (body !== undefined) return reply.type('application/json; charset=utf-8').send(body);
+      return visibleMenuTree(app.db.kysely, a).then((tree) => {
         const state = {
           mustChangePassword: a.mustChangePassword,
           totpEnabled: a.totpEnabled,
           totpRequired: a.grants.requireTotp,
         };
-        const menus = normalizeTree(await visibleMenuTree(app.db.kysely, a));
         // Kept as UTF-8 bytes: a string with Chinese in it would be re-encoded on every send (a tenth of the route's CPU).
-        body = Buffer.from(String(reply.serialize({ data: { ...publicUser(a), ...state, menus } })));
+        const fresh = Buffer.from(
+          String(reply.serialize({ data: { ...publicUser(a), ...state, menus: normalizeTree(tree) } })),
+        );
         if (bodies.size >= ME_BODIES_PER_GRANTS) bodies.clear();
-        bodies.set(key, body);
-      }
-      return reply.type('application/json; charset=utf-8').send(body);
+        bodies.set(key, fresh);
+        return reply.type('application/json; charset=utf-8').send(fresh);
+      });
     },
   );
 

@@ -61,6 +61,8 @@ export function fileSentenceSource(
  * Spaces around letters and upper case are tolerated (`A, b`).
  */
 export function parseTypes(raw: string | undefined): string[] {
+  // Most calls name no category: no split of an empty string on every request.
+  if (raw === undefined || raw === '') return LETTERS;
   const parts = (raw ?? '')
     .split(',')
     .map((p) => p.trim().toLowerCase())
@@ -115,7 +117,8 @@ function prepare(all: readonly Sentence[]): Prepared {
 }
 
 function poolOf(p: Prepared, types: string[]): Hitokoto[] {
-  const key = types.join(',');
+  // Every category (LETTERS itself, what parseTypes gives for none named) without joining twelve letters per request.
+  const key = types === LETTERS ? '' : types.join(',');
   let pool = p.pools.get(key);
   if (!pool) {
     pool = types.flatMap((t) => p.byType.get(t) ?? []);
@@ -134,8 +137,9 @@ export function pickHitokoto(source: SentenceSource, q: HitokotoQuery): Hitokoto
   const max = q.maxLength ?? Infinity;
   if (min > max) throw paramError('minLength', `不能大于 maxLength（${q.maxLength}）`, q.minLength);
   const pool = poolOf(prepare(source.all()), q.types);
-  const names = q.types.map((t) => `${t} ${HITOKOTO_CATEGORIES[t]}`).join('，');
-  if (pool.length === 0) throw paramError('type', `所选分类（${names}）中还没有句子`, q.types.join(','));
+  // Only the error messages name the categories: built when one is thrown, not on every pick.
+  const names = () => q.types.map((t) => `${t} ${HITOKOTO_CATEGORIES[t]}`).join('，');
+  if (pool.length === 0) throw paramError('type', `所选分类（${names()}）中还没有句子`, q.types.join(','));
   const fits =
     q.minLength === undefined && q.maxLength === undefined
       ? pool
@@ -151,7 +155,7 @@ export function pickHitokoto(source: SentenceSource, q: HitokotoQuery): Hitokoto
           : `长度不超过 ${q.maxLength} 个字符`;
     throw paramError(
       'minLength/maxLength',
-      `所选分类（${names}）中没有${wanted}的句子，现有句子长度为 ${Math.min(...lengths)} 至 ${Math.max(...lengths)} 个字符`,
+      `所选分类（${names()}）中没有${wanted}的句子，现有句子长度为 ${Math.min(...lengths)} 至 ${Math.max(...lengths)} 个字符`,
     );
   }
   return chosen;
