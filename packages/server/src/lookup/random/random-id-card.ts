@@ -4,7 +4,7 @@
  * Pure: no HTTP framework. Fictional numbers for tests and demos; a real person may hold any of them.
  */
 import { paramError } from '../../errors.js';
-import { civilOf, dayOf, dayOfYmd, ymdText } from '../shared/civil-date.js';
+import { civilOf, dayOf, dayOfYmd, yearsBefore, ymdText } from '../shared/civil-date.js';
 import { composeIdFacts, idRegions, regionInfo, type IdFacts, type RegionInfo } from '../shared/id-card.js';
 import { perObject } from '../shared/memo.js';
 import { shortNames } from '../shared/postcodes.js';
@@ -46,10 +46,6 @@ export function resolveProvince(raw: string, provinces = issuingProvinces()): st
     );
   return hit.code;
 }
-
-/** Day number of the same calendar day `years` before y-m-d (29 February becomes the 28th). */
-const yearsBefore = (y: number, m: number, d: number, years: number) =>
-  dayOf(y - years, m, m === 2 && d === 29 ? 28 : d);
 
 /**
  * Which days a default (no `birthYear`) birthday is drawn from, so that the person is aged 18 to 70 on the day of the

@@ -33,6 +33,10 @@ export function civilOf(day: number): CivilDate {
   return { y: yoe + era * 400 + (m <= 2 ? 1 : 0), m, d: doy - Math.floor((153 * mp + 2) / 5) + 1 };
 }
 
+/** Day number of the same calendar day `years` before y-m-d (29 February becomes the 28th). */
+export const yearsBefore = (y: number, m: number, d: number, years: number): number =>
+  dayOf(y - years, m, m === 2 && d === 29 ? 28 : d);
+
 /** `01`…`31`: month and day digits. */
 export const TWO_DIGITS: readonly string[] = Array.from({ length: 32 }, (_, i) => String(i).padStart(2, '0'));
 

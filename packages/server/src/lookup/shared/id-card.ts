@@ -263,7 +263,12 @@ export function composeIdCard(regionCode: string, birthday: string, sequence: nu
  * with the facts it encodes: what `{ id, ...factsOf(id, today) }` gives, built from the parts instead of read back
  * from the digits (the random generators draw thousands). The birthday must not be after `today`.
  */
-export function composeIdFacts(region: RegionInfo, day: number, sequence: number, today: string): IdFacts & { id: string } {
+export function composeIdFacts(
+  region: RegionInfo,
+  day: number,
+  sequence: number,
+  today: string,
+): IdFacts & { id: string } {
   const date = civilOf(day);
   const seq = sequence < 10 ? `00${sequence}` : sequence < 100 ? `0${sequence}` : String(sequence);
   const first17 = `${region.code}${date.y}${TWO_DIGITS[date.m]}${TWO_DIGITS[date.d]}${seq}`;
