@@ -1,10 +1,11 @@
 /**
- * `npx tsx bench/callgrind-ab.ts --base packages/server/dist-base [--only almanac,hitokoto] [--requests 400]
+ * `npx tsx bench/callgrind-ab.ts [--base packages/server/dist-base] [--only almanac,hitokoto] [--requests 400]
  *  [--warmup 1500] [--connections 1] [--no-build]` (default: every budgeted GET target)
  *
  * Machine instructions per request, counted by valgrind's callgrind, of two builds of the app — an earlier one saved
  * as a folder beside packages/server/dist (`cp -r packages/server/dist packages/server/dist-base` before the change)
  * and this checkout's — and of each target's answer floor, all started as bench:floors starts them (bench/server.ts).
+ * Without `--base`, this checkout against the answer floors only.
  * Unlike CPU time, an instruction count does not depend on how busy the machine is. It still varies between runs
  * (a timer of the app firing inside the span, where a garbage collection falls), so read several targets and runs.
  * It is not CPU time (a cache miss or a system call counts as one instruction, the kernel's work is not counted), so
@@ -56,12 +57,14 @@ const { values } = parseArgs({
 const requests = Number(values.requests);
 const warmup = Number(values.warmup);
 const connections = Number(values.connections);
-if (!(requests >= 1 && warmup >= 0 && connections >= 1) || !values.base)
+if (!(requests >= 1 && warmup >= 0 && connections >= 1))
   throw new Error(
-    'usage: npx tsx bench/callgrind-ab.ts --base <saved build folder> [--only <text>[,<text>]] [--requests <n>=400] [--warmup <n>=1500] [--connections <n>=1] [--no-build]',
+    'usage: npx tsx bench/callgrind-ab.ts [--base <saved build folder>] [--only <text>[,<text>]] [--requests <n>=400] [--warmup <n>=1500] [--connections <n>=1] [--no-build]',
   );
-const baseDist = path.resolve(values.base);
-if (!fs.existsSync(path.join(baseDist, 'app.js'))) throw new Error(`--base ${values.base}: no app.js in it`);
+// Without --base: this build against each target's answer floor only.
+const baseDist = values.base ? path.resolve(values.base) : undefined;
+if (baseDist && !fs.existsSync(path.join(baseDist, 'app.js')))
+  throw new Error(`--base ${values.base}: no app.js in it`);
 const only = values.only?.split(',').map((s) => s.trim());
 const targets = TARGETS.filter(
   (t) =>
@@ -217,12 +220,14 @@ async function main() {
       return [path.join(dir, name), ADMIN.username, ADMIN.password, slow];
     };
     const [base, self] = await Promise.all([
-      startCounted('app', appArgs('base'), dir, 'base', { ...process.env, BENCH_SERVER_DIST: baseDist }),
+      baseDist
+        ? startCounted('app', appArgs('base'), dir, 'base', { ...process.env, BENCH_SERVER_DIST: baseDist })
+        : undefined,
       startCounted('app', appArgs('this'), dir, 'this'),
     ]);
-    servers.push(base, self);
+    servers.push(self, ...(base ? [base] : []));
     const selfUrl = `http://127.0.0.1:${self.port}`;
-    const baseUrl = `http://127.0.0.1:${base.port}`;
+    const baseUrl = base && `http://127.0.0.1:${base.port}`;
     const floor = await startCounted('floor', [JSON.stringify(await fixedHeadersOf(selfUrl))], dir);
     servers.push(floor);
     console.error(
@@ -233,7 +238,8 @@ async function main() {
     );
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const t of targets) {
-      const [selfRequest, baseRequest] = [await prepare(t, appContext(selfUrl)), await prepare(t, appContext(baseUrl))];
+      const selfRequest = await prepare(t, appContext(selfUrl));
+      const baseRequest = baseUrl && (await prepare(t, appContext(baseUrl)));
       const answer = await answerOf(selfUrl, t, selfRequest);
       if (!answer) {
         console.error(`callgrind-ab: ${t.name} did not answer 2xx; skipped`);
@@ -241,10 +247,12 @@ async function main() {
       }
       await postAnswer(floor, answer);
       const f = await perRequest(floor, `http://127.0.0.1:${floor.port}/answer`, {});
-      const b = await perRequest(base, baseUrl + baseRequest.path, baseRequest.headers);
+      const b =
+        base && baseUrl && baseRequest ? await perRequest(base, baseUrl + baseRequest.path, baseRequest.headers) : NaN;
       const a = await perRequest(self, selfUrl + selfRequest.path, selfRequest.headers);
+      const or = (n: number, text: string) => (Number.isNaN(n) ? '—' : text);
       console.log(
-        `| ${t.name} | ${fmt(f)} | ${fmt(b)} | ${fmt(a)} | ${(a / b).toFixed(3)} | ${(b / f).toFixed(2)}× | ${(a / f).toFixed(2)}× | ${t.budget ? `≤ ${t.budget}×` : ''} |`,
+        `| ${t.name} | ${fmt(f)} | ${or(b, fmt(b))} | ${fmt(a)} | ${or(b, (a / b).toFixed(3))} | ${or(b, `${(b / f).toFixed(2)}×`)} | ${(a / f).toFixed(2)}× | ${t.budget ? `≤ ${t.budget}×` : ''} |`,
       );
     }
   } finally {

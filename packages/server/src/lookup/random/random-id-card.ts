@@ -4,7 +4,9 @@
  * Pure: no HTTP framework. Fictional numbers for tests and demos; a real person may hold any of them.
  */
 import { paramError } from '../../errors.js';
-import { composeIdCard, factsOf, idRegions, type IdFacts } from '../shared/id-card.js';
+import { civilOf, dayOf, dayOfYmd, yearsBefore, ymdText } from '../shared/civil-date.js';
+import { composeIdFacts, idRegions, regionInfo, type IdFacts, type RegionInfo } from '../shared/id-card.js';
+import { perObject } from '../shared/memo.js';
 import { shortNames } from '../shared/postcodes.js';
 import type { Gender } from './random-user.js';
 import type { Rng } from '../shared/rng.js';
@@ -45,15 +47,6 @@ export function resolveProvince(raw: string, provinces = issuingProvinces()): st
   return hit.code;
 }
 
-const DAY = 86400_000;
-const dayNumber = (ymd: string) => Date.parse(`${ymd}T00:00:00Z`) / DAY;
-const ymdOf = (day: number) => new Date(day * DAY).toISOString().slice(0, 10);
-
-/** The same calendar day `years` earlier (29 February becomes the 28th). */
-function yearsBefore(ymd: string, years: number): string {
-  return `${Number(ymd.slice(0, 4)) - years}${ymd.slice(4).replace('-02-29', '-02-28')}`;
-}
-
 /**
  * Which days a default (no `birthYear`) birthday is drawn from, so that the person is aged 18 to 70 on the day of the
  * request. `day`: born between 71 years minus a day and 18 years before today (every age 18–70 equally likely), the
@@ -68,22 +61,29 @@ export type AgeWindow = 'day' | 'year';
  * aged 18 to 70 today (see AgeWindow). `birthYear` out of 1900…this year is an error naming it.
  */
 export function randomBirthday(rng: Rng, today: string, birthYear?: number, window: AgeWindow = 'day'): string {
+  return ymdText(civilOf(randomBirthDay(rng, today, birthYear, window)));
+}
+
+/** randomBirthday as a day number (civil-date.ts): what the generators build the number from. */
+export function randomBirthDay(rng: Rng, today: string, birthYear?: number, window: AgeWindow = 'day'): number {
   const year = Number(today.slice(0, 4));
   let from: number;
   let to: number;
   if (birthYear !== undefined) {
     if (birthYear < MIN_BIRTH_YEAR || birthYear > year)
       throw paramError('birthYear', `应为 ${MIN_BIRTH_YEAR} 至 ${year} 之间的年份`, birthYear);
-    from = dayNumber(`${birthYear}-01-01`);
-    to = Math.min(dayNumber(`${birthYear}-12-31`), dayNumber(today));
+    from = dayOf(birthYear, 1, 1);
+    to = Math.min(dayOf(birthYear, 12, 31), dayOfYmd(today));
   } else if (window === 'year') {
-    from = dayNumber(`${year - 70}-01-01`);
-    to = dayNumber(`${year - 18}-01-01`);
+    from = dayOf(year - 70, 1, 1);
+    to = dayOf(year - 18, 1, 1);
   } else {
-    from = dayNumber(yearsBefore(today, 71)) + 1;
-    to = dayNumber(yearsBefore(today, 18));
+    const m = Number(today.slice(5, 7));
+    const d = Number(today.slice(8, 10));
+    from = yearsBefore(year, m, d, 71) + 1;
+    to = yearsBefore(year, m, d, 18);
   }
-  return ymdOf(from + rng.int(to - from + 1));
+  return from + rng.int(to - from + 1);
 }
 
 /** Sequence 001–999 with the parity of the sex: odd for men, even (never 000) for women. */
@@ -107,12 +107,14 @@ export function randomIdCard(
   today: string,
   codes = issuingCodes(),
 ): IdFacts & { id: string } {
-  const pool = opts.province ? codes.filter((c) => c.startsWith(opts.province!)) : codes;
-  const gender = opts.gender ?? (rng.int(2) === 0 ? 'male' : 'female');
-  const id = composeIdCard(
-    pool[rng.int(pool.length)],
-    randomBirthday(rng, today, opts.birthYear, opts.ageWindow),
-    randomSequence(rng, gender),
+  const pool = regionPool(codes, opts.province ?? '', () =>
+    codes.filter((c) => c.startsWith(opts.province ?? '')).map((c) => regionInfo(c)!),
   );
-  return { id, ...factsOf(id, today) };
+  const gender = opts.gender ?? (rng.int(2) === 0 ? 'male' : 'female');
+  const region = pool[rng.int(pool.length)];
+  const day = randomBirthDay(rng, today, opts.birthYear, opts.ageWindow);
+  return composeIdFacts(region, day, randomSequence(rng, gender), today);
 }
+
+/** The regions of a code list (of one province, or all: ''), looked up once per list and province, not on every draw. */
+const regionPool = perObject<readonly string[], readonly RegionInfo[]>();

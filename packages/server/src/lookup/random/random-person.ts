@@ -6,14 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { pinyin } from 'pinyin-pro';
-import { composeIdCard, factsOf, idRegions, type BirthFacts } from '../shared/id-card.js';
+import { composeIdFacts, idRegions, regionInfo, type BirthFacts, type RegionInfo } from '../shared/id-card.js';
 import { loadPostcodes, type PostcodeRow } from '../shared/postcodes.js';
-import { randomBirthday, randomSequence, type AgeWindow } from './random-id-card.js';
+import { randomBirthDay, randomSequence, type AgeWindow } from './random-id-card.js';
 import type { Gender } from './random-user.js';
 import { perObject } from '../shared/memo.js';
-import { pickOne, pickWeighted, type Rng } from '../shared/rng.js';
+import { pickOne, Weighted, type Rng } from '../shared/rng.js';
 
-type Weighted<T> = (readonly [T, number])[];
+type WeightList<T> = (readonly [T, number])[];
 
 /** A name part with its pinyin (with tone marks), worked out once when the lists are loaded. */
 interface NamePart {
@@ -31,7 +31,12 @@ export interface PersonData {
   jobs: string[];
   /** Addresses a person can live at: county-level rows of the postcode table whose code is a current ID region. */
   places: Map<string, PostcodeRow[]>;
-  ethnicGroups: Weighted<{ name: string; provinces: Weighted<string> }>;
+  ethnicGroups: Weighted<EthnicGroup>;
+}
+
+interface EthnicGroup {
+  name: string;
+  provinces: WeightList<string>;
 }
 
 interface EthnicFile {
@@ -65,7 +70,7 @@ export function loadPersonData(): PersonData {
   const han = Object.entries(ethnic.provinces).map(
     ([code, [pop, minority]]) => [code, pop * (1 - minority / 100)] as const,
   );
-  const groups: Weighted<{ name: string; provinces: Weighted<string> }> = [
+  const groups: WeightList<EthnicGroup> = [
     [{ name: '汉族', provinces: han }, han.reduce((sum, [, w]) => sum + w, 0)],
     ...ethnic.groups.map(([name, pop, provinces]) => [{ name, provinces: Object.entries(provinces) }, pop] as const),
   ];
@@ -73,7 +78,9 @@ export function loadPersonData(): PersonData {
   // whole name in pinyin-pro's surname mode read every character that can be a surname as one (王建华 → huà).
   const given = (list: string[]) => list.map((zh) => ({ zh, py: pinyin(zh, { toneType: 'symbol' }) }));
   return {
-    surnames: names.surnames.map(([zh, w]) => [{ zh, py: pinyin(zh, { toneType: 'symbol', surname: 'all' }) }, w]),
+    surnames: new Weighted(
+      names.surnames.map(([zh, w]) => [{ zh, py: pinyin(zh, { toneType: 'symbol', surname: 'all' }) }, w]),
+    ),
     given: { male: given(names.male), female: given(names.female) },
     phones: Object.entries(profile.phonePrefixes).flatMap(([operator, prefixes]) =>
       prefixes.map((p) => [operator, p] as [string, string]),
@@ -82,7 +89,7 @@ export function loadPersonData(): PersonData {
     estates: profile.estates,
     jobs: profile.jobs,
     places,
-    ethnicGroups: groups,
+    ethnicGroups: new Weighted(groups),
   };
 }
 
@@ -118,76 +125,93 @@ function normal(rng: Rng): number {
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 
 /** Where a member of `group` lives: a province it is common in, then a county, favouring its own autonomous areas. */
-function placeFor(rng: Rng, data: PersonData, group: { name: string; provinces: Weighted<string> }): PostcodeRow {
+/** A row of the postcode table with what every person living there shares: its ID region and its joined name. */
+interface Place {
+  row: PostcodeRow;
+  region: RegionInfo;
+  /** Province, city and district joined without repeats, e.g. `北京市东城区`. */
+  area: string;
+}
+
+function placeFor(rng: Rng, data: PersonData, group: EthnicGroup): Place {
   // Both weighted lists are worked out once per data set, group and province, not on every draw.
-  const provinces = groupProvinces(data, group.name, () => group.provinces.filter(([p]) => data.places.has(p)));
-  const province = pickWeighted(rng, provinces);
-  return pickWeighted(
-    rng,
-    groupRows(data, `${group.name}|${province}`, () => weightedRows(data.places.get(province)!, group.name)),
+  const provinces = groupProvinces(
+    data,
+    group.name,
+    () => new Weighted(group.provinces.filter(([p]) => data.places.has(p))),
   );
+  const province = provinces.pick(rng);
+  return groupRows(
+    data,
+    `${group.name}|${province}`,
+    () => new Weighted(weightedRows(data.places.get(province)!, group.name)),
+  ).pick(rng);
 }
 
 const groupProvinces = perObject<PersonData, Weighted<string>>();
-const groupRows = perObject<PersonData, Weighted<PostcodeRow>>();
+const groupRows = perObject<PersonData, Weighted<Place>>();
 
 /** A province's places, weighted for an ethnic group. */
-function weightedRows(rows: readonly PostcodeRow[], groupName: string): Weighted<PostcodeRow> {
+function weightedRows(rows: readonly PostcodeRow[], groupName: string): WeightList<Place> {
   const own = new RegExp(`${groupName.replace(/族$/u, '')}(?:族|自治)`, 'u');
   return rows.map((row) => {
     // Urban districts hold most people; a county counts less (there are more counties than districts).
     let w = row.district.endsWith('区') ? 3 : row.district.endsWith('市') || !row.district ? 2 : 1;
     if (groupName !== '汉族' && own.test(row.city + row.district)) w *= 10;
-    return [row, w] as const;
+    const area = [row.province, row.city, row.district].filter((p, i, all) => p && p !== all[i - 1]).join('');
+    return [{ row, region: regionInfo(row.code)!, area }, w] as const;
   });
 }
 
-const BLOOD_TYPES: Weighted<Person['bloodType']> = [
+const BLOOD_TYPES = new Weighted<Person['bloodType']>([
   ['O', 34],
   ['A', 28],
   ['B', 29],
   ['AB', 9],
-];
+]);
 
 /** Highest education completed, by birth cohort (older cohorts had far less schooling). */
+const EDUCATION_60 = new Weighted([
+  ['未上过学', 10],
+  ['小学', 38],
+  ['初中', 32],
+  ['高中', 13],
+  ['中专', 3],
+  ['大专', 2.5],
+  ['本科', 1.5],
+]);
+const EDUCATION_40 = new Weighted([
+  ['未上过学', 2],
+  ['小学', 20],
+  ['初中', 42],
+  ['高中', 15],
+  ['中专', 6],
+  ['大专', 8],
+  ['本科', 6.5],
+  ['硕士研究生', 0.6],
+]);
+const EDUCATION_YOUNG: WeightList<string> = [
+  ['小学', 4],
+  ['初中', 24],
+  ['高中', 14],
+  ['中专', 8],
+  ['大专', 21],
+  ['本科', 24],
+  ['硕士研究生', 4],
+  ['博士研究生', 0.5],
+];
+/** Degrees take time: nobody under 21 holds a bachelor's, under 24 a master's, under 27 a doctorate. */
+const MIN_AGE: Record<string, number> = { 大专: 20, 本科: 21, 硕士研究生: 24, 博士研究生: 27 };
+/** The young cohort's list for each age under 40, filtered once. */
+const educationYoung = Array.from(
+  { length: 40 },
+  (_, age) => new Weighted(EDUCATION_YOUNG.filter(([e]) => age >= (MIN_AGE[e] ?? 0))),
+);
+
 function educationFor(rng: Rng, age: number): string {
-  if (age >= 60)
-    return pickWeighted(rng, [
-      ['未上过学', 10],
-      ['小学', 38],
-      ['初中', 32],
-      ['高中', 13],
-      ['中专', 3],
-      ['大专', 2.5],
-      ['本科', 1.5],
-    ]);
-  if (age >= 40)
-    return pickWeighted(rng, [
-      ['未上过学', 2],
-      ['小学', 20],
-      ['初中', 42],
-      ['高中', 15],
-      ['中专', 6],
-      ['大专', 8],
-      ['本科', 6.5],
-      ['硕士研究生', 0.6],
-    ]);
-  const options: Weighted<string> = [
-    ['小学', 4],
-    ['初中', 24],
-    ['高中', 14],
-    ['中专', 8],
-    ['大专', 21],
-    ['本科', 24],
-    ['硕士研究生', 4],
-    ['博士研究生', 0.5],
-  ];
-  // Degrees take time: nobody under 21 holds a bachelor's, under 24 a master's, under 27 a doctorate.
-  const minAge: Record<string, number> = { 大专: 20, 本科: 21, 硕士研究生: 24, 博士研究生: 27 };
-  return pickWeighted(
-    rng,
-    options.filter(([e]) => age >= (minAge[e] ?? 0)),
-  );
+  if (age >= 60) return EDUCATION_60.pick(rng);
+  if (age >= 40) return EDUCATION_40.pick(rng);
+  return educationYoung[age].pick(rng);
 }
 
 const DEGREE_JOBS =
@@ -225,13 +249,12 @@ export interface PersonOptions {
 
 export function randomPerson(rng: Rng, data: PersonData, opts: PersonOptions): Person {
   const gender = opts.gender ?? (rng.int(2) === 0 ? 'male' : 'female');
-  const surname = pickWeighted(rng, data.surnames);
+  const surname = data.surnames.pick(rng);
   const given = pickOne(rng, data.given[gender]);
-  const group = pickWeighted(rng, data.ethnicGroups);
-  const place = placeFor(rng, data, group);
-  const birthday = randomBirthday(rng, opts.today, undefined, opts.ageWindow);
-  const idCard = composeIdCard(place.code, birthday, randomSequence(rng, gender));
-  const { region: _region, gender: genderZh, ...facts } = factsOf(idCard, opts.today);
+  const group = data.ethnicGroups.pick(rng);
+  const { row: place, region, area } = placeFor(rng, data, group);
+  const day = randomBirthDay(rng, opts.today, undefined, opts.ageWindow);
+  const card = composeIdFacts(region, day, randomSequence(rng, gender), opts.today);
 
   const [operator, prefix] = pickOne(rng, data.phones);
   let phone = prefix;
@@ -242,26 +265,33 @@ export function randomPerson(rng: Rng, data: PersonData, opts: PersonOptions): P
     rng.next() < 0.25
       ? road
       : `${road}${pickOne(rng, data.estates.words)}${pickOne(rng, data.estates.suffixes)}${1 + rng.int(30)}栋${1 + rng.int(4)}单元${1 + rng.int(28)}0${1 + rng.int(4)}室`;
-  const area = [place.province, place.city, place.district].filter((p, i, all) => p && p !== all[i - 1]).join('');
 
   // 2020 adult means (national nutrition and chronic disease report): men 169.7 cm, women 158.0 cm; older cohorts are shorter.
   const male = gender === 'male';
   const height = Math.round(
     clamp(
-      (male ? 169.7 : 158) - Math.max(0, facts.age - 45) * 0.08 + normal(rng) * (male ? 6.2 : 5.6),
+      (male ? 169.7 : 158) - Math.max(0, card.age - 45) * 0.08 + normal(rng) * (male ? 6.2 : 5.6),
       male ? 150 : 140,
       male ? 200 : 185,
     ),
   );
   const weight = Math.round(clamp((male ? 24 : 23) + normal(rng) * 3.2, 16.5, 38) * (height / 100) ** 2 * 10) / 10;
+  const bmi = Math.round((weight / (height / 100) ** 2) * 10) / 10;
+  const bloodType = BLOOD_TYPES.pick(rng);
+  const { education, occupation } = careerFor(rng, data, card.age, gender);
 
+  // One literal, in the schema's order (no spreads: V8 copies them slowly, and this runs for every person).
   return {
     name: surname.zh + given.zh,
     namePinyin: `${surname.py} ${given.py}`,
-    gender: genderZh,
-    ...facts,
+    gender: card.gender,
+    birthday: card.birthday,
+    age: card.age,
+    zodiac: card.zodiac,
+    constellation: card.constellation,
+    lunarBirthday: card.lunarBirthday,
     ethnicity: group.name,
-    idCard,
+    idCard: card.id,
     phone,
     phoneOperator: operator,
     address: {
@@ -275,8 +305,9 @@ export function randomPerson(rng: Rng, data: PersonData, opts: PersonOptions): P
     },
     height,
     weight,
-    bmi: Math.round((weight / (height / 100) ** 2) * 10) / 10,
-    bloodType: pickWeighted(rng, BLOOD_TYPES),
-    ...careerFor(rng, data, facts.age, gender),
+    bmi,
+    bloodType,
+    education,
+    occupation,
   };
 }

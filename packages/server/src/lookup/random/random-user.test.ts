@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LookupError } from '../../errors.js';
+import { classifyAddress } from '../shared/ip-address.js';
 import { SEEDED_REFERENCE, generateUsers, loadUserData, parseGender } from './random-user.js';
 
 const data = loadUserData();
@@ -42,6 +43,21 @@ describe('generateUsers', () => {
       expect(t).toBeLessThan(now.getTime());
       expect(t).toBeGreaterThan(now.getTime() - 3 * 366 * 86400_000);
     }
+  });
+
+  it('gives v4 UUIDs, public addresses and ages 18–60 on the day of createdAt (Asia/Shanghai)', () => {
+    const firstOctets = new Set<string>();
+    for (const u of [...gen(1000, 'shape'), ...generateUsers(data, { count: 1000, baseUrl: '' })]) {
+      expect(u.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(classifyAddress(u.ip).kind, u.ip).toBe('public');
+      firstOctets.add(u.ip.split('.')[0]);
+      const created = new Date(Date.parse(u.createdAt) + 8 * 3600_000).toISOString().slice(0, 10);
+      const age =
+        Number(created.slice(0, 4)) - Number(u.birthday.slice(0, 4)) - (created.slice(5) < u.birthday.slice(5) ? 1 : 0);
+      expect(age, `${u.birthday} ${u.createdAt}`).toBeGreaterThanOrEqual(18);
+      expect(age, `${u.birthday} ${u.createdAt}`).toBeLessThanOrEqual(60);
+    }
+    expect(firstOctets.size).toBeGreaterThan(150);
   });
 
   it('draws common surnames far more often than rare ones', () => {

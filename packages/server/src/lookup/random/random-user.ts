@@ -3,16 +3,18 @@
  * gender, real mobile number segments, a real district with its own postcode (data/postcodes.json), Chinese job
  * titles and company names. Pure: no HTTP framework; the curated lists come in as `UserData`.
  *
- * Randomness is Faker's Mersenne Twister; with a seed it is seeded from (seed, gender), so the same seed gives
- * the same users, and asking for more users only appends (user i never depends on count).
+ * Randomness is lookup/shared/rng.ts, as for the other generators: with a seed, sfc32 seeded from (seed, gender),
+ * so the same seed gives the same users, and asking for more users only appends (user i never depends on count);
+ * without one, the CSPRNG. Until 2026-11-27 it was Faker's Mersenne Twister, whose helpers cost more than the rest
+ * of a user: a seed gives other users since then.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { faker } from '@faker-js/faker/locale/base';
 import { pinyin } from 'pinyin-pro';
 import { paramError } from '../../errors.js';
-import { classifyAddress } from '../shared/ip-address.js';
+import { civilOf, yearsBefore, ymdText } from '../shared/civil-date.js';
+import { ipv4Text, publicIpv4Blocks } from '../shared/ip-address.js';
 import { loadPostcodes, shortNames, type PostcodeRow } from '../shared/postcodes.js';
+import { pickOne, rngFor, Weighted, type Rng } from '../shared/rng.js';
 
 export type Gender = 'male' | 'female';
 
@@ -33,44 +35,33 @@ export interface RandomUser {
   createdAt: string;
 }
 
-/** A list to draw from with weights: cumulative totals, searched by bisection. */
-class Weighted<T> {
-  private readonly cumulative: number[] = [];
-  private readonly total: number;
-  constructor(private readonly items: Array<[T, number]>) {
-    let sum = 0;
-    for (const [, w] of items) this.cumulative.push((sum += w));
-    this.total = sum;
-  }
-  pick(): T {
-    const r = faker.number.float({ min: 0, max: this.total });
-    let lo = 0;
-    let hi = this.cumulative.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.cumulative[mid] < r) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.items[lo][0];
-  }
-}
-
 /** A name with its pinyin (lower case, no tones, ü as v), worked out once when the lists are loaded. */
 interface Name {
   zh: string;
   py: string;
 }
 
+/** A place users live at, with the names its companies are registered under (深圳市…, 深圳…), worked out once. */
+interface Place {
+  row: PostcodeRow;
+  /** The city, or the province where the prefecture is not called 市. */
+  area: string;
+  /** `area` without its administrative suffix; `area` itself when it has none. */
+  areaShort: string;
+}
+
 export interface UserData {
   surnames: Weighted<Name>;
   given: Record<Gender, Name[]>;
-  places: Weighted<PostcodeRow>;
+  places: Weighted<Place>;
   phonePrefixes: string[];
   jobs: string[];
   company: { brands: string[]; industries: string[]; forms: Weighted<string> };
   roads: string[];
   estates: { words: string[]; suffixes: string[] };
   emailDomains: Weighted<string>;
+  /** The public IPv4 blocks (ip-address.ts), weighted by size: every public address equally likely. */
+  publicIpv4: Weighted<[number, number]>;
 }
 
 interface NamesFile {
@@ -109,7 +100,7 @@ export function buildUserData(names: NamesFile, profile: ProfileFile, postcodes:
   return {
     surnames: new Weighted(names.surnames.map(([zh, w]) => [{ zh, py: toPinyin(zh, true) }, w])),
     given: { male: given(names.male), female: given(names.female) },
-    places: new Weighted(places.map((r) => [r, placeWeight(r)])),
+    places: new Weighted(places.map((row) => [placeOf(row), placeWeight(row)])),
     phonePrefixes: Object.values(profile.phonePrefixes).flat(),
     jobs: profile.jobs,
     company: {
@@ -120,7 +111,14 @@ export function buildUserData(names: NamesFile, profile: ProfileFile, postcodes:
     roads: profile.roads,
     estates: profile.estates,
     emailDomains: new Weighted(profile.emailDomains),
+    publicIpv4: new Weighted(publicIpv4Blocks().map((b) => [b, b[1] - b[0] + 1])),
   };
+}
+
+function placeOf(row: PostcodeRow): Place {
+  // Companies carry the registering city's name (深圳市…/深圳…); prefectures not called 市 use the province's.
+  const area = row.city.endsWith('市') ? row.city : row.province;
+  return { row, area, areaShort: shortNames(area)[0] ?? area };
 }
 
 export function loadUserData(): UserData {
@@ -150,112 +148,131 @@ export interface GenerateOptions {
   now?: Date;
 }
 
-const pick = <T>(list: readonly T[]): T => faker.helpers.arrayElement(list);
 const toPinyin = (s: string, surname = false) =>
   pinyin(s, { toneType: 'none', type: 'array', v: true, ...(surname ? { surname: 'all' as const } : {}) })
     .join('')
     .toLowerCase();
 
-/** The calendar date in Asia/Shanghai (birthdays are local dates). */
-const shanghaiDate = (d: Date) => new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
-
-function seedOf(seed: string, gender: Gender | undefined): number[] {
-  const digest = createHash('sha256')
-    .update(`${seed}\u0000${gender ?? 'mixed'}`)
-    .digest();
-  return [0, 4, 8, 12].map((o) => digest.readUInt32LE(o));
-}
+const DAY = 86400_000;
 
 /**
- * Generates `count` users. Synchronous by design: Faker's instance is shared, and a seeded call re-seeds it
- * first, so nothing may interleave. Users are drawn one after another from one stream, so user i never depends
- * on `count`: a larger count only appends. Unseeded calls just continue the stream (seeding costs more than
- * drawing a user, and these are fake profiles: unpredictability is not a requirement).
+ * Generates `count` users. Users are drawn one after another from one stream, so user i never depends on `count`:
+ * a larger count only appends.
  */
 export function generateUsers(data: UserData, opts: GenerateOptions): RandomUser[] {
-  if (opts.seed !== undefined) faker.seed(seedOf(opts.seed, opts.gender));
+  const rng = rngFor(opts.seed === undefined ? undefined : `${opts.seed}\u0000${opts.gender ?? 'mixed'}`);
   const ref = opts.seed !== undefined ? SEEDED_REFERENCE : (opts.now ?? new Date());
   const users: RandomUser[] = [];
   for (let i = 0; i < opts.count; i++) {
-    users.push(oneUser(data, opts.gender ?? (faker.datatype.boolean() ? 'male' : 'female'), ref, opts.baseUrl));
+    users.push(oneUser(rng, data, opts.gender ?? (rng.int(2) === 0 ? 'male' : 'female'), ref, opts.baseUrl));
   }
   return users;
 }
 
-function oneUser(data: UserData, gender: Gender, ref: Date, baseUrl: string): RandomUser {
-  const id = faker.string.uuid();
-  const { zh: surname, py: sp } = data.surnames.pick();
-  const { zh: given, py: gp } = pick(data.given[gender]);
-  const createdAt = faker.date.between({ from: ref.getTime() - 3 * 365 * 86400_000, to: ref.getTime() - 1 });
-  const born = faker.date.birthdate({ mode: 'age', min: 18, max: 60, refDate: createdAt });
-  const year = shanghaiDate(born).slice(0, 4);
-  const username = pick([
-    `${sp}${gp}${faker.number.int({ min: 1, max: 99 })}`,
-    `${gp}${sp}`,
-    `${sp}_${gp}`,
-    `${sp}${gp}${year}`,
-    `${sp}${gp.charAt(0)}${year.slice(2)}`,
-    `${gp}_${year}`,
-  ]);
-  const place = data.places.pick();
+function oneUser(rng: Rng, data: UserData, gender: Gender, ref: Date, baseUrl: string): RandomUser {
+  const id = uuid(rng);
+  const { zh: surname, py: sp } = data.surnames.pick(rng);
+  const { zh: given, py: gp } = pickOne(rng, data.given[gender]);
+  // Within the three years before ref (to the millisecond, ref itself excluded).
+  const createdAt = ref.getTime() - 3 * 365 * DAY + rng.int(3 * 365) * DAY + rng.int(DAY);
+  // Aged 18–60 on the day of createdAt in Asia/Shanghai (birthdays are local dates).
+  const c = civilOf(Math.floor((createdAt + 8 * 3600_000) / DAY));
+  const from = yearsBefore(c.y, c.m, c.d, 61) + 1;
+  const born = civilOf(from + rng.int(yearsBefore(c.y, c.m, c.d, 18) - from + 1));
+  const username = usernameOf(rng, sp, gp, String(born.y));
+  const { row: place, area, areaShort } = data.places.pick(rng);
   return {
     id,
     name: surname + given,
     gender: gender === 'male' ? '男' : '女',
     username,
-    phone: pick(data.phonePrefixes) + faker.string.numeric(8),
-    email: email(data, username),
+    phone: pickOne(rng, data.phonePrefixes) + digits(rng, 8),
+    email: email(rng, data, username),
     avatar: `${baseUrl}/api/random-avatar/image?seed=${id}`,
-    birthday: shanghaiDate(born),
-    address: { province: place.province, city: place.city, street: street(data, place), zipCode: place.postcode },
-    company: company(data, place),
-    job: pick(data.jobs),
-    website: website(username, sp, gp),
-    ip: publicIpv4(),
-    createdAt: createdAt.toISOString(),
+    birthday: ymdText(born),
+    address: { province: place.province, city: place.city, street: street(rng, data, place), zipCode: place.postcode },
+    company:
+      (rng.int(2) === 0 ? area : areaShort) +
+      pickOne(rng, data.company.brands) +
+      pickOne(rng, data.company.industries) +
+      data.company.forms.pick(rng),
+    job: pickOne(rng, data.jobs),
+    website: website(rng, username, sp, gp),
+    ip: publicIpv4(rng, data),
+    createdAt: new Date(createdAt).toISOString(),
   };
 }
 
-function email(data: UserData, username: string): string {
-  const domain = data.emailDomains.pick();
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const hex32 = (w: number) => HEX[w >>> 24] + HEX[(w >>> 16) & 255] + HEX[(w >>> 8) & 255] + HEX[w & 255];
+const word = (rng: Rng) => rng.int(2 ** 32);
+
+/** A version 4 UUID (RFC 9562: version nibble 4, variant bits 10) from four random words. */
+function uuid(rng: Rng): string {
+  const a = word(rng);
+  const b = word(rng);
+  const c = word(rng);
+  const d = word(rng);
+  return `${hex32(a)}-${HEX[b >>> 24]}${HEX[(b >>> 16) & 255]}-${HEX[0x40 | ((b >>> 8) & 15)]}${HEX[b & 255]}-${HEX[0x80 | ((c >>> 24) & 63)]}${HEX[(c >>> 16) & 255]}-${HEX[(c >>> 8) & 255]}${HEX[c & 255]}${hex32(d)}`;
+}
+
+/** `n` decimal digits (n ≤ 9), leading zeros included. */
+const digits = (rng: Rng, n: number) => String(rng.int(10 ** n)).padStart(n, '0');
+
+/** A login name from the pinyin of the name, sometimes with a number or the year of birth. */
+function usernameOf(rng: Rng, sp: string, gp: string, year: string): string {
+  switch (rng.int(6)) {
+    case 0:
+      return `${sp}${gp}${1 + rng.int(99)}`;
+    case 1:
+      return `${gp}${sp}`;
+    case 2:
+      return `${sp}_${gp}`;
+    case 3:
+      return `${sp}${gp}${year}`;
+    case 4:
+      return `${sp}${gp.charAt(0)}${year.slice(2)}`;
+    default:
+      return `${gp}_${year}`;
+  }
+}
+
+function email(rng: Rng, data: UserData, username: string): string {
+  const domain = data.emailDomains.pick(rng);
   // Many QQ Mail addresses are the QQ number itself.
-  if (domain === 'qq.com' && faker.datatype.boolean())
-    return `${faker.number.int({ min: 10_000_000, max: 3_999_999_999 })}@qq.com`;
+  if (domain === 'qq.com' && rng.int(2) === 0) return `${10_000_000 + rng.int(3_990_000_000)}@qq.com`;
   return `${username}@${domain}`;
 }
 
-function website(username: string, sp: string, gp: string): string {
-  const slug = username.replace(/[._]/g, '-');
-  return pick([
-    `https://${slug}.github.io`,
-    `https://blog.csdn.net/${username}`,
-    `https://www.zhihu.com/people/${slug}`,
-    `https://space.bilibili.com/${faker.number.int({ min: 10_000_000, max: 999_999_999 })}`,
-    `https://www.${sp}${gp}.com`,
-    `https://${sp}${gp}.cn`,
-  ]);
-}
-
-function street(data: UserData, place: PostcodeRow): string {
-  const road = `${place.district}${pick(data.roads)}${faker.number.int({ min: 1, max: 399 })}号`;
-  if (faker.number.int({ min: 1, max: 10 }) <= 3) return road;
-  const estate = pick(data.estates.words) + pick(data.estates.suffixes);
-  const floor = faker.number.int({ min: 1, max: 28 });
-  const room = `${floor}0${faker.number.int({ min: 1, max: 4 })}`;
-  return `${road}${estate}${faker.number.int({ min: 1, max: 30 })}栋${faker.number.int({ min: 1, max: 4 })}单元${room}室`;
-}
-
-function company(data: UserData, place: PostcodeRow): string {
-  // Companies carry the registering city's name (深圳市…/深圳…); prefectures not called 市 use the province's.
-  const area = place.city.endsWith('市') ? place.city : place.province;
-  const prefix = faker.datatype.boolean() ? area : (shortNames(area)[0] ?? area);
-  return prefix + pick(data.company.brands) + pick(data.company.industries) + data.company.forms.pick();
-}
-
-/** A public unicast address: private, loopback, multicast and other reserved blocks are drawn again. */
-function publicIpv4(): string {
-  for (;;) {
-    const ip = faker.internet.ipv4();
-    if (classifyAddress(ip).kind === 'public') return ip;
+function website(rng: Rng, username: string, sp: string, gp: string): string {
+  switch (rng.int(6)) {
+    case 0:
+      return `https://${slugOf(username)}.github.io`;
+    case 1:
+      return `https://blog.csdn.net/${username}`;
+    case 2:
+      return `https://www.zhihu.com/people/${slugOf(username)}`;
+    case 3:
+      return `https://space.bilibili.com/${10_000_000 + rng.int(990_000_000)}`;
+    case 4:
+      return `https://www.${sp}${gp}.com`;
+    default:
+      return `https://${sp}${gp}.cn`;
   }
+}
+
+const slugOf = (username: string) => username.replace(/[._]/g, '-');
+
+function street(rng: Rng, data: UserData, place: PostcodeRow): string {
+  const road = `${place.district}${pickOne(rng, data.roads)}${1 + rng.int(399)}号`;
+  if (rng.int(10) < 3) return road;
+  const estate = pickOne(rng, data.estates.words) + pickOne(rng, data.estates.suffixes);
+  const room = `${1 + rng.int(28)}0${1 + rng.int(4)}`;
+  return `${road}${estate}${1 + rng.int(30)}栋${1 + rng.int(4)}单元${room}室`;
+}
+
+/** A public unicast address: a public block by its size, then an address in it (ip-address.ts publicIpv4Blocks). */
+function publicIpv4(rng: Rng, data: UserData): string {
+  const [first, last] = data.publicIpv4.pick(rng);
+  return ipv4Text(first + rng.int(last - first + 1));
 }

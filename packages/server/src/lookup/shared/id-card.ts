@@ -8,7 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import lunarJs from 'lunar-javascript';
-import { lunarDateOf } from './lunar-date.js';
+import { civilOf, dayOf, TWO_DIGITS, type CivilDate } from './civil-date.js';
+import { lunarDateOfDay } from './lunar-date.js';
 import { perObject } from './memo.js';
 
 const { Solar } = lunarJs;
@@ -130,15 +131,18 @@ export function regionInfo(code: string, table = idRegions()): RegionInfo | unde
 /** Each known code's region, made once per table: at most one per code the table and the permits hold. */
 const regionInfos = perObject<Map<string, IdRegion>, RegionInfo>();
 
-/** `YYYYMMDD` → `YYYY-MM-DD` if that day exists on the Gregorian calendar. */
-function realDate(ymd: string): string | undefined {
+/** `YYYYMMDD` → the date and its day number, if that day exists on the Gregorian calendar. */
+function realDate(ymd: string): { date: CivilDate; day: number } | undefined {
   const y = Number(ymd.slice(0, 4));
   const m = Number(ymd.slice(4, 6));
   const d = Number(ymd.slice(6, 8));
-  const t = new Date(Date.UTC(y, m - 1, d));
-  if (t.getUTCFullYear() !== y || t.getUTCMonth() !== m - 1 || t.getUTCDate() !== d) return undefined;
-  return `${ymd.slice(0, 4)}-${ymd.slice(4, 6)}-${ymd.slice(6, 8)}`;
+  if (m < 1 || m > 12 || d < 1 || d > 31) return undefined;
+  const day = dayOf(y, m, d);
+  const date = civilOf(day);
+  return date.m === m && date.d === d ? { date, day } : undefined;
 }
+
+const birthdayText = ({ y, m, d }: CivilDate) => `${y}-${TWO_DIGITS[m]}-${TWO_DIGITS[d]}`;
 
 /** Whole years from `birthday` to `today` (both YYYY-MM-DD); a 29 February birthday counts from 1 March in other years. */
 export function ageOn(birthday: string, today: string): number {
@@ -147,27 +151,25 @@ export function ageOn(birthday: string, today: string): number {
 }
 
 export function birthFacts(birthday: string, today: string): BirthFacts {
-  const lunar = lunarDateOf(birthday);
+  const date = { y: Number(birthday.slice(0, 4)), m: Number(birthday.slice(5, 7)), d: Number(birthday.slice(8, 10)) };
+  const lunar = lunarDateOfDay(date.y, dayOf(date.y, date.m, date.d));
   return {
     birthday,
     age: ageOn(birthday, today),
     zodiac: lunar.zodiac,
-    constellation: constellationOf(birthday),
+    constellation: constellationOf(date),
     lunarBirthday: lunar.text,
   };
 }
 
-/** The star sign of a birthday, from lunar-javascript, kept per month and day (it depends on nothing else). */
-function constellationOf(birthday: string): string {
-  const monthDay = birthday.slice(5);
-  let sign = constellations.get(monthDay);
-  if (sign === undefined) {
-    const [y, m, d] = birthday.split('-').map(Number);
-    constellations.set(monthDay, (sign = `${Solar.fromYmd(y, m, d).getXingZuo()}座`));
-  }
+/** The star sign of a month and day, from lunar-javascript, worked out once per month and day (it depends on nothing else). */
+function constellationOf({ m, d }: CivilDate): string {
+  const at = m * 32 + d;
+  let sign = constellations[at];
+  if (sign === undefined) constellations[at] = sign = `${Solar.fromYmd(2000, m, d).getXingZuo()}座`;
   return sign;
 }
-const constellations = new Map<string, string>();
+const constellations: string[] = [];
 
 const invalid = (
   input: string,
@@ -212,8 +214,9 @@ export function inspectIdCard(raw: string, today: string, table = idRegions()): 
     );
 
   const ymd = id18.slice(6, 14);
-  const birthday = realDate(ymd);
-  if (!birthday) return invalid(input, 'birthday', `出生日期 ${ymd} 不存在`, facts);
+  const born = realDate(ymd);
+  if (!born) return invalid(input, 'birthday', `出生日期 ${ymd} 不存在`, facts);
+  const birthday = birthdayText(born.date);
   if (birthday < EARLIEST_BIRTHDAY)
     return invalid(input, 'birthday', `出生日期 ${birthday} 早于 ${EARLIEST_BIRTHDAY}，不可能是在世居民的号码`, facts);
   if (birthday > today) return invalid(input, 'future_birthday', `出生日期 ${birthday} 晚于今天（${today}）`, facts);
@@ -221,35 +224,54 @@ export function inspectIdCard(raw: string, today: string, table = idRegions()): 
   if (n === 18 && input[17] !== expected)
     return invalid(input, 'checksum', `校验码错误：第 18 位应为 ${expected}，实际为 ${input[17]}`, facts);
 
-  return { input, valid: true, ...facts, ...idFacts(id18, birthday, region, today) };
+  return { input, valid: true, ...facts, ...idFacts(id18, born.date, born.day, region, today) };
 }
 
-function idFacts(id18: string, birthday: string, region: RegionInfo, today: string): IdFacts {
+function idFacts(id18: string, date: CivilDate, day: number, region: RegionInfo, today: string): IdFacts {
   // One literal (no spread of birthFacts): the generators make thousands of these, and V8 copies spreads slowly.
-  const lunar = lunarDateOf(birthday);
+  const lunar = lunarDateOfDay(date.y, day);
+  const birthday = birthdayText(date);
   return {
-    gender: Number(id18[16]) % 2 === 1 ? '男' : '女',
+    gender: (id18.charCodeAt(16) - 48) % 2 === 1 ? '男' : '女',
     birthday,
     age: ageOn(birthday, today),
     zodiac: lunar.zodiac,
-    constellation: constellationOf(birthday),
+    constellation: constellationOf(date),
     lunarBirthday: lunar.text,
     region,
-    document: documentOf(id18.slice(0, 6)),
+    document: documentOf(region.code),
   };
 }
 
-/** The facts of a number the caller built to be valid (the random generators); a number that is not is a bug and throws. */
+/** The facts of a number the caller built to be valid; a number that is not is a bug and throws. */
 export function factsOf(id18: string, today: string, table = idRegions()): IdFacts {
   const region = regionInfo(id18.slice(0, 6), table);
-  const birthday = realDate(id18.slice(6, 14));
-  if (!region || !birthday || birthday > today || checkDigit(id18) !== id18[17])
+  const born = realDate(id18.slice(6, 14));
+  if (!region || !born || birthdayText(born.date) > today || checkDigit(id18) !== id18[17])
     throw new Error(`not a valid ID number: ${id18}`);
-  return idFacts(id18, birthday, region, today);
+  return idFacts(id18, born.date, born.day, region, today);
 }
 
 /** Builds a valid 18-digit number from its parts: region code, birthday YYYY-MM-DD and a three-digit sequence. */
 export function composeIdCard(regionCode: string, birthday: string, sequence: number): string {
   const first17 = `${regionCode}${birthday.replaceAll('-', '')}${String(sequence).padStart(3, '0')}`;
   return first17 + checkDigit(first17);
+}
+
+/**
+ * A valid number made from its parts (a region of the table, a birth day number of civil-date.ts, a sequence 0…999)
+ * with the facts it encodes: what `{ id, ...factsOf(id, today) }` gives, built from the parts instead of read back
+ * from the digits (the random generators draw thousands). The birthday must not be after `today`.
+ */
+export function composeIdFacts(
+  region: RegionInfo,
+  day: number,
+  sequence: number,
+  today: string,
+): IdFacts & { id: string } {
+  const date = civilOf(day);
+  const seq = sequence < 10 ? `00${sequence}` : sequence < 100 ? `0${sequence}` : String(sequence);
+  const first17 = `${region.code}${date.y}${TWO_DIGITS[date.m]}${TWO_DIGITS[date.d]}${seq}`;
+  const id = first17 + checkDigit(first17);
+  return { id, ...idFacts(id, date, day, region, today) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, ipv4ToNumber, ipv6ToHalves, localScope } from './ip-address.js';
+import { classifyAddress, ipv4Text, ipv4ToNumber, ipv6ToHalves, localScope, publicIpv4Blocks } from './ip-address.js';
 
 describe('classifyAddress', () => {
   it('passes public IPv4 and IPv6 addresses through for lookup', () => {
@@ -109,5 +109,33 @@ describe('address numbers', () => {
     expect(ipv6ToHalves('::1')).toEqual([0n, 1n]);
     const [hi, lo] = ipv6ToHalves('2001:200:ffff:ffff:ffff:ffff:ffff:ffff');
     expect((hi << 64n) | lo).toBe(42540528806023212578155541913346768895n);
+  });
+});
+
+describe('publicIpv4Blocks', () => {
+  it('holds exactly the addresses classifyAddress calls public, edges included', () => {
+    const blocks = publicIpv4Blocks();
+    const kind = (n: number) => classifyAddress(ipv4Text(n)).kind;
+    for (const [i, [first, last]] of blocks.entries()) {
+      expect(first).toBeLessThanOrEqual(last);
+      for (const n of [first, first + 1, (first + last) >>> 1, last - 1, last])
+        expect(kind(n), ipv4Text(n)).toBe('public');
+      if (first > 0) expect(kind(first - 1), ipv4Text(first - 1)).not.toBe('public');
+      if (last < 2 ** 32 - 1) expect(kind(last + 1), ipv4Text(last + 1)).not.toBe('public');
+      if (i > 0) expect(first).toBeGreaterThan(blocks[i - 1][1] + 1);
+    }
+    // 10/8, 127/8, 224/3 and the smaller special blocks: about 86 % of the space is public.
+    const size = blocks.reduce((sum, [first, last]) => sum + last - first + 1, 0);
+    expect(size / 2 ** 32).toBeGreaterThan(0.84);
+    expect(size / 2 ** 32).toBeLessThan(0.88);
+    expect(
+      blocks.some(([first, last]) => first <= ipv4ToNumber('192.175.48.1') && ipv4ToNumber('192.175.48.1') <= last),
+    ).toBe(true);
+  });
+
+  it('writes address numbers as dotted text', () => {
+    expect(ipv4Text(0)).toBe('0.0.0.0');
+    expect(ipv4Text(ipv4ToNumber('223.5.5.5'))).toBe('223.5.5.5');
+    expect(ipv4Text(2 ** 32 - 1)).toBe('255.255.255.255');
   });
 });

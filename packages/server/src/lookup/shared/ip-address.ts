@@ -69,6 +69,38 @@ export function classifyAddress(input: string): AddressClass {
     : { kind: 'reserved' };
 }
 
+type SpecialRanges = Record<string, [ipaddr.IPv4, number] | [ipaddr.IPv4, number][]>;
+
+/**
+ * The IPv4 space classifyAddress calls public, as [first, last] address numbers in ascending order: all of it but the
+ * special-purpose blocks of ipaddr.js (its `SpecialRanges`, which `range()` matches) that LOOKUP_V4 does not look up.
+ * For drawing public addresses (random users) without parsing and classifying every draw.
+ */
+export function publicIpv4Blocks(): [number, number][] {
+  const ranges = (ipaddr.IPv4.prototype as unknown as { SpecialRanges: SpecialRanges }).SpecialRanges;
+  const excluded: [number, number][] = [];
+  for (const [name, value] of Object.entries(ranges)) {
+    if (LOOKUP_V4.has(name)) continue;
+    const list = Array.isArray(value[0]) ? (value as [ipaddr.IPv4, number][]) : [value as [ipaddr.IPv4, number]];
+    for (const [net, bits] of list) {
+      const first = ipv4ToNumber(net.toString());
+      excluded.push([first, first + 2 ** (32 - bits) - 1]);
+    }
+  }
+  excluded.sort((a, b) => a[0] - b[0]);
+  const blocks: [number, number][] = [];
+  let next = 0;
+  for (const [first, last] of excluded) {
+    if (first > next) blocks.push([next, first - 1]);
+    next = Math.max(next, last + 1);
+  }
+  if (next <= 2 ** 32 - 1) blocks.push([next, 2 ** 32 - 1]);
+  return blocks;
+}
+
+/** Dotted text of an IPv4 address number. */
+export const ipv4Text = (n: number): string => `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+
 /** An IPv4 address as an unsigned 32-bit number. */
 export function ipv4ToNumber(address: string): number {
   const p = address.split('.');

@@ -4,6 +4,7 @@
  * year's month table (from lunar-javascript, so the two can never disagree) and answers from it in microseconds.
  */
 import lunarJs from 'lunar-javascript';
+import { dayOfYmd } from './civil-date.js';
 
 const { LunarYear, LunarUtil, Solar } = lunarJs;
 
@@ -21,8 +22,8 @@ export interface LunarDate {
 }
 
 interface MonthStart {
-  /** First day, `YYYY-MM-DD`. */
-  start: string;
+  /** First day, as a day number (civil-date.ts). */
+  first: number;
   month: number;
 }
 
@@ -40,7 +41,7 @@ function yearOf(lunarYear: number): LunarYearTable {
     table = {
       months: LunarYear.fromYear(lunarYear)
         .getMonthsInYear()
-        .map((m) => ({ start: Solar.fromJulianDay(m.getFirstJulianDay()).toYmd(), month: m.getMonth() })),
+        .map((m) => ({ first: dayOfYmd(Solar.fromJulianDay(m.getFirstJulianDay()).toYmd()), month: m.getMonth() })),
       text: [...String(lunarYear)].map((d) => LunarUtil.NUMBER[Number(d)]).join(''),
     };
     years.set(lunarYear, table); // at most one entry per year asked about: a few hundred in all
@@ -48,25 +49,26 @@ function yearOf(lunarYear: number): LunarYearTable {
   return table;
 }
 
-const DAY_MS = 86400_000;
-const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
-
 /** The Chinese calendar date of `ymd` (YYYY-MM-DD, years 1…9999 as lunar-javascript supports). */
 export function lunarDateOf(ymd: string): LunarDate {
-  const y = Number(ymd.slice(0, 4));
-  const year = ymd >= yearOf(y).months[0].start ? y : y - 1;
+  return lunarDateOfDay(Number(ymd.slice(0, 4)), dayOfYmd(ymd));
+}
+
+/** The same for the date of Gregorian year `y` whose day number (civil-date.ts) is `day`: no text to parse. */
+export function lunarDateOfDay(y: number, day: number): LunarDate {
+  const year = day >= yearOf(y).months[0].first ? y : y - 1;
   const { months, text: yearText } = yearOf(year);
   let i = months.length - 1;
-  while (months[i].start > ymd) i--;
-  const { start, month: signed } = months[i];
-  const day = daysBetween(start, ymd) + 1;
+  while (months[i].first > day) i--;
+  const { first, month: signed } = months[i];
+  const dayOfMonth = day - first + 1;
   const month = Math.abs(signed);
   return {
     year,
     month,
     leap: signed < 0,
-    day,
+    day: dayOfMonth,
     zodiac: LunarUtil.SHENGXIAO[((year - 4) % 12) + 1],
-    text: `${yearText}年${signed < 0 ? '闰' : ''}${LunarUtil.MONTH[month]}月${LunarUtil.DAY[day]}`,
+    text: `${yearText}年${signed < 0 ? '闰' : ''}${LunarUtil.MONTH[month]}月${LunarUtil.DAY[dayOfMonth]}`,
   };
 }
