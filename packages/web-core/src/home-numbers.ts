@@ -1,5 +1,6 @@
 import { reactive } from 'vue';
 import type { createAppSession } from './app-session';
+import { shownPrefix, type UsageCaller } from './api-keys';
 import type { AuditEntry } from './types';
 import { totals, type Total, type UsageRowLike } from './usage';
 
@@ -8,6 +9,7 @@ type AppSession = ReturnType<typeof createAppSession>;
 /** The route each number of the home page is read from: a number shows only when the user may call its route. */
 export const HOME_ROUTES = {
   usage: 'GET /api/admin/usage',
+  callers: 'GET /api/admin/usage/callers',
   sessions: 'GET /api/sessions',
   failedSignIns: 'GET /api/login-logs',
   audit: 'GET /api/audit-logs',
@@ -19,6 +21,24 @@ export function beijingToday(now = Date.now()): { day: string; start: string } {
   const day = new Date(now + 8 * 3600_000).toISOString().slice(0, 10);
   return { day, start: `${day}T00:00:00+08:00` };
 }
+
+/** How many callers the home lists. */
+export const TOP_CALLERS = 5;
+
+/** A caller as a person reads it: the key's name and prefix (`合作方 tj_ab12cd34…`), or `anonymous` for no key. */
+export const callerName = (c: Pick<UsageCaller, 'apiKeyId' | 'name' | 'prefix'>, anonymous: string) =>
+  c.apiKeyId ? [c.name, c.prefix && shownPrefix({ prefix: c.prefix })].filter(Boolean).join(' ') : anonymous;
+
+/** The busiest callers of a period, most requests first (the server sorts so too; the home keeps the first few). */
+export const topCallers = (items: UsageCaller[], n = TOP_CALLERS) =>
+  [...items].sort((a, b) => b.requests - a.requests).slice(0, n);
+
+/**
+ * The login log's filter for today's failed sign-ins: the home counts with it and its tile opens the log with it
+ * (`?event=login&result=failure&from=…&to=…`), so the tile's number is the rows the log then shows.
+ */
+export const failedSignInsFilter = ({ day }: { day: string }) =>
+  ({ event: 'login', result: 'failure', from: day, to: day }) as const;
 
 export interface UsageSummary {
   requests: number;
@@ -42,6 +62,8 @@ export function usageSummary(rows: UsageRowLike[]): UsageSummary {
 export interface HomeNumbers {
   /** Today's public API calls. */
   usage?: UsageSummary;
+  /** Today's busiest callers of the public API (keys, and everyone without one), at most TOP_CALLERS. */
+  callers?: UsageCaller[];
   /** Sessions signed in now. */
   sessions?: number;
   /** Sign-ins that failed today. */
@@ -72,12 +94,17 @@ export function useHomeNumbers(
       const q = { from: day, to: day };
       numbers.usage = usageSummary((await app.call(api.GET('/api/admin/usage', { params: { query: q } }))).data.items);
     },
+    callers: async ({ day }) => {
+      const q = { from: day, to: day };
+      const items = (await app.call(api.GET('/api/admin/usage/callers', { params: { query: q } }))).data.items;
+      numbers.callers = topCallers(items);
+    },
     sessions: async () => {
       const q = { page: 1, pageSize: 1 };
       numbers.sessions = (await app.call(api.GET('/api/sessions', { params: { query: q } }))).data.total;
     },
-    failedSignIns: async ({ start }) => {
-      const q = { page: 1, pageSize: 1, event: 'login', result: 'failure', from: start } as const;
+    failedSignIns: async (today) => {
+      const q = { page: 1, pageSize: 1, ...failedSignInsFilter(today) };
       numbers.failedSignIns = (await app.call(api.GET('/api/login-logs', { params: { query: q } }))).data.total;
     },
     audit: async () => {
