@@ -100,7 +100,8 @@ export default async function dropIns(app: FastifyInstance) {
           },
         },
         '4xx': {
-          description: '无句子符合 / 参数无效（400）、接口密钥无效或需要密钥（401）、密钥不允许（403）、请求过于频繁（429）',
+          description:
+            '无句子符合 / 参数无效（400）、接口密钥无效或需要密钥（401）、密钥不允许（403）、请求过于频繁（429）',
           content: { 'application/json': { schema: V1FailureSchema } },
         },
       },
