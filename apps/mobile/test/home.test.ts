@@ -122,6 +122,37 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the phone home shows the day’s numb
         await page.context().close();
       });
 
+      it('today’s failed sign-ins open the login log filtered to those rows', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        const cell = page.locator('[data-testid="home-failed-sign-ins"]');
+        await cell.locator('.num-inline').waitFor();
+        const count = Number(await value(page, 'home-failed-sign-ins'));
+        expect(count).toBeGreaterThanOrEqual(2);
+        await cell.click();
+        await page.waitForURL(/\/m\/sessions\?/);
+        const { day } = beijingToday();
+        expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
+          event: 'login',
+          result: 'failure',
+          from: day,
+          to: day,
+        });
+        expect(await page.locator('[data-testid="login-log-filter"]').textContent()).toContain(
+          `只看：登录 · 失败 · ${day}`,
+        );
+        const rows = page.locator('[data-testid="login-log-row"]');
+        await rows.first().waitFor();
+        await page.waitForTimeout(300); // the list's next page, if it asks one
+        expect(await rows.count()).toBe(count);
+        for (const tag of await rows.locator('.van-tag').allTextContents()) expect(tag.trim()).toBe('失败');
+        await page.screenshot({ path: path.join(SHOTS, `mobile-login-log-failures-${vp.name}.png`) });
+        // Clearing the filter shows the whole log again (the sign-ins that worked too).
+        await page.locator('[data-testid="login-log-filter"] .van-tag__close').click();
+        await page.locator('[data-testid="login-log-row"] .van-tag', { hasText: '成功' }).first().waitFor();
+        await page.context().close();
+      });
+
       it('a user without the login log sees no failed sign-ins and asks nothing of it', async () => {
         const name = `m_home_watch_${vp.name}`;
         await createUser(api, name, [await createRole(api, `r_${name}`, { 'system:session': 1 })]);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { beijingToday, callerName, failedSignInsFilter, topCallers, usageSummary } from './home-numbers';
+import {
+  beijingToday,
+  callerName,
+  failedSignInsFilter,
+  loginLogFilterOfQuery,
+  topCallers,
+  usageSummary,
+} from './home-numbers';
 
 const row = (endpoint: string, requests: number, callerErrors: number, serverErrors: number) => ({
   endpoint,
@@ -52,6 +59,18 @@ describe('the home page’s numbers', () => {
       event: 'login',
       result: 'failure',
       from: '2026-11-27',
+      to: '2026-11-27',
+    });
+  });
+
+  it('read the login log’s filter back from a link, ignoring what the log does not offer', () => {
+    const filter = failedSignInsFilter({ day: '2026-11-27' });
+    expect(loginLogFilterOfQuery({ ...filter })).toEqual(filter);
+    expect(
+      loginLogFilterOfQuery({ event: 'fly', result: 'maybe', from: 'yesterday', to: ['2026-11-27'], ip: '1.2.3.4' }),
+    ).toEqual({});
+    expect(loginLogFilterOfQuery({ result: 'success', to: '2026-11-27' })).toEqual({
+      result: 'success',
       to: '2026-11-27',
     });
   });

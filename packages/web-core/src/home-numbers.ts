@@ -1,4 +1,5 @@
 import { reactive } from 'vue';
+import { LOGIN_EVENT_NAMES } from '@tianji/client';
 import type { createAppSession } from './app-session';
 import { shownPrefix, type UsageCaller } from './api-keys';
 import type { AuditEntry } from './types';
@@ -39,6 +40,33 @@ export const topCallers = (items: UsageCaller[], n = TOP_CALLERS) =>
  */
 export const failedSignInsFilter = ({ day }: { day: string }) =>
   ({ event: 'login', result: 'failure', from: day, to: day }) as const;
+
+/** A login-log filter read from a link's query: only values the log offers (a day is `YYYY-MM-DD`, Beijing). */
+export interface LoginLogLinkFilter {
+  event?: keyof typeof LOGIN_EVENT_NAMES;
+  result?: 'success' | 'failure';
+  from?: string;
+  to?: string;
+}
+
+/**
+ * The filter a link opens the login log with (the failed sign-ins tile's `failedSignInsFilter`), read back from the
+ * route query; anything else in it is ignored. Both apps' login logs apply it.
+ */
+export function loginLogFilterOfQuery(q: Record<string, unknown>): LoginLogLinkFilter {
+  const one = (k: string) => (typeof q[k] === 'string' ? (q[k] as string) : '');
+  const day = (k: string) => (/^\d{4}-\d{2}-\d{2}$/.test(one(k)) ? one(k) : undefined);
+  const event = one('event');
+  const result = one('result');
+  return Object.fromEntries(
+    Object.entries({
+      event: Object.hasOwn(LOGIN_EVENT_NAMES, event) ? event : undefined,
+      result: result === 'success' || result === 'failure' ? result : undefined,
+      from: day('from'),
+      to: day('to'),
+    }).filter(([, v]) => v !== undefined),
+  ) as LoginLogLinkFilter;
+}
 
 export interface UsageSummary {
   requests: number;
