@@ -47,8 +47,8 @@ export function register(program: Command): void {
     .description('查询审计日志，最新的在前')
     .option('--keyword <text>', '动作、操作人、对象类型或对象 ID 的子串')
     .option('--action <action>', '精确动作，如 user.create')
-    .option('--from <date>', '起始（含），如 2026-01-31')
-    .option('--to <date>', '截止（含），如 2026-01-31')
+    .option('--from <date>', '起始日（北京时间，含）或时刻，如 2026-01-31')
+    .option('--to <date>', '截止日（北京时间，含）或时刻，如 2026-01-31')
     .option('--page <n>', '页码', positiveInt('--page'), 1)
     .option('--page-size <n>', '每页条数 1–100', positiveInt('--page-size', 100), 20)
     .action(
