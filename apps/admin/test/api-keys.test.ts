@@ -298,7 +298,7 @@ describe.skipIf(!hasChromium)('API keys in the admin app', { timeout: 90_000 }, 
     const usage = page.locator('[data-page="usage"]');
     const callers = usage.locator('[data-testid="usage-callers"]');
     await callers.locator('.el-table__row', { hasText: '合作方 A 小程序' }).waitFor();
-    expect(await callers.locator('.el-table__row', { hasText: '匿名（无密钥）' }).count()).toBe(1);
+    expect(await callers.locator('.el-table__row', { hasText: '匿名调用（无密钥）' }).count()).toBe(1);
     const filtered = page.waitForResponse((r) => r.url().includes('/api/admin/usage?') && r.url().includes('apiKey='));
     await callers.locator('.el-table__row', { hasText: '实验中学' }).click();
     expect((await filtered).ok()).toBe(true);

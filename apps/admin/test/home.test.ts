@@ -37,6 +37,7 @@ describe.skipIf(!hasChromium)('the desktop home shows the day’s numbers', { ti
   let base: string;
   let browser: Browser;
   let api: Call;
+  let partnerKey: { id: string; prefix: string };
 
   beforeAll(async () => {
     ensureBuilt();
@@ -48,6 +49,11 @@ describe.skipIf(!hasChromium)('the desktop home shows the day’s numbers', { ti
     api = await adminCall(t.app);
     // Today's public traffic: two good calls and one the caller got wrong.
     for (const q of ['year=2026', 'year=2026', 'year=99999']) await fetch(`${base}/api/holiday?${q}`);
+    // And a partner with a key: four calls, one wrong.
+    const created = await api('POST', '/api/admin/api-keys', { name: '合作方甲' });
+    partnerKey = created.json().data.key;
+    for (const q of ['year=2026', 'year=2026', 'year=2025', 'year=99999'])
+      await fetch(`${base}/api/holiday?${q}`, { headers: { 'x-api-key': created.json().data.secret } });
     // A failed sign-in, and an audited grant change.
     await createUser(api, 'home_clerk');
     await fetch(`${base}/api/auth/login`, {
@@ -110,7 +116,7 @@ describe.skipIf(!hasChromium)('the desktop home shows the day’s numbers', { ti
         await page.locator('[data-testid="home-audit-entry"]').first().waitFor();
 
         const server = await serverNumbers();
-        expect(server).toMatchObject({ requests: 3, callerErrors: 1, serverErrors: 0, failedSignIns: 1 });
+        expect(server).toMatchObject({ requests: 7, callerErrors: 2, serverErrors: 0, failedSignIns: 1 });
         expect(server.sessions).toBeGreaterThanOrEqual(2); // the test's own API session and this browser
         for (const [key, value] of Object.entries(server))
           expect([key, await numberOf(page, key)]).toEqual([key, String(value)]);
@@ -137,6 +143,58 @@ describe.skipIf(!hasChromium)('the desktop home shows the day’s numbers', { ti
         await page.context().close();
       });
 
+      it('the top callers today are the server’s, by key name and prefix or 匿名调用, each opening its usage', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        const rows = page.locator('[data-testid="home-caller"]');
+        await rows.first().waitFor();
+        const { day } = beijingToday();
+        const callers = (await api('GET', `/api/admin/usage/callers?from=${day}&to=${day}`)).json().data
+          .items as Array<{ apiKeyId: string | null; requests: number; callerErrors: number; serverFaults: number }>;
+        expect(callers.map((c) => [c.apiKeyId, c.requests, c.callerErrors])).toEqual([
+          [partnerKey.id, 4, 1],
+          [null, 3, 1],
+        ]);
+        const cells = async (i: number) => (await rows.nth(i).locator('td').allTextContents()).map((x) => x.trim());
+        expect(await rows.count()).toBe(2);
+        expect(await cells(0)).toEqual([`合作方甲 tj_${partnerKey.prefix}…`, '4', '1', '0']);
+        expect(await cells(1)).toEqual(['匿名调用（无密钥）', '3', '1', '0']);
+        await page.locator('[data-testid="home-callers"]').scrollIntoViewIfNeeded();
+        await shot(page, `admin-home-callers-${vp.name}`);
+
+        // The key's row opens the usage page filtered by that key: its select shows the key, its table its calls.
+        await rows.nth(0).locator('a').click();
+        await page.waitForURL(new RegExp(`/admin/monitor/api\\?apiKey=${partnerKey.id}`));
+        const picked = page.locator('[data-testid="usage-api-key"]');
+        await picked.getByText(`合作方甲 tj_${partnerKey.prefix}…`).waitFor();
+        await page.context().close();
+      });
+
+      it('the failed sign-ins tile opens the login log filtered to today’s failed sign-ins', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        await page.locator('[data-number="failedSignIns"] [data-testid="number-value"]').waitFor();
+        const count = await numberOf(page, 'failedSignIns');
+        await page.locator('[data-number="failedSignIns"]').click();
+        const { day } = beijingToday();
+        await page.waitForURL(/\/admin\/system\/login-logs\?/);
+        const query = Object.fromEntries(new URL(page.url()).searchParams);
+        expect(query).toEqual({ event: 'login', result: 'failure', from: day, to: day });
+        const table = page.locator('[data-page="login-logs"] .el-table__body-wrapper .el-table__row');
+        await table.first().waitFor();
+        // Exactly the rows the tile counted, each a failed sign-in, and the form shows the filter applied.
+        expect(String(await table.count())).toBe(count);
+        for (const text of await table.allTextContents()) expect(text).toMatch(/登录.*失败/);
+        const form = page.locator('[data-page="login-logs"] form').first();
+        expect(await form.locator('.el-select__selected-item:not(.is-hidden)').allTextContents()).toEqual(
+          expect.arrayContaining(['登录', '失败']),
+        );
+        expect(
+          await form.locator('input[placeholder]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)),
+        ).toEqual(expect.arrayContaining([day, day]));
+        await page.context().close();
+      });
+
       it('a user who may read only the sessions sees only that number, no usage and no audit', async () => {
         const name = `home_watch_${vp.name}`;
         await createUser(api, name, [await createRole(api, `r_${name}`, { 'system:session': 1 })]);
@@ -151,6 +209,7 @@ describe.skipIf(!hasChromium)('the desktop home shows the day’s numbers', { ti
           await page.locator('[data-number]').evaluateAll((els) => els.map((e) => e.getAttribute('data-number'))),
         ).toEqual(['sessions']);
         expect(await page.locator('[data-testid="home-audit"]').count()).toBe(0);
+        expect(await page.locator('[data-testid="home-callers"]').count()).toBe(0);
         expect(asked.filter((p) => /usage|audit-logs|login-logs/.test(p))).toEqual([]);
         await page.context().close();
       });

@@ -35,6 +35,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the phone home shows the day’s numb
   let base: string;
   let browser: Browser;
   let api: Call;
+  let partnerKey: { id: string; prefix: string };
 
   beforeAll(async () => {
     ensureMobileBuilt();
@@ -45,6 +46,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the phone home shows the day’s numb
     browser = await launchChromium();
     api = await adminCall(t.app);
     for (const q of ['year=2026', 'year=99999']) await fetch(`${base}/api/holiday?${q}`);
+    // A partner with a key: three calls, one wrong.
+    const created = (await api('POST', '/api/admin/api-keys', { name: '合作方乙' })).json().data;
+    partnerKey = created.key;
+    for (const q of ['year=2026', 'year=2025', 'year=99999'])
+      await fetch(`${base}/api/holiday?${q}`, { headers: { 'x-api-key': created.secret } });
     await createUser(api, 'm_home_clerk');
     for (let i = 0; i < 2; i++)
       await fetch(`${base}/api/auth/login`, {
@@ -77,11 +83,73 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the phone home shows the day’s numb
         expect(await total(failed)).toBe('2');
         expect(await value(page, 'home-failed-sign-ins')).toBe(await total(failed));
         expect(await value(page, 'home-sessions')).toBe(await total('/api/sessions?pageSize=1'));
-        expect(await page.locator('[data-testid="usage-requests"]').textContent()).toBe('2');
-        expect(await page.locator('[data-testid="usage-caller-errors"]').textContent()).toBe('1');
+        expect(await page.locator('[data-testid="usage-requests"]').textContent()).toBe('5');
+        expect(await page.locator('[data-testid="usage-caller-errors"]').textContent()).toBe('2');
         await page.screenshot({ path: path.join(SHOTS, `mobile-home-${vp.name}.png`) });
         await page.locator('[data-testid="home-sessions"]').click();
         await page.waitForURL(/\/m\/sessions/);
+        await page.context().close();
+      });
+
+      it('the top callers today are the server’s, a key’s row opening the key’s own page', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        const rows = page.locator('[data-testid="home-caller"]');
+        await rows.first().waitFor();
+        const { day } = beijingToday();
+        const callers = (await api('GET', `/api/admin/usage/callers?from=${day}&to=${day}`)).json().data.items;
+        expect(callers.map((c: { apiKeyId: string | null; requests: number }) => [c.apiKeyId, c.requests])).toEqual([
+          [partnerKey.id, 3],
+          [null, 2],
+        ]);
+        expect(await rows.count()).toBe(2);
+        const lines = async (i: number) =>
+          (await rows.nth(i).locator('.van-cell__title > span, .van-cell__label, .van-cell__value').allTextContents())
+            .map((x) => x.trim())
+            .sort();
+        expect(await lines(0)).toEqual(
+          ['3 次', `合作方乙 tj_${partnerKey.prefix}…`, '调用方错误 1 · 服务故障 0'].sort(),
+        );
+        expect(await lines(1)).toEqual(['2 次', '匿名调用（无密钥）', '调用方错误 1 · 服务故障 0'].sort());
+        await page.locator('[data-testid="home-callers"]').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: path.join(SHOTS, `mobile-home-callers-${vp.name}.png`) });
+        // The phone has no usage page: a key's row opens the key, whose page shows its traffic; anonymous opens nothing.
+        expect(await rows.nth(0).locator('.van-cell__right-icon').count()).toBe(1);
+        expect(await rows.nth(1).locator('.van-cell__right-icon').count()).toBe(0);
+        await rows.nth(0).click();
+        await page.waitForURL(new RegExp(`/m/api-keys/${partnerKey.id}$`));
+        await page.locator('[data-testid="api-key-usage"]').waitFor();
+        await page.context().close();
+      });
+
+      it('today’s failed sign-ins open the login log filtered to those rows', async () => {
+        const page = await open(vp);
+        await signIn(page);
+        const cell = page.locator('[data-testid="home-failed-sign-ins"]');
+        await cell.locator('.num-inline').waitFor();
+        const count = Number(await value(page, 'home-failed-sign-ins'));
+        expect(count).toBeGreaterThanOrEqual(2);
+        await cell.click();
+        await page.waitForURL(/\/m\/sessions\?/);
+        const { day } = beijingToday();
+        expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
+          event: 'login',
+          result: 'failure',
+          from: day,
+          to: day,
+        });
+        expect(await page.locator('[data-testid="login-log-filter"]').textContent()).toContain(
+          `只看：登录 · 失败 · ${day}`,
+        );
+        const rows = page.locator('[data-testid="login-log-row"]');
+        await rows.first().waitFor();
+        await page.waitForTimeout(300); // the list's next page, if it asks one
+        expect(await rows.count()).toBe(count);
+        for (const tag of await rows.locator('.van-tag').allTextContents()) expect(tag.trim()).toBe('失败');
+        await page.screenshot({ path: path.join(SHOTS, `mobile-login-log-failures-${vp.name}.png`) });
+        // Clearing the filter shows the whole log again (the sign-ins that worked too).
+        await page.locator('[data-testid="login-log-filter"] .van-tag__close').click();
+        await page.locator('[data-testid="login-log-row"] .van-tag', { hasText: '成功' }).first().waitFor();
         await page.context().close();
       });
 
@@ -97,6 +165,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the phone home shows the day’s numb
         await page.locator('[data-testid="home-sessions"] .num-inline').waitFor();
         expect(await page.locator('[data-testid="home-failed-sign-ins"]').count()).toBe(0);
         expect(await page.locator('[data-testid="usage-today"]').count()).toBe(0);
+        expect(await page.locator('[data-testid="home-callers"]').count()).toBe(0);
         expect(asked.filter((p) => /usage|login-logs/.test(p))).toEqual([]);
         await page.context().close();
       });

@@ -46,6 +46,10 @@ const beijing = new Intl.DateTimeFormat('en-CA', {
 });
 
 /** `2026-11-23 14:32`, Beijing time; the input unchanged when it is not a date. */
+/** `names[key][l]`: a server code by its name, or the code itself when this CLI is older than the server's names. */
+export const nameIn = (names: Record<string, { zh: string; en: string }>, key: string, l: 'zh' | 'en') =>
+  Object.hasOwn(names, key) ? names[key][l] : key;
+
 export function formatDate(value: unknown): string {
   if (typeof value !== 'string' && typeof value !== 'number') return value == null ? '' : String(value);
   const d = new Date(value);

@@ -223,7 +223,24 @@ describe('tianji command line', () => {
   it('audit list shows what the commands did, with Beijing dates', async () => {
     const r = await h.run(['audit', 'list', '--action', 'user.create']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}\s+admin\s+user\.create/);
+    // The action and the target by name, as the desktop audit page shows them: no codes, no bare ids.
+    expect(r.stdout).toMatch(/^时间\s+操作人\s+动作\s+对象\s+IP$/m);
+    expect(r.stdout).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}\s+admin\s+新增用户\s+用户 \S+/);
+    expect(r.stdout).not.toContain('user.create');
+    const rows = JSON.parse((await h.run(['audit', 'list', '--action', 'user.create', '--json'])).stdout)
+      .items as Array<{
+      targetId: string;
+      targetName: string;
+    }>;
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(r.stdout).toContain(`用户 ${row.targetName}`);
+      expect(r.stdout).not.toContain(row.targetId);
+    }
+    const en = await h.run(['audit', 'list', '--action', 'user.create'], { env: { LANG: 'en_US.UTF-8' } });
+    expect(en.stdout).toMatch(/^Time\s+By\s+Action\s+Target\s+IP$/m);
+    expect(en.stdout).toMatch(/\s+admin\s+Add user\s+User \S+/);
+    expect(en.stdout).toMatch(/^Page 1, \d+ in all$/m);
   });
 
   it('usage errors exit 2 and name what is allowed', async () => {

@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDb, useTestApp, login } from './helpers.js';
 import { recordAudit } from '../src/admin/audit/recorder.js';
+import { timeWindow } from '../src/admin/audit/repository.js';
 import { adminCall, createRole, createUser, PASSWORD, type Call } from './admin-fixtures.js';
 
 interface Entry {
@@ -68,9 +69,25 @@ describeEachDb('audit log', (dialect) => {
     expect((await list('keyword=admin')).total).toBeGreaterThanOrEqual(4);
     expect((await list(`from=${encodeURIComponent(started)}&action=user.create`)).total).toBe(2);
     expect((await list('to=2000-01-01')).total).toBe(0);
-    // Bare dates: from 00:00 of the first day through the whole last day (UTC).
-    const [first, last] = [started.slice(0, 10), new Date().toISOString().slice(0, 10)];
+    // Bare dates are Beijing days (the admin's): from 00:00 +08:00 of the first through the whole last day.
+    const beijingDay = (ms: number) => new Date(ms + 8 * 3600_000).toISOString().slice(0, 10);
+    const [first, last] = [beijingDay(Date.parse(started)), beijingDay(Date.now())];
     expect((await list(`from=${first}&to=${last}&action=user.create`)).total).toBe(2);
+    // The Beijing day ends at 16:00 UTC: a window up to 16:00 UTC of the day before `first` sees none of them…
+    const dayBefore = beijingDay(Date.parse(`${first}T00:00:00+08:00`) - 1);
+    expect((await list(`to=${dayBefore}&action=user.create`)).total).toBe(0);
+    // …and one from the Beijing day after `last` starts in the future.
+    const dayAfter = beijingDay(Date.parse(`${last}T00:00:00+08:00`) + 86400_000);
+    expect((await list(`from=${dayAfter}&action=user.create`)).total).toBe(0);
+  });
+
+  it('reads a bare date as the Beijing day (00:00 +08:00 through the next 00:00), as the admin shows dates', () => {
+    expect(timeWindow({ from: '2026-11-27', to: '2026-11-27' })).toEqual({
+      from: '2026-11-26T16:00:00.000Z',
+      before: '2026-11-27T16:00:00.000Z',
+    });
+    // An instant is taken as given.
+    expect(timeWindow({ from: '2026-11-27T00:00:00Z' }).from).toBe('2026-11-27T00:00:00.000Z');
   });
 
   it('names the bad filter', async () => {

@@ -207,6 +207,35 @@ describeEachDb('API keys', (dialect) => {
     expect((await call(t.app)).statusCode).toBe(200);
   });
 
+  it('the hitokoto.cn drop-in refuses a key in its own {status, message} shape, as the 每日推荐 group', async () => {
+    const drop = (secret?: string) => call(t.app, secret, '/hitokoto/');
+    const shape = (res: Awaited<ReturnType<typeof drop>>, status: number) => {
+      expect(res.statusCode, res.body).toBe(status);
+      const body = res.json();
+      expect(Object.keys(body).sort()).toEqual(['data', 'message', 'status', 'ts']);
+      expect(body).toMatchObject({ status, data: [] });
+      return body.message as string;
+    };
+    expect(shape(await drop(`tj_${'a'.repeat(43)}`), 401)).toBe('接口密钥无效或已失效');
+    // A key for other groups only is refused there, as at /api/hitokoto; a daily key is served.
+    const mood = await createKey(admin, { groups: ['mood'] });
+    expect(shape(await drop(mood.secret), 403)).toContain('每日推荐');
+    expect((await call(t.app, mood.secret, '/api/hitokoto')).statusCode).toBe(403);
+    const daily = await createKey(admin, { groups: ['daily'], perMinute: 1 });
+    await awayFromMinuteEdge();
+    expect((await drop(daily.secret)).statusCode).toBe(200);
+    const over = await drop(daily.secret);
+    expect(shape(over, 429)).toMatch(/^接口密钥的请求配额已用完：每分钟最多 1 次/);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    await admin('PUT', '/api/admin/api-keys/policy', { requireKeyGroups: ['daily'] });
+    try {
+      expect(shape(await drop(), 401)).toMatch(/「每日推荐」分组的接口需要接口密钥/);
+    } finally {
+      await admin('PUT', '/api/admin/api-keys/policy', { requireKeyGroups: [] });
+    }
+    expect((await drop()).statusCode).toBe(200);
+  });
+
   it('a delegated operator needs the points, and cannot give a key more than the server defaults', async () => {
     const viewer = await userWithGrants(t.app, admin, 'keyviewer', { [MENU]: 1 });
     expect((await viewer.call('GET', '/api/admin/api-keys')).statusCode).toBe(200);

@@ -1,5 +1,7 @@
 import { reactive } from 'vue';
+import { LOGIN_EVENT_NAMES } from '@tianji/client';
 import type { createAppSession } from './app-session';
+import { shownPrefix, type UsageCaller } from './api-keys';
 import type { AuditEntry } from './types';
 import { totals, type Total, type UsageRowLike } from './usage';
 
@@ -8,6 +10,7 @@ type AppSession = ReturnType<typeof createAppSession>;
 /** The route each number of the home page is read from: a number shows only when the user may call its route. */
 export const HOME_ROUTES = {
   usage: 'GET /api/admin/usage',
+  callers: 'GET /api/admin/usage/callers',
   sessions: 'GET /api/sessions',
   failedSignIns: 'GET /api/login-logs',
   audit: 'GET /api/audit-logs',
@@ -18,6 +21,51 @@ export type HomeNumber = keyof typeof HOME_ROUTES;
 export function beijingToday(now = Date.now()): { day: string; start: string } {
   const day = new Date(now + 8 * 3600_000).toISOString().slice(0, 10);
   return { day, start: `${day}T00:00:00+08:00` };
+}
+
+/** How many callers the home lists. */
+export const TOP_CALLERS = 5;
+
+/** A caller as a person reads it: the key's name and prefix (`合作方 tj_ab12cd34…`), or `anonymous` for no key. */
+export const callerName = (c: Pick<UsageCaller, 'apiKeyId' | 'name' | 'prefix'>, anonymous: string) =>
+  c.apiKeyId ? [c.name, c.prefix && shownPrefix({ prefix: c.prefix })].filter(Boolean).join(' ') : anonymous;
+
+/** The busiest callers of a period, most requests first (the server sorts so too; the home keeps the first few). */
+export const topCallers = (items: UsageCaller[], n = TOP_CALLERS) =>
+  [...items].sort((a, b) => b.requests - a.requests).slice(0, n);
+
+/**
+ * The login log's filter for today's failed sign-ins: the home counts with it and its tile opens the log with it
+ * (`?event=login&result=failure&from=…&to=…`), so the tile's number is the rows the log then shows.
+ */
+export const failedSignInsFilter = ({ day }: { day: string }) =>
+  ({ event: 'login', result: 'failure', from: day, to: day }) as const;
+
+/** A login-log filter read from a link's query: only values the log offers (a day is `YYYY-MM-DD`, Beijing). */
+export interface LoginLogLinkFilter {
+  event?: keyof typeof LOGIN_EVENT_NAMES;
+  result?: 'success' | 'failure';
+  from?: string;
+  to?: string;
+}
+
+/**
+ * The filter a link opens the login log with (the failed sign-ins tile's `failedSignInsFilter`), read back from the
+ * route query; anything else in it is ignored. Both apps' login logs apply it.
+ */
+export function loginLogFilterOfQuery(q: Record<string, unknown>): LoginLogLinkFilter {
+  const one = (k: string) => (typeof q[k] === 'string' ? (q[k] as string) : '');
+  const day = (k: string) => (/^\d{4}-\d{2}-\d{2}$/.test(one(k)) ? one(k) : undefined);
+  const event = one('event');
+  const result = one('result');
+  return Object.fromEntries(
+    Object.entries({
+      event: Object.hasOwn(LOGIN_EVENT_NAMES, event) ? event : undefined,
+      result: result === 'success' || result === 'failure' ? result : undefined,
+      from: day('from'),
+      to: day('to'),
+    }).filter(([, v]) => v !== undefined),
+  ) as LoginLogLinkFilter;
 }
 
 export interface UsageSummary {
@@ -42,6 +90,8 @@ export function usageSummary(rows: UsageRowLike[]): UsageSummary {
 export interface HomeNumbers {
   /** Today's public API calls. */
   usage?: UsageSummary;
+  /** Today's busiest callers of the public API (keys, and everyone without one), at most TOP_CALLERS. */
+  callers?: UsageCaller[];
   /** Sessions signed in now. */
   sessions?: number;
   /** Sign-ins that failed today. */
@@ -72,12 +122,17 @@ export function useHomeNumbers(
       const q = { from: day, to: day };
       numbers.usage = usageSummary((await app.call(api.GET('/api/admin/usage', { params: { query: q } }))).data.items);
     },
+    callers: async ({ day }) => {
+      const q = { from: day, to: day };
+      const items = (await app.call(api.GET('/api/admin/usage/callers', { params: { query: q } }))).data.items;
+      numbers.callers = topCallers(items);
+    },
     sessions: async () => {
       const q = { page: 1, pageSize: 1 };
       numbers.sessions = (await app.call(api.GET('/api/sessions', { params: { query: q } }))).data.total;
     },
-    failedSignIns: async ({ start }) => {
-      const q = { page: 1, pageSize: 1, event: 'login', result: 'failure', from: start } as const;
+    failedSignIns: async (today) => {
+      const q = { page: 1, pageSize: 1, ...failedSignInsFilter(today) };
       numbers.failedSignIns = (await app.call(api.GET('/api/login-logs', { params: { query: q } }))).data.total;
     },
     audit: async () => {

@@ -294,7 +294,7 @@ const en: typeof zh = {
     allCallers: 'All callers',
     callers: 'Callers',
     caller: 'Caller',
-    anonymous: 'Anonymous (no key)',
+    anonymous: 'Anonymous calls (no key)',
   },
   home: {
     welcome: 'Welcome, {name}',
@@ -310,6 +310,9 @@ const en: typeof zh = {
     faultRate: 'Fault rate {rate}',
     sessions: 'Online sessions',
     failedSignIns: 'Failed sign-ins today',
+    topCallers: 'Top callers today',
+    allUsage: 'API usage',
+    noCallers: 'No calls yet today',
     recentAudit: 'Recent activity',
     allAudit: 'View all',
     noAudit: 'No data',

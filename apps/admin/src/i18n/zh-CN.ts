@@ -288,7 +288,7 @@ export default {
     allCallers: '全部调用方',
     callers: '调用方',
     caller: '调用方',
-    anonymous: '匿名（无密钥）',
+    anonymous: '匿名调用（无密钥）',
   },
   home: {
     welcome: '欢迎，{name}',
@@ -304,6 +304,9 @@ export default {
     faultRate: '故障率 {rate}',
     sessions: '在线会话',
     failedSignIns: '今日登录失败',
+    topCallers: '今日调用最多',
+    allUsage: '接口统计',
+    noCallers: '今天还没有调用',
     recentAudit: '最近操作',
     allAudit: '查看全部',
     noAudit: '暂无数据',

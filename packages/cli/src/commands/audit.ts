@@ -1,7 +1,43 @@
 /** audit list */
+import { AUDIT_ACTIONS, AUDIT_TARGETS, type paths } from '@tianji/client';
 import type { Command } from 'commander';
+import { lang } from '../config.js';
 import { action, positiveInt, unwrap } from '../context.js';
-import { formatDate, table } from '../output.js';
+import { formatDate, nameIn, table } from '../output.js';
+
+type Entry = paths['/api/audit-logs']['get']['responses'][200]['content']['application/json']['data']['items'][number];
+
+const TEXT = {
+  zh: {
+    headers: ['时间', '操作人', '动作', '对象', 'IP'],
+    page: (p: number, total: number) => `第 ${p} 页，共 ${total} 条`,
+  },
+  en: {
+    headers: ['Time', 'By', 'Action', 'Target', 'IP'],
+    page: (p: number, total: number) => `Page ${p}, ${total} in all`,
+  },
+};
+
+/** The target as the desktop audit page shows it: its kind, then its name (the id only when it has none). */
+function targetText(e: Entry, l: 'zh' | 'en'): string {
+  const kind = e.targetType ? nameIn(AUDIT_TARGETS, e.targetType, l) : '';
+  return [kind, e.targetName || e.targetId].filter(Boolean).join(' ');
+}
+
+/** The audit log as people read it: actions and targets by the server's names, in the CLI's language. */
+export function auditTable(items: Entry[], l = lang()): string {
+  const cols: Array<(e: Entry) => unknown> = [
+    (e) => formatDate(e.createdAt),
+    (e) => e.actorUsername,
+    (e) => nameIn(AUDIT_ACTIONS, e.action, l),
+    (e) => targetText(e, l),
+    (e) => e.ip,
+  ];
+  return table(
+    items,
+    cols.map((value, i) => ({ header: TEXT[l].headers[i], value })),
+  );
+}
 
 export function register(program: Command): void {
   program
@@ -11,8 +47,8 @@ export function register(program: Command): void {
     .description('查询审计日志，最新的在前')
     .option('--keyword <text>', '动作、操作人、对象类型或对象 ID 的子串')
     .option('--action <action>', '精确动作，如 user.create')
-    .option('--from <date>', '起始（含），如 2026-01-31')
-    .option('--to <date>', '截止（含），如 2026-01-31')
+    .option('--from <date>', '起始日（北京时间，含）或时刻，如 2026-01-31')
+    .option('--to <date>', '截止日（北京时间，含）或时刻，如 2026-01-31')
     .option('--page <n>', '页码', positiveInt('--page'), 1)
     .option('--page-size <n>', '每页条数 1–100', positiveInt('--page-size', 100), 20)
     .action(
@@ -30,14 +66,7 @@ export function register(program: Command): void {
             pageSize: o.pageSize,
           };
           const page = await unwrap(ctx.session.api.GET('/api/audit-logs', { params: { query } }));
-          const text = table(page.items, [
-            { header: '时间', value: (i) => formatDate(i.createdAt) },
-            { header: '操作人', value: (i) => i.actorUsername },
-            { header: '动作', value: (i) => i.action },
-            { header: '对象', value: (i) => [i.targetType, i.targetId].filter(Boolean).join(' ') },
-            { header: 'IP', value: (i) => i.ip },
-          ]);
-          return { json: page, text: `${text}\n第 ${page.page} 页，共 ${page.total} 条` };
+          return { json: page, text: `${auditTable(page.items)}\n${TEXT[lang()].page(page.page, page.total)}` };
         },
       ),
     );

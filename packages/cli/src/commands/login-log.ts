@@ -3,7 +3,7 @@ import { CLIENT_KIND_NAMES, LOGIN_EVENT_NAMES, LOGIN_REASON_NAMES } from '@tianj
 import type { Command } from 'commander';
 import { lang } from '../config.js';
 import { action, positiveInt, raw } from '../context.js';
-import { formatDate, table } from '../output.js';
+import { formatDate, nameIn, table } from '../output.js';
 
 type Entry = {
   createdAt: string;
@@ -29,10 +29,6 @@ const TEXT = {
     page: (p: number, total: number) => `Page ${p}, ${total} in all`,
   },
 };
-
-/** `table[key][l]`, or the code itself when this CLI is older than the server's names. */
-const nameIn = (names: Record<string, { zh: string; en: string }>, key: string, l: 'zh' | 'en') =>
-  Object.hasOwn(names, key) ? names[key][l] : key;
 
 /** The login log as people read it: events, results, reasons and client kinds by name (the server's names). */
 export function loginLogTable(items: Entry[], l = lang()): string {

@@ -3693,7 +3693,7 @@ export interface paths {
                     /** @description Id of the user who acted */
                     actorId?: string;
                     /**
-                     * @description From this instant (inclusive). A bare date means 00:00 UTC of that day.
+                     * @description From this instant (inclusive). A bare date means 00:00 Beijing time (UTC+8) of that day, the day the admin shows.
                      * @example 2026-01-31
                      */
                     from?: string;
@@ -3704,7 +3704,7 @@ export interface paths {
                     /** @description Items per page, 1 to 100 */
                     pageSize: number;
                     /**
-                     * @description Up to this instant (inclusive). A bare date includes that whole day (UTC).
+                     * @description Up to this instant (inclusive). A bare date includes that whole Beijing day.
                      * @example 2026-01-31
                      */
                     to?: string;
@@ -3786,14 +3786,14 @@ export interface paths {
                     /** @description Id of the user who acted */
                     actorId?: string;
                     /**
-                     * @description From this instant (inclusive). A bare date means 00:00 UTC of that day.
+                     * @description From this instant (inclusive). A bare date means 00:00 Beijing time (UTC+8) of that day, the day the admin shows.
                      * @example 2026-01-31
                      */
                     from?: string;
                     /** @description Case-insensitive substring of the action, the actor’s username, the target type or the target id */
                     keyword?: string;
                     /**
-                     * @description Up to this instant (inclusive). A bare date includes that whole day (UTC).
+                     * @description Up to this instant (inclusive). A bare date includes that whole Beijing day.
                      * @example 2026-01-31
                      */
                     to?: string;
@@ -4772,7 +4772,7 @@ export interface paths {
                     /** @description login, logout, session-ended, forced-logout or refresh-reused */
                     event?: "login" | "logout" | "session-ended" | "forced-logout" | "refresh-reused";
                     /**
-                     * @description From this instant (inclusive). A bare date means 00:00 UTC of that day.
+                     * @description From this instant (inclusive). A bare date means 00:00 Beijing time (UTC+8) of that day, the day the admin shows.
                      * @example 2026-01-31
                      */
                     from?: string;
@@ -4787,7 +4787,7 @@ export interface paths {
                     /** @description success or failure */
                     result?: "success" | "failure";
                     /**
-                     * @description Up to this instant (inclusive). A bare date includes that whole day (UTC).
+                     * @description Up to this instant (inclusive). A bare date includes that whole Beijing day.
                      * @example 2026-01-31
                      */
                     to?: string;
@@ -4881,7 +4881,7 @@ export interface paths {
                     /** @description login, logout, session-ended, forced-logout or refresh-reused */
                     event?: "login" | "logout" | "session-ended" | "forced-logout" | "refresh-reused";
                     /**
-                     * @description From this instant (inclusive). A bare date means 00:00 UTC of that day.
+                     * @description From this instant (inclusive). A bare date means 00:00 Beijing time (UTC+8) of that day, the day the admin shows.
                      * @example 2026-01-31
                      */
                     from?: string;
@@ -4892,7 +4892,7 @@ export interface paths {
                     /** @description success or failure */
                     result?: "success" | "failure";
                     /**
-                     * @description Up to this instant (inclusive). A bare date includes that whole day (UTC).
+                     * @description Up to this instant (inclusive). A bare date includes that whole Beijing day.
                      * @example 2026-01-31
                      */
                     to?: string;

@@ -62,8 +62,11 @@ const DESCRIPTION = [
   '- `c` repeatable; unknown categories are ignored. `min_length` (default 0) and `max_length` (default 30, at most 1000 and above `min_length`, else 30): a query no category or no sentence fits is HTTP 400 `{status, message, data: [], ts}` with hitokoto.cn’s Chinese message.',
   '- `encode=json|text|js` (anything else = json); `js` writes the sentence into `select` (default `.hitokoto`). `charset=gbk` answers GBK bytes. `callback` answers JSONP `;callback({...});` as `text/javascript`.',
   '- **What differs on purpose:** `select` is escaped (hitokoto.cn pastes it into the script, so a crafted link runs code on the embedding page); a `callback` that is not a function name is a 400; the category is drawn by its weight (every sentence in range equally likely), not uniformly; `creator_uid` and `reviewer` are 0 and `id` is derived from `uuid`.',
-  '- Same as the rest of the public API: open CORS, the same rate limit (429 in this surface’s `{status, message}` shape), no caching headers (every call is a new pick). Counted in usage as its own endpoint.',
+  '- Same as the rest of the public API: open CORS, the same rate limit (429 in this surface’s `{status, message}` shape), API keys as `/api/hitokoto` (group 每日 daily: a key limited to other groups is 403, a key required for daily is 401 without one, all in the `{status, message}` shape), no caching headers (every call is a new pick). Counted in usage as its own endpoint.',
 ].join('\n');
+
+/** Statuses a caller acts on differently from a bad query (fix the key, wait): answered as they are. */
+const KEPT_STATUS = new Set([401, 403, 429]);
 
 function send(reply: FastifyReply, r: V1Reply) {
   return reply.code(r.status).type(r.contentType).send(r.body);
@@ -78,7 +81,9 @@ export default async function dropIns(app: FastifyInstance) {
   app.route({
     method: 'GET',
     url: '/hitokoto/',
-    config: { area: 'other', countsUsage: true },
+    // The same sentences as /api/hitokoto, so the same group: a key's `groups` allow-list and the require-key policy
+    // treat both alike (an operator who closes 每日 to anonymous callers closes its drop-in too).
+    config: { area: 'other', countsUsage: true, lookupGroup: 'daily' },
     schema: {
       tags: [DROP_IN_TAG.name],
       summary: '一言 hitokoto.cn 兼容 Hitokoto drop-in',
@@ -95,16 +100,19 @@ export default async function dropIns(app: FastifyInstance) {
           },
         },
         '4xx': {
-          description: '无句子符合 / 参数无效 / 请求过于频繁',
+          description:
+            '无句子符合 / 参数无效（400）、接口密钥无效或需要密钥（401）、密钥不允许（403）、请求过于频繁（429）',
           content: { 'application/json': { schema: V1FailureSchema } },
         },
       },
     },
     // The schema documents; hitokoto.cn reads any value leniently (readV1Query), so nothing is refused by a validator.
     validatorCompiler: () => () => true,
-    // Errors before the handler (the rate limit) in this surface's shape, never the envelope of /api.
+    // Errors before the handler (a refused key, the rate limit) in this surface's shape, never the envelope of /api;
+    // a key refused keeps its status (401 invalid or required, 403 not allowed, 429 quota), as the /api routes answer.
     errorHandler: (err: FastifyError, req, reply) => {
-      const status = err.statusCode === 429 ? 429 : err.statusCode && err.statusCode < 500 ? 400 : 500;
+      const code = err.statusCode ?? 500;
+      const status = KEPT_STATUS.has(code) ? code : code < 500 ? 400 : 500;
       if (status === 500) req.log.error({ err }, 'hitokoto drop-in failed');
       const message = status === 500 ? '服务器内部错误，请稍后重试' : err.message;
       for (const [k, v] of Object.entries((err as { headers?: Record<string, string> }).headers ?? {}))

@@ -11,7 +11,8 @@ const DAY_MS = 86_400_000;
 export function timeWindow(f: AuditFilter): { from?: string; before?: string } {
   const parse = (field: 'from' | 'to', v: string) => {
     const bare = /^\d{4}-\d{2}-\d{2}$/.test(v);
-    const ms = Date.parse(bare ? `${v}T00:00:00Z` : v);
+    // A bare day is a Beijing day, as every date the admin shows and its date pickers send.
+    const ms = Date.parse(bare ? `${v}T00:00:00+08:00` : v);
     if (Number.isNaN(ms)) throw fieldError(field, '不是有效的日期或时间', v);
     return { ms, bare };
   };

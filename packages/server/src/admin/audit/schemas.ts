@@ -20,11 +20,12 @@ const Filters = {
   actorId: Type.Optional(Type.String({ maxLength: 64, description: 'Id of the user who acted' })),
   from: Type.Optional({
     ...IsoDate,
-    description: 'From this instant (inclusive). A bare date means 00:00 UTC of that day.',
+    description:
+      'From this instant (inclusive). A bare date means 00:00 Beijing time (UTC+8) of that day, the day the admin shows.',
   }),
   to: Type.Optional({
     ...IsoDate,
-    description: 'Up to this instant (inclusive). A bare date includes that whole day (UTC).',
+    description: 'Up to this instant (inclusive). A bare date includes that whole Beijing day.',
   }),
 };
 
