@@ -6174,7 +6174,8 @@ export interface paths {
          *     - `count`: 1–100, default 1.
          *     - `gender`: `male`/`female` (any case) or `男`/`女`; omitted = mixed. Anything else is an error.
          *     - `seed`: up to 64 characters (an integer works too). The same seed, count and gender give the same users; a larger
-         *       count only appends users. Seeded answers are dated before 2025-01-01 so they never change; `avatar` follows the host you call.
+         *       count only appends users. Seeded answers are dated before 2025-01-01, so they do not move with the clock; `avatar` follows the host you call.
+         *       Since 2026-11-27 (drawn with the service's own generator instead of Faker) a seed gives other users than it did before that day.
          *     - Not cached: every call without a seed gives new users.
          */
         get: {
