@@ -15,6 +15,8 @@ const HEALTH = 1.1;
 const CACHED = 1.25;
 const COMPUTED = 2;
 const ADMIN_READ = 1.5;
+/** Issue 32: a keyed request's server CPU ÷ the same request's made anonymously (bench:keyed, side by side). */
+export const KEYED_BUDGET = 1.1;
 
 const withBearer = async (ctx: BenchContext) => ({
   headers: { authorization: `Bearer ${(await ctx.login()).accessToken}` },
@@ -25,7 +27,7 @@ const withBearer = async (ctx: BenchContext) => ({
  * reach, so every request pays the key step (hash, cached lookup, checks, quota count, RateLimit headers) and none
  * is refused. Compare with the same path anonymous: keyed must cost at most 10 % more server CPU.
  */
-const withApiKey = async (ctx: BenchContext) => {
+export const withApiKey = async (ctx: BenchContext) => {
   const res = await fetch(`${ctx.baseUrl}/api/admin/api-keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${(await ctx.login()).accessToken}`, 'content-type': 'application/json' },

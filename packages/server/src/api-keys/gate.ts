@@ -4,7 +4,7 @@ import { LOOKUP_GROUPS } from '../plugins/lookup-platform.js';
 import { routeOf } from '../plugins/route-of.js';
 import { presentedKey } from './secret.js';
 import { usable, type ActiveKey } from './registry.js';
-import type { QuotaResult } from './quota.js';
+import type { KeyLimits, KeyQuota, QuotaResult } from './quota.js';
 
 const invalid = () => new AppError('API_KEY_INVALID', API_KEY_INVALID_MESSAGE);
 const groupName = (g: string) => LOOKUP_GROUPS[g as keyof typeof LOOKUP_GROUPS]?.name.split(' ')[0] ?? g;
@@ -15,7 +15,7 @@ const groupName = (g: string) => LOOKUP_GROUPS[g as keyof typeof LOOKUP_GROUPS]?
  * (valid, group, origin, address), then its quota, answered in the RateLimit-* headers. A key that fails is refused,
  * never treated as anonymous. The secret is never logged or echoed: every refusal has a fixed text.
  */
-export function apiKeyGate(defaults: { perMinute: number; perDay: number }): onRequestHookHandler {
+export function apiKeyGate(defaults: KeyLimits): onRequestHookHandler {
   return function gate(req, reply, done) {
     const secret = presentedKey(req.headers);
     const required = this.apiKeys.requireKeyGroups;
@@ -31,25 +31,39 @@ export function apiKeyGate(defaults: { perMinute: number; perDay: number }): onR
         );
       return done();
     }
-    // A key this instance knows answers without a promise (memory quota) or with one (Redis); an unknown one waits
-    // for its lookup.
-    const quota = this.apiKeyQuota;
-    const proceed = (key: ActiveKey | null): void | Promise<void> => {
-      const { id, perMinute, perDay } = admit(req, key);
-      const q = quota.take(id, { perMinute: perMinute ?? defaults.perMinute, perDay: perDay ?? defaults.perDay });
-      if (q instanceof Promise) return q.then((r) => answer(req, reply, id, r));
-      answer(req, reply, id, q);
-    };
-    let pending: void | Promise<void>;
+    // A key this instance knows is counted at once, without a promise when counting in memory (a Redis count answers
+    // with one); an unknown one waits for its lookup.
+    const known = this.apiKeys.cached(secret);
+    if (known === undefined) {
+      this.apiKeys
+        .find(secret)
+        .then((key) => count(req, reply, key, this.apiKeyQuota, defaults))
+        .then(() => done(), done);
+      return;
+    }
+    let counting: void | Promise<void>;
     try {
-      const known = this.apiKeys.cached(secret);
-      pending = known === undefined ? this.apiKeys.find(secret).then(proceed) : proceed(known);
+      counting = count(req, reply, known, this.apiKeyQuota, defaults);
     } catch (err) {
       return done(err as Error);
     }
-    if (pending) pending.then(() => done(), done);
+    if (counting) counting.then(() => done(), done);
     else done();
   };
+}
+
+/** Admits the request under `key` and counts it against the key's quota (a promise when the count is in Redis). */
+function count(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  key: ActiveKey | null,
+  quota: KeyQuota,
+  defaults: KeyLimits,
+): void | Promise<void> {
+  const { id, perMinute, perDay } = admit(req, key);
+  const q = quota.take(id, { perMinute: perMinute ?? defaults.perMinute, perDay: perDay ?? defaults.perDay });
+  if (q instanceof Promise) return q.then((r) => answer(req, reply, id, r));
+  answer(req, reply, id, q);
 }
 
 /** The key's own checks (valid, group, origin, address): the key, or the refusal thrown. */
@@ -80,16 +94,19 @@ function answer(req: FastifyRequest, reply: FastifyReply, id: string, q: QuotaRe
   req.apiKeyId = id;
   // A key without any limit (both 0) has no window to report.
   if (q.limit === 0) return;
-  const headers: Record<string, string> = {
-    'ratelimit-limit': String(q.limit),
-    'ratelimit-remaining': String(q.remaining),
-    'ratelimit-reset': String(q.reset),
-  };
   if (!q.allowed)
     throw new AppError(
       'TOO_MANY_REQUESTS',
       `接口密钥的请求配额已用完：${q.window === 'day' ? '每天（北京时间）' : '每分钟'}最多 ${q.limit} 次，请 ${q.reset} 秒后重试`,
-      { ...headers, 'retry-after': String(q.reset) },
+      {
+        'ratelimit-limit': String(q.limit),
+        'ratelimit-remaining': String(q.remaining),
+        'ratelimit-reset': String(q.reset),
+        'retry-after': String(q.reset),
+      },
     );
-  reply.headers(headers);
+  // One header at a time: no object built for an answer that is served (this runs on every keyed request).
+  reply.header('ratelimit-limit', q.limit);
+  reply.header('ratelimit-remaining', q.remaining);
+  reply.header('ratelimit-reset', q.reset);
 }

@@ -28,31 +28,52 @@ export interface QuotaResult {
   reset: number;
 }
 
-/** The two windows of one request: limits (MAX_SAFE_INTEGER: none) and when each ends (epoch ms). */
+/** The limits of one request's two windows (MAX_SAFE_INTEGER: none) and its time. */
 interface Windows {
   now: number;
   perMinute: number;
   perDay: number;
-  minuteEnds: number;
-  dayEnds: number;
+  minute: number;
+  day: number;
 }
 
-/** The answer to counts `[minute, day]` (day -1: the minute refused and the day was not counted). */
-function judge(w: Windows, [m, d]: [number, number]): QuotaResult {
-  const result = (window: QuotaResult['window'], limit: number, used: number, ends: number, allowed: boolean) => ({
+const minuteEnds = (minute: number) => (minute + 1) * MINUTE_MS;
+const dayEnds = (day: number) => (day + 1) * DAY_MS - SHANGHAI_OFFSET_MS;
+
+function result(
+  w: Windows,
+  window: QuotaResult['window'],
+  limit: number,
+  used: number,
+  ends: number,
+  allowed: boolean,
+): QuotaResult {
+  return {
     allowed,
     window,
     limit: limit === Number.MAX_SAFE_INTEGER ? 0 : limit,
     remaining: Math.max(0, limit - used),
     reset: Math.max(1, Math.ceil((ends - w.now) / 1000)),
-  });
+  };
+}
+
+/** The answer to counts `m` and `d` (d -1: the minute refused and the day was not counted). */
+function judge(w: Windows, m: number, d: number): QuotaResult {
   const minuteLeft = w.perMinute - m;
-  if (minuteLeft < 0) return result('minute', w.perMinute, m, w.minuteEnds, false);
-  if (d > w.perDay) return result('day', w.perDay, d, w.dayEnds, false);
+  if (minuteLeft < 0) return result(w, 'minute', w.perMinute, m, minuteEnds(w.minute), false);
+  if (d > w.perDay) return result(w, 'day', w.perDay, d, dayEnds(w.day), false);
   // Report the window with less room left.
   return w.perDay - d < minuteLeft
-    ? result('day', w.perDay, d, w.dayEnds, true)
-    : result('minute', w.perMinute, m, w.minuteEnds, true);
+    ? result(w, 'day', w.perDay, d, dayEnds(w.day), true)
+    : result(w, 'minute', w.perMinute, m, minuteEnds(w.minute), true);
+}
+
+/** One key's counts in this instance's memory: the minute and day they belong to, and the two counts. */
+interface Counts {
+  minute: number;
+  m: number;
+  day: number;
+  d: number;
 }
 
 export interface KeyLimits {
@@ -67,7 +88,11 @@ export interface KeyLimits {
  * atomically), in this instance's memory otherwise.
  */
 export class KeyQuota {
-  private readonly memory = new Map<string, { count: number; until: number }>();
+  /**
+   * By key id: the ids come from stored keys, so the map is bounded by them, and the id string a cached key carries is
+   * the same object on every request (its hash is computed once): a counted request builds no string.
+   */
+  private readonly memory = new Map<string, Counts>();
   private degraded = false;
 
   constructor(
@@ -77,46 +102,53 @@ export class KeyQuota {
 
   /** Counts one request; answered at once when counting in memory, a promise when counting in Redis. */
   take(id: string, limits: KeyLimits, now = Date.now()): QuotaResult | Promise<QuotaResult> {
-    const minute = Math.floor(now / MINUTE_MS);
-    const day = Math.floor((now + SHANGHAI_OFFSET_MS) / DAY_MS);
     const w: Windows = {
       now,
       perMinute: limits.perMinute > 0 ? limits.perMinute : Number.MAX_SAFE_INTEGER,
       perDay: limits.perDay > 0 ? limits.perDay : Number.MAX_SAFE_INTEGER,
-      minuteEnds: (minute + 1) * MINUTE_MS,
-      dayEnds: (day + 1) * DAY_MS - SHANGHAI_OFFSET_MS,
+      minute: Math.floor(now / MINUTE_MS),
+      day: Math.floor((now + SHANGHAI_OFFSET_MS) / DAY_MS),
     };
-    const mKey = `tianji:ak:m:${id}:${minute}`;
-    const dKey = `tianji:ak:d:${id}:${day}`;
     const redis = this.redis;
     if (redis && redis.status === 'ready')
-      return redis.eval(TAKE, 2, mKey, dKey, w.minuteEnds - now + 1000, w.dayEnds - now + 1000, w.perMinute).then(
-        (counts) => {
-          this.setDegraded(false);
-          return judge(w, counts as [number, number]);
-        },
-        (err: Error) => {
-          this.setDegraded(true, err.message);
-          return this.takeInMemory(w, mKey, dKey);
-        },
-      );
+      return redis
+        .eval(
+          TAKE,
+          2,
+          `tianji:ak:m:${id}:${w.minute}`,
+          `tianji:ak:d:${id}:${w.day}`,
+          minuteEnds(w.minute) - now + 1000,
+          dayEnds(w.day) - now + 1000,
+          w.perMinute,
+        )
+        .then(
+          (counts) => {
+            this.setDegraded(false);
+            const [m, d] = counts as [number, number];
+            return judge(w, m, d);
+          },
+          (err: Error) => {
+            this.setDegraded(true, err.message);
+            return this.takeInMemory(id, w);
+          },
+        );
     if (redis) this.setDegraded(true, `redis ${redis.status}`);
-    return this.takeInMemory(w, mKey, dKey);
+    return this.takeInMemory(id, w);
   }
 
-  private takeInMemory(w: Windows, mKey: string, dKey: string): QuotaResult {
-    const m = this.bump(mKey, w.minuteEnds - w.now);
-    return judge(w, [m, m > w.perMinute ? -1 : this.bump(dKey, w.dayEnds - w.now)]);
-  }
-
-  private bump(key: string, ttl: number): number {
-    const now = Date.now();
-    let e = this.memory.get(key);
-    if (!e || e.until <= now) {
-      if (this.memory.size >= 100_000) for (const [k, v] of this.memory) if (v.until <= now) this.memory.delete(k);
-      this.memory.set(key, (e = { count: 0, until: now + ttl }));
+  private takeInMemory(id: string, w: Windows): QuotaResult {
+    let c = this.memory.get(id);
+    if (!c) this.memory.set(id, (c = { minute: w.minute, m: 0, day: w.day, d: 0 }));
+    if (c.minute !== w.minute) {
+      c.minute = w.minute;
+      c.m = 0;
     }
-    return ++e.count;
+    if (c.day !== w.day) {
+      c.day = w.day;
+      c.d = 0;
+    }
+    const m = ++c.m;
+    return judge(w, m, m > w.perMinute ? -1 : ++c.d);
   }
 
   private setDegraded(now: boolean, reason?: string) {

@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { subscribeChannel } from '../plugins/redis-subscriber.js';
-import { hashSecret, isSecretShaped } from './secret.js';
+import { hashSecret, isSecretShaped, SECRET_LENGTH } from './secret.js';
 
 const CHANNEL = 'tianji:api-keys-changed';
 /** A looked-up key (or a miss) is trusted this long; a change made here or announced through Redis clears it at once. */
@@ -109,9 +109,11 @@ export class ApiKeyRegistry {
    * `find` can tell. A public request with a known key takes this path: a hash and a map lookup, no promise.
    */
   cached(secret: string, now = Date.now()): ActiveKey | null | undefined {
-    if (!isSecretShaped(secret)) return null;
+    if (secret.length !== SECRET_LENGTH) return null;
     const hit = this.cache.get(hashSecret(secret));
-    return hit && now - hit.at < CACHE_TTL_MS ? hit.key : undefined;
+    if (hit) return now - hit.at < CACHE_TTL_MS ? hit.key : undefined;
+    // The shape is checked only for a secret not seen lately (a seen one had it): anything else is refused unlooked-up.
+    return isSecretShaped(secret) ? undefined : null;
   }
 
   /**

@@ -4,6 +4,8 @@ import { hash, randomBytes } from 'node:crypto';
 export const SECRET_PREFIX = 'tj_';
 /** `tj_` + base64url of 32 random bytes. */
 const SECRET_SHAPE = /^tj_[A-Za-z0-9_-]{43}$/;
+/** The length of every secret (the shape's), checked before anything else. */
+export const SECRET_LENGTH = 46;
 
 /**
  * A new secret, its SHA-256 (what is stored: 256 random bits need no slow hash) and its visible prefix (the first 8

@@ -13,6 +13,12 @@ interface Tally {
   buckets: number[];
 }
 
+interface Slot {
+  day: string;
+  batch: Map<string, Tally>;
+  tally: Tally;
+}
+
 export interface UsageRow {
   endpoint: string;
   day: string;
@@ -34,8 +40,10 @@ export interface UsageRow {
  */
 export class UsageRecorder {
   private pending = new Map<string, Tally>();
-  /** Per endpoint, the tally record() last counted into, with the day and batch it belongs to. */
-  private readonly current = new Map<string, { day: string; batch: Map<string, Tally>; tally: Tally }>();
+  /** Per endpoint, the tally record() last counted an anonymous call into, with the day and batch it belongs to. */
+  private readonly current = new Map<string, Slot>();
+  /** The same per API key id (bounded by the stored keys). */
+  private readonly currentByKey = new Map<string, Map<string, Slot>>();
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -52,17 +60,21 @@ export class UsageRecorder {
    * anonymous caller).
    */
   record(endpoint: string, ms: number, failure?: 'caller' | 'server', apiKeyId = '', day = todayInShanghai()): void {
-    if (apiKeyId) this.lastUsed.set(apiKeyId, Date.now());
-    // The caller's tally of the day in this batch, found without building the `day|endpoint|key` key of each request
-    // (an anonymous caller's slot is the endpoint itself: no string is built for it).
-    const slot = apiKeyId ? `${endpoint}|${apiKeyId}` : endpoint;
-    let current = this.current.get(slot);
+    // The caller's tally of the day in this batch, found without building the `day|endpoint|key` key of each request:
+    // an anonymous caller's slot is the endpoint, a key's the endpoint in the key's own map (no string built for either).
+    let slots = this.current;
+    if (apiKeyId) {
+      this.lastUsed.set(apiKeyId, Date.now());
+      slots = this.currentByKey.get(apiKeyId) ?? new Map();
+      if (slots.size === 0) this.currentByKey.set(apiKeyId, slots);
+    }
+    let current = slots.get(endpoint);
     if (!current || current.day !== day || current.batch !== this.pending) {
       const key = `${day}|${endpoint}|${apiKeyId}`;
       let tally = this.pending.get(key);
       if (!tally) this.pending.set(key, (tally = { requests: 0, errors: 0, callerErrors: 0, buckets: emptyBuckets() }));
       current = { day, batch: this.pending, tally };
-      this.current.set(slot, current);
+      slots.set(endpoint, current);
     }
     const t = current.tally;
     t.requests++;
