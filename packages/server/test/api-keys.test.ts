@@ -3,7 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { MENUS } from '../src/catalogue.js';
 import { adminCall, userWithGrants, type Call } from './admin-fixtures.js';
-import { capturedLog, describeEachDb, getTestInstance, REDIS_URL, testConfig, type TestInstance } from './helpers.js';
+import {
+  capturedLog,
+  describeEachDb,
+  getTestInstance,
+  REDIS_URL,
+  testConfig,
+  type TestInstance,
+  useTestApp,
+} from './helpers.js';
 
 const MENU = MENUS.apiKeys.code;
 const USAGE = MENUS.usage.code;
@@ -335,5 +343,33 @@ describe.skipIf(!REDIS_URL)('API keys across instances (Redis)', () => {
       await b.close();
       await a.close();
     }
+  });
+});
+
+describe('API keys and the per-IP limit', () => {
+  const t = useTestApp('sqlite', { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '60' });
+
+  it('a keyed caller is counted against its key, never against the address it calls from', async () => {
+    const admin = await adminCall(t.app);
+    const { secret } = await createKey(admin, { perMinute: 20 });
+    await awayFromMinuteEdge();
+    const from = (headers: Record<string, string>) =>
+      t.app.inject({ url: ENDPOINT, remoteAddress: '192.0.2.30', headers });
+    // Well past the address's 3: each answer reports the key's window.
+    for (let i = 0; i < 8; i++) {
+      const res = await from({ 'x-api-key': secret });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['ratelimit-limit']).toBe('20');
+      expect(res.headers['ratelimit-remaining']).toBe(String(19 - i));
+    }
+    // The same address without the key still has its own 3, untouched by the keyed calls.
+    for (let i = 0; i < 3; i++) {
+      const res = await from({});
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['ratelimit-limit']).toBe('3');
+    }
+    const limited = await from({});
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().msg).toContain('每个 IP');
   });
 });

@@ -9,27 +9,33 @@ import type { KeyLimits, KeyQuota, QuotaResult } from './quota.js';
 const invalid = () => new AppError('API_KEY_INVALID', API_KEY_INVALID_MESSAGE);
 const groupName = (g: string) => LOOKUP_GROUPS[g as keyof typeof LOOKUP_GROUPS]?.name.split(' ')[0] ?? g;
 
+/** The per-IP limit of anonymous callers: `@fastify/rate-limit`'s handler (`app.rateLimit()`), run by the key step. */
+export type PerIpLimit = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
 /**
- * The public API's key step, one onRequest hook ahead of the per-IP limit. Without a key header it does nothing
- * (unless the operator requires a key for some groups: then one set lookup). With one: the cached key, its checks
- * (valid, group, origin, address), then its quota, answered in the RateLimit-* headers. A key that fails is refused,
- * never treated as anonymous. The secret is never logged or echoed: every refusal has a fixed text.
+ * The public API's key step, the one onRequest hook that decides how a caller is counted. Without a key header: the
+ * per-IP limit (after one set lookup when the operator requires a key for some groups). With one: the cached key, its
+ * checks (valid, group, origin, address), then its quota, answered in the RateLimit-* headers. A key that fails is
+ * refused, never treated as anonymous. The secret is never logged or echoed: every refusal has a fixed text.
  */
-export function apiKeyGate(defaults: KeyLimits): onRequestHookHandler {
+export function apiKeyGate(defaults: KeyLimits, perIp?: PerIpLimit): onRequestHookHandler {
   return function gate(req, reply, done) {
     const secret = presentedKey(req.headers);
-    const required = this.apiKeys.requireKeyGroups;
     if (secret === undefined) {
-      if (required.size === 0) return done();
-      const group = routeOf(req).config.lookupGroup;
-      if (group && required.has(group))
-        return done(
-          new AppError(
-            'API_KEY_REQUIRED',
-            `「${groupName(group)}」分组的接口需要接口密钥：请在请求头 X-API-Key（或 Authorization: Bearer）中提供`,
-          ),
-        );
-      return done();
+      const required = this.apiKeys.requireKeyGroups;
+      if (required.size > 0) {
+        const group = routeOf(req).config.lookupGroup;
+        if (group && required.has(group))
+          return done(
+            new AppError(
+              'API_KEY_REQUIRED',
+              `「${groupName(group)}」分组的接口需要接口密钥：请在请求头 X-API-Key（或 Authorization: Bearer）中提供`,
+            ),
+          );
+      }
+      if (!perIp) return done();
+      perIp(req, reply).then(() => done(), done);
+      return;
     }
     // A key this instance knows is counted at once, without a promise when counting in memory (a Redis count answers
     // with one); an unknown one waits for its lookup.

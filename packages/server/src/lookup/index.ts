@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import { LOOKUP_GROUPS, type LookupGroup } from '../plugins/lookup-platform.js';
 import { fallbackRateLimitStore } from '../plugins/rate-limit-store.js';
 import dropIns from '../drop-in/index.js';
-import { apiKeyGate } from '../api-keys/gate.js';
+import { apiKeyGate, type PerIpLimit } from '../api-keys/gate.js';
 
 /** A route file: `*-route.ts` in the sources (dev server, tests), `*-route.js` in the compiled dist/. */
 const ROUTE_FILE = /-route\.[jt]s$/;
@@ -41,16 +41,16 @@ export async function groupRouteFiles(): Promise<Array<{ group: LookupGroup; fil
  */
 export default async function lookupApi(app: FastifyInstance) {
   const { max, windowMs } = app.config.rateLimit;
-  // Ahead of the per-IP limit (whose hook is the route's own, so runs after this scope's): a keyed caller is counted
-  // against its key's quota instead (api-keys/gate.ts).
-  app.addHook('onRequest', apiKeyGate(app.config.apiKeyRate));
+  // The per-IP limit is not a hook of its own: the key step runs it for anonymous callers only (api-keys/gate.ts), so
+  // a keyed caller, counted against its key's quota instead, does not pass through it at all.
+  let perIp: PerIpLimit | undefined;
   if (max > 0) {
     await app.register(rateLimit, {
+      global: false,
       max,
       timeWindow: windowMs,
       // The IETF draft's RateLimit-Limit / -Remaining / -Reset, the same names keyed answers carry.
       enableDraftSpec: true,
-      allowList: (req) => req.apiKeyId !== '',
       // Shared through Redis; counted per instance while Redis is down (plugins/rate-limit-store.ts).
       store: app.redis ? fallbackRateLimitStore(app.redis, app.log) : undefined,
       errorResponseBuilder: (_req, ctx) =>
@@ -59,7 +59,9 @@ export default async function lookupApi(app: FastifyInstance) {
           `请求过于频繁：每个 IP 每 ${Math.round(windowMs / 1000)} 秒最多 ${ctx.max} 次，请 ${ctx.after} 后重试`,
         ),
     });
+    perIp = app.rateLimit();
   }
+  app.addHook('onRequest', apiKeyGate(app.config.apiKeyRate, perIp));
   await app.register(
     async (api) => {
       for (const { group, files } of await groupRouteFiles()) {
