@@ -65,8 +65,9 @@ export class UsageRecorder {
     let slots = this.current;
     if (apiKeyId) {
       this.lastUsed.set(apiKeyId, Date.now());
-      slots = this.currentByKey.get(apiKeyId) ?? new Map();
-      if (slots.size === 0) this.currentByKey.set(apiKeyId, slots);
+      let ofKey = this.currentByKey.get(apiKeyId);
+      if (!ofKey) this.currentByKey.set(apiKeyId, (ofKey = new Map()));
+      slots = ofKey;
     }
     let current = slots.get(endpoint);
     if (!current || current.day !== day || current.batch !== this.pending) {
