@@ -146,7 +146,7 @@ const EnvSchema = Type.Object({
     maximum: 64,
     default: 2,
     description:
-      'Worker threads for /api/password-strength (about 70 MB each, started on first use, stopped after 10 idle minutes); passwords over 16 characters get one more thread of their own',
+      'Worker threads for /api/password-strength (about 25 MB each): one is loaded at start-up and kept, so that no burst waits for a thread to start; the others start when checks queue up and stop after 10 idle minutes. Passwords over 16 characters get one more thread of their own',
   }),
   PASSWORD_MIN_LENGTH: Type.Integer({
     minimum: 1,

@@ -13,10 +13,11 @@
  *   the password: the same common passwords are asked about again and again, and remembering one that every
  *   cracking dictionary already holds keeps nothing secret (the result itself spells it out). Stronger passwords
  *   are never kept after the request, not even as a key;
- * - no wait for threads: the ordinary lane's threads start on first use and stop after ten idle minutes, and while
- *   they start (0.4–1 s, seconds on a busy machine) its checks are scored on the event loop, over dictionaries
- *   compiled when the server started listening (prepare). The first burst after a quiet spell thus keeps its
- *   latency (issue 31), and an idle instance keeps no thread loaded.
+ * - no wait for threads: one thread of the ordinary lane is loaded when the server starts listening (prepare) and
+ *   stays loaded, so the first burst after a quiet spell is scored on a warm thread (issue 31). The lane's other
+ *   threads start when checks queue up behind it and stop after ten idle minutes. Until the first thread has
+ *   loaded (0.4–1 s after start-up, seconds on a busy machine) checks are scored on the event loop, over the same
+ *   dictionaries, rather than wait.
  *
  * Pure module: no HTTP framework here (errors are LookupErrors, which the platform renders as 500 envelopes).
  */
@@ -48,8 +49,8 @@ export interface PasswordPoolOptions {
 interface LaneOptions {
   threads: number;
   maxQueue: number;
-  /** A lane with no check for this long stops its threads; the next check starts them again. */
-  idleMs: number;
+  /** A lane with no check for this long stops its threads; the next check starts them again. Absent: never stops. */
+  idleMs?: number;
   /** Scheduling niceness of the lane's threads (0 = the process's own, 19 = only what others leave). */
   niceness: number;
 }
@@ -84,7 +85,7 @@ export function sharedPasswordWords(): Promise<SharedWordIndex> {
 }
 
 /**
- * One piscina pool whose threads all start together, on first use, and all load the dictionaries before the lane
+ * One piscina pool whose threads all start together, when first needed, and all load the dictionaries before the lane
  * takes a check: a thread piscina adds under load would be handed checks while it still loads (seconds on a busy
  * machine), and they would run out of budget. A thread replaced after a budget abort is only used once loaded.
  */
@@ -93,6 +94,8 @@ class Lane {
   private idle?: NodeJS.Timeout;
   /** Whether the threads have loaded and take checks now (a check would not wait for them to start). */
   warm = false;
+  /** Checks handed to the lane and not yet answered (running or queued). */
+  busy = 0;
 
   constructor(
     private readonly opts: LaneOptions,
@@ -102,6 +105,7 @@ class Lane {
   /** The started pool (starting it if needed); rejects when the threads cannot load. */
   pool(): Promise<Piscina> {
     this.ready ??= this.start();
+    if (this.opts.idleMs === undefined) return this.ready;
     if (this.idle) this.idle.refresh();
     else {
       this.idle = setTimeout(() => void this.stop(), this.opts.idleMs);
@@ -186,26 +190,36 @@ export async function stopPasswordThreads(): Promise<void> {
 }
 
 export class PasswordPool {
+  /** The ordinary lane's resident thread: loaded by prepare (or the first check) and kept loaded. */
   private readonly short: Lane;
+  /** The ordinary lane's other threads (PASSWORD_WORKERS − 1): started when checks queue up, stopped when idle. */
+  private readonly rest?: Lane;
   private readonly long: Lane;
+  private readonly workers: number;
   /** The time budget of each check from now on (PASSWORD_BUDGET_MS by default). */
   budgetMs: number;
   /** SHA-256 (base64) of a weak password → its result, least recently used first. */
   private readonly weak = new Map<string, PasswordStrength>();
   private readonly onError?: (err: unknown) => void;
-  /** zxcvbn configured on this thread, for the ordinary lane's checks while its threads start. */
+  /** zxcvbn configured on this thread, for ordinary checks until the resident thread has loaded. */
   private here?: Promise<(password: string) => PasswordStrength>;
-  /** The ordinary lane's start whose failure is reported (once, though every check meanwhile sees it). */
-  private watched?: Promise<Piscina>;
+  /** Lane starts whose failure is reported (once each, though every check meanwhile sees it). */
+  private readonly watched = new WeakSet<Promise<Piscina>>();
 
   constructor(opts: PasswordPoolOptions) {
     this.budgetMs = opts.budgetMs ?? PASSWORD_BUDGET_MS;
     this.onError = opts.onError;
-    // Threads start on first use and stop when idle: an instance that checks no password keeps none.
-    this.short = new Lane(
-      { threads: opts.workers, maxQueue: 64 * opts.workers, idleMs: 10 * 60_000, niceness: 0 },
-      opts.onError,
-    );
+    this.workers = opts.workers;
+    // One thread is kept loaded, so that no burst waits for a thread to start (issue 31: p99 < 150 ms including the
+    // first burst after an idle spell); the others cost memory only while there is load for them.
+    // It alone takes the checks while the others start, so its queue holds what the whole lane's would.
+    this.short = new Lane({ threads: 1, maxQueue: 64 * opts.workers, niceness: 0 }, opts.onError);
+    if (opts.workers > 1) {
+      this.rest = new Lane(
+        { threads: opts.workers - 1, maxQueue: 64 * (opts.workers - 1), idleMs: 10 * 60_000, niceness: 0 },
+        opts.onError,
+      );
+    }
     // The long lane runs at the lowest priority: a flood of crafted inputs there gets only the CPU that ordinary
     // checks and the event loop leave, instead of a core of a small machine (its checks still finish in
     // milliseconds each when the machine has room).
@@ -214,22 +228,46 @@ export class PasswordPool {
   }
 
   /**
-   * Compiles the shared dictionaries (in a thread that then ends) and readies zxcvbn on this thread, so that no check,
-   * not even the first after start-up, waits for them: ~13 MB kept (the trie and zxcvbn's code), against ~60 MB for
-   * two threads kept loaded. The server calls it once it listens; a failure is reported and tried again on use.
+   * Compiles the shared dictionaries (in a thread that then ends), readies zxcvbn on this thread (~13 MB kept: the
+   * trie and zxcvbn's code) and loads the resident thread, which stays loaded (~30 MB). The server calls it once it
+   * listens; a failure is reported and tried again on use.
    */
   async prepare(): Promise<void> {
-    await this.scorerHere().catch((err: unknown) => this.onError?.(err));
+    await Promise.all([this.scorerHere().catch((err: unknown) => this.onError?.(err)), this.start(this.short)]);
   }
 
-  /** Whether the ordinary lane's threads are loaded and take its checks (false while they start, or stopped). */
+  /** Whether the resident thread is loaded and takes ordinary checks (false until it has loaded). */
   get threadsReady(): boolean {
     return this.short.warm;
   }
 
-  /** Stops both lanes' threads, as their idle timers do; the next check starts them again. */
+  /** Threads of the ordinary lane that are loaded and take checks now (the resident one and, under load, the rest). */
+  get warmThreads(): number {
+    return (this.short.warm ? 1 : 0) + (this.rest?.warm ? this.workers - 1 : 0);
+  }
+
+  /**
+   * Stops the threads that stop when idle, as their idle timers do: all but the resident one. The next checks that
+   * queue up start them again.
+   */
   async stopThreads(): Promise<void> {
-    await Promise.all([this.short.stop(), this.long.stop()]);
+    await Promise.all([this.rest?.stop(), this.long.stop()]);
+  }
+
+  /** Starts a lane if it is not started; a failure is reported once, and tried again by a later check. */
+  private start(lane: Lane): Promise<void> {
+    const starting = lane.pool();
+    if (!this.watched.has(starting)) {
+      this.watched.add(starting);
+      return starting.then(
+        () => undefined,
+        (err: unknown) => this.onError?.(err),
+      );
+    }
+    return starting.then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** Scores a password within the time budget; throws a LookupError when it cannot. */
@@ -250,17 +288,26 @@ export class PasswordPool {
   }
 
   private async score(password: string): Promise<PasswordStrength> {
-    if (password.length > SHORT_LANE_MAX) return this.run(this.long, await this.long.pool(), password);
-    const starting = this.short.pool();
-    if (this.short.warm) return this.run(this.short, await starting, password);
-    // The threads are starting (first use, or the first check after an idle spell): rather than have a burst wait for
-    // them (0.4–1 s on a busy machine), ordinary passwords are scored here meanwhile. They are at most SHORT_LANE_MAX
-    // characters, about half a millisecond each with the fast matchers, whatever their content.
-    if (starting !== this.watched) {
-      this.watched = starting;
-      starting.catch((err: unknown) => this.onError?.(err));
-    }
+    if (password.length > SHORT_LANE_MAX) return this.run(this.long, password);
+    const lane = this.ordinaryLane();
+    if (lane) return this.run(lane, password);
+    // The resident thread is still loading (the first checks after start-up): rather than have them wait for it
+    // (0.4–1 s, seconds on a busy machine), ordinary passwords are scored here meanwhile. They are at most
+    // SHORT_LANE_MAX characters, about half a millisecond each with the fast matchers, whatever their content.
     return (await this.scorerHere())(password);
+  }
+
+  /**
+   * The loaded lane with fewer checks in hand per thread, or undefined while none has loaded. A check that would
+   * queue behind the resident thread starts the other threads (they take checks once loaded).
+   */
+  private ordinaryLane(): Lane | undefined {
+    const { short, rest } = this;
+    if (!short.warm) void this.start(short);
+    if (!rest) return short.warm ? short : undefined;
+    if (rest.warm && (!short.warm || rest.busy < short.busy * (this.workers - 1))) return rest;
+    if (short.busy > 0 && !rest.warm) void this.start(rest);
+    return short.warm ? short : undefined;
   }
 
   /** zxcvbn on this thread, over the shared dictionaries (as the admin password policy scores). */
@@ -283,13 +330,18 @@ export class PasswordPool {
   async close(): Promise<void> {
     openPools.delete(this);
     this.weak.clear();
-    await this.stopThreads();
+    await Promise.all([this.short.stop(), this.stopThreads()]);
   }
 
-  private async run(lane: Lane, pool: Piscina, password: string): Promise<PasswordStrength> {
+  private async run(lane: Lane, password: string): Promise<PasswordStrength> {
+    // Counted at once, so that checks arriving in the same tick see each other when a lane is picked.
+    lane.busy++;
     const budget = new AbortController();
-    const timer = setTimeout(() => budget.abort(), this.budgetMs);
+    let timer: NodeJS.Timeout | undefined;
     try {
+      // A lane that is (re)loading is waited for outside the budget: its loading is not the check's.
+      const pool = await lane.pool();
+      timer = setTimeout(() => budget.abort(), this.budgetMs);
       return (await pool.run(password, { signal: budget.signal })) as PasswordStrength;
     } catch (err) {
       if (budget.signal.aborted) {
@@ -304,6 +356,7 @@ export class PasswordPool {
       }
       throw err;
     } finally {
+      lane.busy--;
       clearTimeout(timer);
     }
   }
