@@ -4,6 +4,7 @@ import { EnvelopeSchema, SUCCESS_MSG, ok } from './envelope.js';
 import { describeValidation } from './validation-messages.js';
 import { LookupError, invalidParamMessage } from '../errors.js';
 import { etagOf, matchesEtag } from '../shared/etag.js';
+import { NO_STORE } from './no-store.js';
 
 /** The five groups of the public API; each is an OpenAPI tag. */
 export const LOOKUP_GROUPS = {
@@ -394,7 +395,7 @@ function arrayEnds(empty: string) {
 
 /** Errors included: a secret may be echoed in a message. */
 function noStore(_req: FastifyRequest, reply: FastifyReply, done: () => void) {
-  reply.header('cache-control', 'no-store');
+  reply.header('cache-control', NO_STORE);
   done();
 }
 
