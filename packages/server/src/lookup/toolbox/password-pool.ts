@@ -97,6 +97,10 @@ class Lane {
   /** Checks handed to the lane and not yet answered (running or queued). */
   busy = 0;
 
+  get threads(): number {
+    return this.opts.threads;
+  }
+
   constructor(
     private readonly opts: LaneOptions,
     private readonly onError?: (err: unknown) => void,
@@ -195,7 +199,6 @@ export class PasswordPool {
   /** The ordinary lane's other threads (PASSWORD_WORKERS − 1): started when checks queue up, stopped when idle. */
   private readonly rest?: Lane;
   private readonly long: Lane;
-  private readonly workers: number;
   /** The time budget of each check from now on (PASSWORD_BUDGET_MS by default). */
   budgetMs: number;
   /** SHA-256 (base64) of a weak password → its result, least recently used first. */
@@ -209,7 +212,6 @@ export class PasswordPool {
   constructor(opts: PasswordPoolOptions) {
     this.budgetMs = opts.budgetMs ?? PASSWORD_BUDGET_MS;
     this.onError = opts.onError;
-    this.workers = opts.workers;
     // One thread is kept loaded, so that no burst waits for a thread to start (issue 31: p99 < 150 ms including the
     // first burst after an idle spell); the others cost memory only while there is load for them.
     // It alone takes the checks while the others start, so its queue holds what the whole lane's would.
@@ -243,7 +245,7 @@ export class PasswordPool {
 
   /** Threads of the ordinary lane that are loaded and take checks now (the resident one and, under load, the rest). */
   get warmThreads(): number {
-    return (this.short.warm ? 1 : 0) + (this.rest?.warm ? this.workers - 1 : 0);
+    return (this.short.warm ? 1 : 0) + (this.rest?.warm ? this.rest.threads : 0);
   }
 
   /**
@@ -257,16 +259,13 @@ export class PasswordPool {
   /** Starts a lane if it is not started; a failure is reported once, and tried again by a later check. */
   private start(lane: Lane): Promise<void> {
     const starting = lane.pool();
-    if (!this.watched.has(starting)) {
-      this.watched.add(starting);
-      return starting.then(
-        () => undefined,
-        (err: unknown) => this.onError?.(err),
-      );
-    }
+    const report = !this.watched.has(starting);
+    this.watched.add(starting);
     return starting.then(
       () => undefined,
-      () => undefined,
+      (err: unknown) => {
+        if (report) this.onError?.(err);
+      },
     );
   }
 
@@ -305,7 +304,7 @@ export class PasswordPool {
     const { short, rest } = this;
     if (!short.warm) void this.start(short);
     if (!rest) return short.warm ? short : undefined;
-    if (rest.warm && (!short.warm || rest.busy < short.busy * (this.workers - 1))) return rest;
+    if (rest.warm && (!short.warm || rest.busy < short.busy * rest.threads)) return rest;
     if (short.busy > 0 && !rest.warm) void this.start(rest);
     return short.warm ? short : undefined;
   }
