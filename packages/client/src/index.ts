@@ -31,6 +31,7 @@ export {
   type PermissionPoint,
 } from './mask.js';
 export { decodeClaims, lifetimeMs } from './jwt.js';
+export { beijingTime } from './time.js';
 export {
   API_KEY_STATUS_NAMES,
   CLIENT_KIND_NAMES,

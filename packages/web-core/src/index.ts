@@ -11,7 +11,7 @@ export { connection, isUnreachable, markUnreachable } from './connection';
 export { signedOutText } from './signed-out';
 export { offeredPoints, pointOfRoute, pointIcon } from './route-access';
 export { TEXTS, namesIn, nameOf, pointNames, type Lang, type Texts } from './texts';
-export { beijingTime } from './time';
+export { beijingTime } from '@tianji/client';
 export { theme, type ThemeChoice } from './theme';
 export { pageTabs, type PageTab } from './tabs';
 export * from './schema-form';

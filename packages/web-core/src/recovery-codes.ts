@@ -1,4 +1,4 @@
-import { beijingTime } from './time';
+import { beijingTime } from '@tianji/client';
 
 /**
  * Recovery codes leave the screen in two ways: copied to the clipboard, or saved as a text file

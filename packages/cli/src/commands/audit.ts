@@ -1,9 +1,9 @@
 /** audit list */
-import { AUDIT_ACTIONS, AUDIT_TARGETS, type paths } from '@tianji/client';
+import { AUDIT_ACTIONS, AUDIT_TARGETS, type paths, beijingTime } from '@tianji/client';
 import type { Command } from 'commander';
 import { lang } from '../config.js';
 import { action, positiveInt, unwrap } from '../context.js';
-import { formatDate, nameIn, table } from '../output.js';
+import { nameIn, table } from '../output.js';
 
 type Entry = paths['/api/audit-logs']['get']['responses'][200]['content']['application/json']['data']['items'][number];
 
@@ -27,7 +27,7 @@ function targetText(e: Entry, l: 'zh' | 'en'): string {
 /** The audit log as people read it: actions and targets by the server's names, in the CLI's language. */
 export function auditTable(items: Entry[], l = lang()): string {
   const cols: Array<(e: Entry) => unknown> = [
-    (e) => formatDate(e.createdAt),
+    (e) => beijingTime(e.createdAt),
     (e) => e.actorUsername,
     (e) => nameIn(AUDIT_ACTIONS, e.action, l),
     (e) => targetText(e, l),

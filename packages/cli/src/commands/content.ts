@@ -1,10 +1,10 @@
 /** content list|import|export <library> [FILE] — the libraries are the ones the server's routes name. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiError, ROUTE_PERMISSIONS } from '@tianji/client';
+import { ApiError, ROUTE_PERMISSIONS, beijingTime } from '@tianji/client';
 import type { Command } from 'commander';
 import { action, positiveInt, raw, type Context } from '../context.js';
-import { formatDate, table, usageError } from '../output.js';
+import { table, usageError } from '../output.js';
 import { readStdin } from '../prompt.js';
 
 /** Every library with a list route in the generated catalogue (hitokoto, poems, …). */
@@ -42,7 +42,7 @@ async function list(ctx: Context, lib: string, opts: { keyword?: string; page: n
   };
   const text = table(page.items, [
     ...keys.map((k) => ({ header: k, value: (i: Item) => clip(i[k]) })),
-    { header: '更新于', value: (i: Item) => formatDate(i.updatedAt) },
+    { header: '更新于', value: (i: Item) => beijingTime(i.updatedAt) },
     { header: 'ID', value: (i: Item) => i.id },
   ]);
   return { json: page, text: `${text}\n第 ${page.page} 页，共 ${page.total} 条` };

@@ -8,11 +8,12 @@ import {
   LOOKUP_GROUP_CODES as GROUPS,
   lookupGroupName as groupName,
   ROTATION_GRACE_MAX as GRACE_MAX,
+  beijingTime,
 } from '@tianji/client';
 import type { Command } from 'commander';
 import { interactive, lang } from '../config.js';
 import { action, positiveInt, unwrap, type Context } from '../context.js';
-import { CliError, EXIT, fields, formatDate, table, usageError, type Output } from '../output.js';
+import { CliError, EXIT, fields, table, usageError, type Output } from '../output.js';
 import { ask } from '../prompt.js';
 
 export type ApiKey = paths['/api/admin/api-keys/{id}']['get']['responses'][200]['content']['application/json']['data'];
@@ -90,8 +91,8 @@ export function keysTable(items: ApiKey[], l = lang()): string {
     (k) => API_KEY_STATUS_NAMES[k.status][l],
     (k) => limit(k.perMinute),
     (k) => limit(k.perDay),
-    (k) => formatDate(k.lastUsedAt),
-    (k) => (k.expiresAt ? formatDate(k.expiresAt) : t.never),
+    (k) => beijingTime(k.lastUsedAt),
+    (k) => (k.expiresAt ? beijingTime(k.expiresAt) : t.never),
     (k) => k.id,
   ];
   return table(
@@ -111,16 +112,16 @@ export function keyText(k: ApiKey, l = lang()): string {
     [t.labels.status, API_KEY_STATUS_NAMES[k.status][l]],
     [t.labels.note, k.note ?? ''],
     [t.labels.createdBy, k.createdBy?.username ?? ''],
-    [t.labels.createdAt, formatDate(k.createdAt)],
-    [t.labels.lastUsedAt, formatDate(k.lastUsedAt)],
-    [t.labels.expiresAt, k.expiresAt ? formatDate(k.expiresAt) : t.never],
+    [t.labels.createdAt, beijingTime(k.createdAt)],
+    [t.labels.lastUsedAt, beijingTime(k.lastUsedAt)],
+    [t.labels.expiresAt, k.expiresAt ? beijingTime(k.expiresAt) : t.never],
     [t.labels.perMinute, k.perMinute ?? t.byDefault],
     [t.labels.perDay, k.perDay ?? t.byDefault],
     [t.labels.groups, k.groups?.length ? k.groups.map((g) => groupName(g, l)).join(', ') : t.all],
     [t.labels.origins, list(k.origins)],
     [t.labels.addresses, list(k.addresses)],
   ];
-  if (k.graceUntil) rows.push([t.labels.graceUntil, formatDate(k.graceUntil)]);
+  if (k.graceUntil) rows.push([t.labels.graceUntil, beijingTime(k.graceUntil)]);
   return fields(rows);
 }
 

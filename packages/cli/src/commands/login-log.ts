@@ -1,9 +1,9 @@
 /** login-log list — a thin command over GET /api/login-logs (newer than the generated types, hence raw fetch). */
-import { CLIENT_KIND_NAMES, LOGIN_EVENT_NAMES, LOGIN_REASON_NAMES } from '@tianji/client';
+import { CLIENT_KIND_NAMES, LOGIN_EVENT_NAMES, LOGIN_REASON_NAMES, beijingTime } from '@tianji/client';
 import type { Command } from 'commander';
 import { lang } from '../config.js';
 import { action, positiveInt, raw } from '../context.js';
-import { formatDate, nameIn, table } from '../output.js';
+import { nameIn, table } from '../output.js';
 
 type Entry = {
   createdAt: string;
@@ -34,7 +34,7 @@ const TEXT = {
 export function loginLogTable(items: Entry[], l = lang()): string {
   const t = TEXT[l];
   const cols: Array<(e: Entry) => unknown> = [
-    (e) => formatDate(e.createdAt),
+    (e) => beijingTime(e.createdAt),
     (e) => e.username,
     (e) => nameIn(LOGIN_EVENT_NAMES, e.event, l),
     (e) => t.result[e.result] ?? e.result,

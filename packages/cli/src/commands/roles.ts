@@ -1,8 +1,8 @@
 /** roles list|grant */
-import { bitsOf, PERMISSION_POINTS, toMask, type PermissionName } from '@tianji/client';
+import { bitsOf, PERMISSION_POINTS, toMask, type PermissionName, beijingTime } from '@tianji/client';
 import type { Command } from 'commander';
 import { action, positiveInt, unwrap, type Context } from '../context.js';
-import { CliError, EXIT, fields, formatDate, table, usageError } from '../output.js';
+import { CliError, EXIT, fields, table, usageError } from '../output.js';
 import { describeBits, findMenu } from './menus.js';
 
 const STATUS: Record<string, string> = { enabled: '启用', disabled: '停用' };
@@ -55,7 +55,7 @@ export function register(program: Command): void {
           { header: '名称', value: (r) => r.name },
           { header: '状态', value: (r) => STATUS[r.status] ?? r.status },
           { header: '说明', value: (r) => r.description },
-          { header: '更新于', value: (r) => formatDate(r.updatedAt) },
+          { header: '更新于', value: (r) => beijingTime(r.updatedAt) },
           { header: 'ID', value: (r) => r.id },
         ]);
         return { json: page, text: `${text}\n共 ${page.total} 个角色` };

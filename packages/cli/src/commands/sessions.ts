@@ -2,11 +2,11 @@
  * sessions list|end — thin commands over the sessions routes (GET/DELETE /api/auth/sessions for your own,
  * /api/sessions with --all for everyone's). Through raw fetch: the routes are newer than the generated types.
  */
-import { ApiError, CLIENT_KIND_NAMES } from '@tianji/client';
+import { ApiError, CLIENT_KIND_NAMES, beijingTime } from '@tianji/client';
 import type { Command } from 'commander';
 import { lang } from '../config.js';
 import { action, raw } from '../context.js';
-import { CliError, EXIT, formatDate, table } from '../output.js';
+import { CliError, EXIT, table } from '../output.js';
 
 type Session = {
   id: string;
@@ -55,8 +55,8 @@ export function sessionsTable(items: Session[], all: boolean, l = lang()): strin
     },
     { header: h.ip, value: (s: Session) => s.ip },
     { header: h.location, value: (s: Session) => s.location?.[l] ?? '' },
-    { header: h.signedIn, value: (s: Session) => formatDate(s.createdAt) },
-    { header: h.active, value: (s: Session) => formatDate(s.lastUsedAt) },
+    { header: h.signedIn, value: (s: Session) => beijingTime(s.createdAt) },
+    { header: h.active, value: (s: Session) => beijingTime(s.lastUsedAt) },
     ...(all ? [] : [{ header: h.current, value: (s: Session) => (s.current ? '*' : '') }]),
     { header: 'ID', value: (s: Session) => s.id },
   ]);

@@ -1,8 +1,9 @@
 /** users list|get|create|enable|disable|reset-password|unlock|reset-totp|roles|force-logout */
 import type { paths } from '@tianji/client';
+import { beijingTime } from '@tianji/client';
 import type { Command } from 'commander';
 import { action, positiveInt, raw, unwrap, type Context } from '../context.js';
-import { CliError, EXIT, fields, formatDate, table, usageError } from '../output.js';
+import { CliError, EXIT, fields, table, usageError } from '../output.js';
 import { password } from '../prompt.js';
 import { resolveRoles } from './roles.js';
 
@@ -33,8 +34,8 @@ function userText(u: User): string {
     ['状态', STATUS[u.status] ?? u.status],
     ['角色', u.roles.map((r) => `${r.name}（${r.code}）`).join('、') || '（无）'],
     ['两步验证', u.totpEnabled ? '已开启' : '未开启'],
-    ['创建于', formatDate(u.createdAt)],
-    ['更新于', formatDate(u.updatedAt)],
+    ['创建于', beijingTime(u.createdAt)],
+    ['更新于', beijingTime(u.updatedAt)],
     ...(u.deniedReason ? ([['不可操作', u.deniedReason]] as Array<[string, unknown]>) : []),
   ]);
 }
@@ -67,7 +68,7 @@ export function register(program: Command): void {
           { header: '昵称', value: (u) => u.nickname },
           { header: '状态', value: (u) => STATUS[u.status] ?? u.status },
           { header: '角色', value: (u) => roleNames(u.roles) },
-          { header: '创建于', value: (u) => formatDate(u.createdAt) },
+          { header: '创建于', value: (u) => beijingTime(u.createdAt) },
           { header: 'ID', value: (u) => u.id },
         ]);
         return { json: page, text: `${text}\n第 ${page.page} 页，共 ${page.total} 个用户` };
