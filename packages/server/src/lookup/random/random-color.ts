@@ -1,7 +1,7 @@
 /**
  * Random sRGB colours with a Chinese traditional colour name when one is close. Pure module.
  */
-import { nearestChineseColor, type ChineseColorMatch } from '../shared/chinese-colors.js';
+import { nearestChineseColorOfBytes, type ChineseColorMatch } from '../shared/chinese-colors.js';
 import { hueOf, oneDecimal } from '../shared/color-space.js';
 import { converter, type Rgb } from 'culori';
 import type { Rng } from '../shared/rng.js';
@@ -29,7 +29,7 @@ export function randomColor(rng: Rng, format: ColorFormat): RandomColor {
   // What culori's parser makes of the hex, without parsing it.
   const rgb: Rgb = { mode: 'rgb', r: r / 255, g: g / 255, b: b / 255 };
   const hsl = toHsl(rgb);
-  const out: RandomColor = { name: nearestChineseColor(rgb) };
+  const out: RandomColor = { name: nearestChineseColorOfBytes(r, g, b) };
   if (format === 'all' || format === 'hex') out.hex = hex;
   if (format === 'all' || format === 'rgb') out.rgb = `rgb(${r}, ${g}, ${b})`;
   if (format === 'all' || format === 'hsl')

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { converter, type Color } from 'culori';
+import { converter, convertRgbToXyz65, convertXyz65ToLab65, type Color } from 'culori';
 import { readDataJson } from '../../data-files.js';
 import { ciede2000, lightnessBound, type Lab } from './ciede2000.js';
 
@@ -141,6 +141,37 @@ function byteOf(channel: number): number {
 }
 
 /**
+ * The XYZ (D65) share of each 8-bit value of each sRGB channel, as culori computes it: culori's XYZ is
+ * `m0·r + m1·g + m2·b` (r, g, b linearised), summed left to right, and each term is the XYZ of that channel alone, so
+ * adding the three shares in the same order gives culori's very numbers, without its three `Math.pow` calls.
+ * Laid out as [channel][component][byte].
+ */
+const XYZ_SHARES = (['r', 'g', 'b'] as const).map((channel) => {
+  const x = new Float64Array(256);
+  const y = new Float64Array(256);
+  const z = new Float64Array(256);
+  for (let i = 0; i < 256; i++) {
+    const share = convertRgbToXyz65({ r: 0, g: 0, b: 0, [channel]: i / 255 });
+    x[i] = share.x;
+    y[i] = share.y;
+    z[i] = share.z;
+  }
+  return { x, y, z };
+});
+
+/** culori's `lab65` of the sRGB colour with these 8-bit channels (the same numbers; checked by the tests). */
+export function labOfBytes(r: number, g: number, b: number): Lab {
+  // culori zeroes a and b of a grey after converting (float error would give it a slight chroma): its own path.
+  if (r === g && g === b) return toLab({ mode: 'rgb', r: r / 255, g: g / 255, b: b / 255 });
+  const [R, G, B] = XYZ_SHARES;
+  return convertXyz65ToLab65({
+    x: R.x[r] + G.x[g] + B.x[b],
+    y: R.y[r] + G.y[g] + B.y[b],
+    z: R.z[r] + G.z[g] + B.z[b],
+  });
+}
+
+/**
  * The nearest named colour by CIEDE2000, or null when none is within `threshold` (at most NAME_THRESHOLD).
  *
  * The answer is always that of measuring every table colour. A colour of the 8-bit grid (every hex colour, every
@@ -151,11 +182,22 @@ export function nearestChineseColor(color: Color | string, threshold = NAME_THRE
   if (!(threshold <= NAME_THRESHOLD)) throw new RangeError(`threshold must be at most ${NAME_THRESHOLD}`);
   const rgb = toRgb(color);
   if (!rgb) return null;
-  let candidates: ArrayLike<number> = ALL;
   const r = byteOf(rgb.r);
   const g = byteOf(rgb.g);
   const b = byteOf(rgb.b);
-  const grid = r >= 0 && g >= 0 && b >= 0 ? blocksOf() : null;
+  if (r >= 0 && g >= 0 && b >= 0) return nearestChineseColorOfBytes(r, g, b, threshold);
+  return matchOf(nearestMatch(toLab(rgb), threshold));
+}
+
+/** nearestChineseColor of the sRGB colour with these 8-bit channels (what random-color draws). */
+export function nearestChineseColorOfBytes(
+  r: number,
+  g: number,
+  b: number,
+  threshold = NAME_THRESHOLD,
+): ChineseColorMatch | null {
+  const grid = blocksOf();
+  let candidates: ArrayLike<number> = ALL;
   if (grid) {
     const block = blockOf(r, g, b);
     const from = grid.start[block];
@@ -163,7 +205,10 @@ export function nearestChineseColor(color: Color | string, threshold = NAME_THRE
     if (from === to) return null;
     candidates = grid.list.subarray(from, to);
   }
-  const best = nearestMatch(toLab(rgb), threshold, candidates);
+  return matchOf(nearestMatch(labOfBytes(r, g, b), threshold, candidates));
+}
+
+function matchOf(best: { index: number; deltaE: number } | undefined): ChineseColorMatch | null {
   if (!best) return null;
   const { name, pinyin, hex, aliases } = CHINESE_COLORS[best.index];
   const deltaE = Math.round(best.deltaE * 100) / 100;
