@@ -73,6 +73,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     http: { requireHostHeader: false },
     // Route schemas are compiled on a route's first request, not at start-up (plugins/lazy-schemas.ts).
     schemaController: { compilersFactory: lazySchemaCompilers() as never },
+    // fast-json-stringify checks an anyOf branch with ajv, which would warn about its own `unsafe` format (AsciiText).
+    serializerOpts: { ajv: { formats: { unsafe: true } } },
   });
 
   refuseBareRequests(app);

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Type } from '@sinclair/typebox';
@@ -446,5 +447,84 @@ describe('the memo’s byte budget', () => {
     expect(heapBytes('café')).toBe(4);
     expect(heapBytes('{"msg":"请求成功"}')).toBe(28); // 14 characters
     expect(heapBytes(Buffer.from('请求成功'))).toBe(12);
+  });
+});
+
+describe('answer fields the service composes as plain ASCII (AsciiText)', () => {
+  type Node = {
+    format?: string;
+    type?: string;
+    properties?: Record<string, Node>;
+    items?: Node;
+    anyOf?: Node[];
+    maximum?: number;
+  };
+  const routes: Array<{ url: string; query?: Node; answer: Node }> = [];
+  const t = useTestApp(
+    'sqlite',
+    {},
+    {
+      onRoute: (r) => {
+        const schema = r.schema as { querystring?: Node; response?: Record<string, Node> } | undefined;
+        const answer = schema?.response?.[200];
+        if (
+          r.method === 'GET' &&
+          r.url.startsWith('/api/') &&
+          (r.config as { area?: string })?.area === 'lookup' &&
+          answer
+        )
+          routes.push({ url: r.url, query: schema.querystring, answer });
+      },
+    },
+  );
+  const examples = JSON.parse(
+    readFileSync(new URL('../../../data/openapi-examples.json', import.meta.url), 'utf8'),
+  ) as Record<string, { query: string }>;
+  const hasUnsafe = (s: Node | undefined): boolean =>
+    !!s &&
+    (s.format === 'unsafe' ||
+      Object.values(s.properties ?? {}).some(hasUnsafe) ||
+      hasUnsafe(s.items) ||
+      (s.anyOf ?? []).some(hasUnsafe));
+  /** The values at the schema's unsafe strings (every branch of an anyOf is tried: only strings there count). */
+  function unsafeValues(s: Node | undefined, v: unknown, out: unknown[]): void {
+    if (!s || v === null || v === undefined) return;
+    if (s.format === 'unsafe') out.push(v);
+    for (const [k, p] of Object.entries(s.properties ?? {}))
+      if (typeof v === 'object') unsafeValues(p, (v as Record<string, unknown>)[k], out);
+    if (s.items && Array.isArray(v)) for (const item of v) unsafeValues(s.items, item, out);
+    for (const branch of s.anyOf ?? []) unsafeValues(branch, v, out);
+  }
+
+  it('hold only printable ASCII without " or \\ in answers to the documented examples, unseeded and at the largest count', async () => {
+    const checked = new Map<string, number>();
+    for (const { url, query, answer } of routes.filter((r) => hasUnsafe(r.answer))) {
+      const example = new URLSearchParams(examples[url]?.query ?? '');
+      const queries = [example.toString()];
+      if (example.has('seed')) {
+        example.delete('seed');
+        const max = query?.properties?.count?.maximum;
+        if (max) example.set('count', String(max));
+        for (let i = 0; i < 5; i++) queries.push(example.toString());
+      }
+      for (const q of queries) {
+        const res = await t.app.inject(`${url}?${q}`);
+        expect(res.statusCode, `${url}?${q}: ${res.body}`).toBe(200);
+        // A quote or a control character in an unescaped field would make the body no JSON at all.
+        const values: unknown[] = [];
+        unsafeValues(answer, JSON.parse(res.body), values);
+        for (const v of values) expect(v, `${url}?${q}`).toMatch(/^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/);
+        checked.set(url, (checked.get(url) ?? 0) + values.length);
+      }
+    }
+    expect([...checked.keys()]).toEqual(expect.arrayContaining(['/api/random-color', '/api/random-user']));
+    for (const [url, n] of checked) expect(n, url).toBeGreaterThan(0);
+  });
+
+  it("keep the serializer's format out of /openapi.json, which documents them as plain strings", async () => {
+    const doc = (await t.app.inject('/openapi.json')).json() as { paths: Record<string, unknown> };
+    expect(JSON.stringify(doc)).not.toContain('"unsafe"');
+    const colors = JSON.stringify(doc.paths['/api/random-color']);
+    expect(colors).toContain('"hex":{"examples":["#9d2933"],"type":"string"}');
   });
 });

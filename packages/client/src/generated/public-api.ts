@@ -6362,6 +6362,7 @@ export interface paths {
                                 createdAt: string;
                                 /** @example zhangwei88@163.com */
                                 email: string;
+                                /** @enum {string} */
                                 gender: "男" | "女";
                                 /**
                                  * Format: uuid

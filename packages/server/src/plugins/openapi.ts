@@ -30,11 +30,24 @@ function documentLookupResponse({ schema, url, route }: { schema: Schema; url: s
   const content: Record<string, Schema> = {};
   if (!(dataIsNull && media.length > 0)) {
     const example = EXAMPLES[url]?.response;
-    content['application/json'] = { schema: envelope, ...(example !== undefined ? { example } : {}) };
+    content['application/json'] = { schema: withoutUnsafe(envelope), ...(example !== undefined ? { example } : {}) };
   }
   for (const m of media)
     content[m] = { schema: m.startsWith('image/png') ? { type: 'string', format: 'binary' } : { type: 'string' } };
   return { schema: { ...schema, response: { ...response, 200: { description: '成功 Success', content } } }, url };
+}
+
+/**
+ * A copy of `schema` without fast-json-stringify's `format: 'unsafe'` (AsciiText in lookup/shared/schemas.ts): it
+ * tells the serializer a field needs no escaping, and means nothing to a reader of the document. A copy, because the
+ * route's own schema is still to be compiled by its serializer (on its first request).
+ */
+function withoutUnsafe(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutUnsafe);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(schema)) if (!(k === 'format' && v === 'unsafe')) out[k] = withoutUnsafe(v);
+  return out;
 }
 
 interface DocParameter {

@@ -4,7 +4,7 @@ import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { NAME_THRESHOLD } from '../shared/chinese-colors.js';
 import { rngFor } from '../shared/rng.js';
 import { COLOR_FORMATS, randomColor } from './random-color.js';
-import { SeedParam, ChineseNameSchema } from '../shared/schemas.js';
+import { AsciiText, SeedParam, ChineseNameSchema } from '../shared/schemas.js';
 import { literalUnion } from '../../shared/literal-union.js';
 
 export default async function randomColorRoute(app: FastifyInstance) {
@@ -31,9 +31,9 @@ export default async function randomColorRoute(app: FastifyInstance) {
     data: Type.Object({
       colors: Type.Array(
         Type.Object({
-          hex: Type.Optional(Type.String({ examples: ['#9d2933'] })),
-          rgb: Type.Optional(Type.String({ examples: ['rgb(157, 41, 51)'] })),
-          hsl: Type.Optional(Type.String({ examples: ['hsl(355.3, 58.6%, 38.8%)'] })),
+          hex: Type.Optional(AsciiText({ examples: ['#9d2933'] })),
+          rgb: Type.Optional(AsciiText({ examples: ['rgb(157, 41, 51)'] })),
+          hsl: Type.Optional(AsciiText({ examples: ['hsl(355.3, 58.6%, 38.8%)'] })),
           name: ChineseNameSchema,
         }),
       ),

@@ -2,23 +2,24 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { publicBaseUrl } from '../../plugins/public-url.js';
+import { AsciiText } from '../shared/schemas.js';
 import { generateUsers, loadUserData, parseGender } from './random-user.js';
 
 const RandomUserSchema = Type.Object({
   id: Type.String({ format: 'uuid', description: 'UUID v4', examples: ['5fb9220d-9b0f-4d32-a248-6492457c3890'] }),
   name: Type.String({ examples: ['张伟'] }),
-  gender: Type.Union([Type.Literal('男'), Type.Literal('女')]),
-  username: Type.String({ description: 'Pinyin-based login name', examples: ['zhangwei88'] }),
-  phone: Type.String({
+  gender: Type.Unsafe<'男' | '女'>(Type.String({ enum: ['男', '女'] })),
+  username: AsciiText({ description: 'Pinyin-based login name', examples: ['zhangwei88'] }),
+  phone: AsciiText({
     description: '11-digit mainland mobile number with a real operator segment',
     examples: ['13812345678'],
   }),
-  email: Type.String({ examples: ['zhangwei88@163.com'] }),
+  email: AsciiText({ examples: ['zhangwei88@163.com'] }),
   avatar: Type.String({
     description: "URL of this service's avatar image for the user",
     examples: ['https://api.example.com/api/random-avatar/image?seed=5fb9220d-9b0f-4d32-a248-6492457c3890'],
   }),
-  birthday: Type.String({ description: 'YYYY-MM-DD; aged 18–60 at createdAt', examples: ['1990-05-17'] }),
+  birthday: AsciiText({ description: 'YYYY-MM-DD; aged 18–60 at createdAt', examples: ['1990-05-17'] }),
   address: Type.Object({
     province: Type.String({ examples: ['广东省'] }),
     city: Type.String({ examples: ['深圳市'] }),
@@ -26,16 +27,16 @@ const RandomUserSchema = Type.Object({
       description: 'District, road and number, often with the housing estate and flat',
       examples: ['南山区科技路88号阳光花园3栋2单元1502室'],
     }),
-    zipCode: Type.String({
+    zipCode: AsciiText({
       description: 'Six-digit postcode of the district (data/postcodes.json)',
       examples: ['518052'],
     }),
   }),
   company: Type.String({ examples: ['深圳市华信科技有限公司'] }),
   job: Type.String({ description: 'Chinese job title', examples: ['软件工程师'] }),
-  website: Type.String({ examples: ['https://zhangwei88.github.io'] }),
-  ip: Type.String({ description: 'Public IPv4 address', examples: ['43.167.120.14'] }),
-  createdAt: Type.String({
+  website: AsciiText({ examples: ['https://zhangwei88.github.io'] }),
+  ip: AsciiText({ description: 'Public IPv4 address', examples: ['43.167.120.14'] }),
+  createdAt: AsciiText({
     description: 'ISO 8601 UTC with milliseconds, within the three years before now (seeded: before 2025-01-01)',
     examples: ['2024-03-08T06:21:45.123Z'],
   }),

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LookupError } from '../../errors.js';
 import { classifyAddress } from '../shared/ip-address.js';
-import { SEEDED_REFERENCE, generateUsers, loadUserData, parseGender } from './random-user.js';
+import { SEEDED_REFERENCE, buildUserData, generateUsers, loadUserData, parseGender } from './random-user.js';
+import { loadPostcodes } from '../shared/postcodes.js';
 
 const data = loadUserData();
 const read = (name: string) =>
@@ -97,5 +98,18 @@ describe('curated data', () => {
     expect(new Set(all).size).toBe(all.length);
     for (const p of all) expect(p).toMatch(/^1(3\d|5[0-35-9]|66|7[235-8]|8\d|9[0-35-9]|92)$/);
     expect(Object.keys(profile.phonePrefixes)).toEqual(['中国移动', '中国联通', '中国电信', '中国广电']);
+  });
+});
+
+describe('the tables a user is made of', () => {
+  it('refuse to load with a piece that would need escaping in JSON (those fields are sent unescaped)', () => {
+    const full = read('user-profile.json');
+    expect(() => buildUserData(names, full, loadPostcodes())).not.toThrow();
+    const quoted = { ...full, emailDomains: [...full.emailDomains, ['evil".com', 1]] };
+    expect(() => buildUserData(names, quoted, loadPostcodes())).toThrow(
+      /"evil\\".com" in a data table is not plain ASCII/,
+    );
+    const slashed = { ...full, phonePrefixes: { ...full.phonePrefixes, x: ['13\\'] } };
+    expect(() => buildUserData(names, slashed, loadPostcodes())).toThrow(/not plain ASCII/);
   });
 });

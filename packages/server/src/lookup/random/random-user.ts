@@ -15,6 +15,7 @@ import { civilOf, yearsBefore, ymdText } from '../shared/civil-date.js';
 import { ipv4Text, publicIpv4Blocks } from '../shared/ip-address.js';
 import { loadPostcodes, shortNames, type PostcodeRow } from '../shared/postcodes.js';
 import { pickOne, rngFor, Weighted, type Rng } from '../shared/rng.js';
+import { isPlainAscii } from '../shared/schemas.js';
 
 export type Gender = 'male' | 'female';
 
@@ -97,9 +98,22 @@ export function buildUserData(names: NamesFile, profile: ProfileFile, postcodes:
     (r) => /(?:市|州|盟|地区)$/u.test(r.city) && (r.district ? true : !withDistricts.has(`${r.province}/${r.city}`)),
   );
   const given = (list: string[]) => list.map((zh) => ({ zh, py: toPinyin(zh) }));
+  const surnames = names.surnames.map(([zh, w]) => [{ zh, py: toPinyin(zh, true) }, w] as const);
+  const male = given(names.male);
+  const female = given(names.female);
+  // The login name, e-mail, website, phone number and postcode are sent as they are (AsciiText): every table piece
+  // they are made of must be plain ASCII, or the server does not start.
+  const pieces = [
+    ...[...surnames.map(([s]) => s), ...male, ...female].map((n) => n.py),
+    ...Object.values(profile.phonePrefixes).flat(),
+    ...profile.emailDomains.map(([d]) => d),
+    ...places.map((p) => p.postcode),
+  ];
+  const bad = pieces.find((p) => !isPlainAscii(p));
+  if (bad !== undefined) throw new Error(`random-user: ${JSON.stringify(bad)} in a data table is not plain ASCII`);
   return {
-    surnames: new Weighted(names.surnames.map(([zh, w]) => [{ zh, py: toPinyin(zh, true) }, w])),
-    given: { male: given(names.male), female: given(names.female) },
+    surnames: new Weighted(surnames.map(([s, w]) => [s, w])),
+    given: { male, female },
     places: new Weighted(places.map((row) => [placeOf(row), placeWeight(row)])),
     phonePrefixes: Object.values(profile.phonePrefixes).flat(),
     jobs: profile.jobs,
