@@ -3260,11 +3260,17 @@ export interface paths {
                                  * @example 摩羯座
                                  */
                                 constellation?: string;
-                                /** @description 证件类型：居民身份证，或港澳台居民居住证（地区码 810000 香港、820000 澳门、830000 台湾） Which card the number belongs to */
+                                /**
+                                 * @description 证件类型：居民身份证，或港澳台居民居住证（地区码 810000 香港、820000 澳门、830000 台湾） Which card the number belongs to
+                                 * @enum {string}
+                                 */
                                 document?: "居民身份证" | "港澳居民居住证" | "台湾居民居住证";
                                 /** @description The check digit the first 17 digits call for, whenever they are well formed */
                                 expectedCheckDigit?: string;
-                                /** @description 17th digit: odd 男, even 女 */
+                                /**
+                                 * @description 17th digit: odd 男, even 女
+                                 * @enum {string}
+                                 */
                                 gender?: "男" | "女";
                                 /** @description The 18-digit form; for a 15-digit number the converted one (19 inserted, check digit computed) */
                                 id18?: string;
@@ -5619,9 +5625,15 @@ export interface paths {
                                  * @example 摩羯座
                                  */
                                 constellation: string;
-                                /** @description 证件类型：居民身份证，或港澳台居民居住证（地区码 810000 香港、820000 澳门、830000 台湾） Which card the number belongs to */
+                                /**
+                                 * @description 证件类型：居民身份证，或港澳台居民居住证（地区码 810000 香港、820000 澳门、830000 台湾） Which card the number belongs to
+                                 * @enum {string}
+                                 */
                                 document: "居民身份证" | "港澳居民居住证" | "台湾居民居住证";
-                                /** @description 17th digit: odd 男, even 女 */
+                                /**
+                                 * @description 17th digit: odd 男, even 女
+                                 * @enum {string}
+                                 */
                                 gender: "男" | "女";
                                 /**
                                  * @description 18-digit number with a correct check digit
@@ -6019,6 +6031,7 @@ export interface paths {
                                  * @example 汉族
                                  */
                                 ethnicity: string;
+                                /** @enum {string} */
                                 gender: "男" | "女";
                                 /**
                                  * @description cm

@@ -4,13 +4,13 @@ import { lookupRoute, todayInShanghai } from '../../plugins/lookup-platform.js';
 import { loadPersonData, randomPerson } from './random-person.js';
 import { parseGender } from './random-user.js';
 import { rngFor } from '../shared/rng.js';
-import { SeedParam } from '../shared/schemas.js';
-import { literalUnion } from '../../shared/literal-union.js';
+import { GENDERS, SeedParam } from '../shared/schemas.js';
+import { literalUnion, stringEnum } from '../../shared/literal-union.js';
 
 const PersonSchema = Type.Object({
   name: Type.String({ examples: ['李秀英'] }),
   namePinyin: Type.String({ examples: ['lǐ xiù yīng'] }),
-  gender: Type.Union([Type.Literal('男'), Type.Literal('女')]),
+  gender: stringEnum(GENDERS),
   birthday: Type.String({ format: 'date', examples: ['1986-05-28'] }),
   age: Type.Integer({ description: 'Whole years today (Asia/Shanghai)', examples: [40] }),
   zodiac: Type.String({ description: '生肖 of the lunar year of birth', examples: ['虎'] }),

@@ -2,13 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../plugins/lookup-platform.js';
 import { publicBaseUrl } from '../../plugins/public-url.js';
-import { AsciiText } from '../shared/schemas.js';
+import { AsciiText, GENDERS } from '../shared/schemas.js';
+import { stringEnum } from '../../shared/literal-union.js';
 import { generateUsers, loadUserData, parseGender } from './random-user.js';
 
 const RandomUserSchema = Type.Object({
   id: Type.String({ format: 'uuid', description: 'UUID v4', examples: ['5fb9220d-9b0f-4d32-a248-6492457c3890'] }),
   name: Type.String({ examples: ['张伟'] }),
-  gender: Type.Unsafe<'男' | '女'>(Type.String({ enum: ['男', '女'] })),
+  gender: stringEnum(GENDERS),
   username: AsciiText({ description: 'Pinyin-based login name', examples: ['zhangwei88'] }),
   phone: AsciiText({
     description: '11-digit mainland mobile number with a real operator segment',

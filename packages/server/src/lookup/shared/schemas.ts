@@ -1,4 +1,5 @@
 import { Type, type StringOptions } from '@sinclair/typebox';
+import { stringEnum } from '../../shared/literal-union.js';
 import { NAME_THRESHOLD } from './chinese-colors.js';
 
 /** Schemas that endpoints of more than one group answer or accept; each route file keeps its own otherwise. */
@@ -19,6 +20,9 @@ export const isPlainAscii = (text: string) => PLAIN_ASCII.test(text);
  * format (plugins/openapi.ts).
  */
 export const AsciiText = (options: StringOptions = {}) => Type.String({ ...options, format: 'unsafe' });
+
+/** A person's gender as the answers write it. */
+export const GENDERS = ['男', '女'] as const;
 
 /** The `seed` parameter of every endpoint with reproducible random output. */
 export const SeedParam = Type.Optional(
@@ -70,14 +74,14 @@ export const IdRegionSchema = Type.Object({
 
 /** The facts a valid number encodes. */
 export const IdFactsSchema = {
-  gender: Type.Union([Type.Literal('男'), Type.Literal('女')], { description: '17th digit: odd 男, even 女' }),
+  gender: stringEnum(GENDERS, { description: '17th digit: odd 男, even 女' }),
   birthday: Type.String({ format: 'date', examples: ['1949-12-31'] }),
   age: Type.Integer({ description: 'Whole years on today’s date in Asia/Shanghai' }),
   zodiac: Type.String({ description: '生肖 of the lunar year (changes at the Spring Festival)', examples: ['牛'] }),
   constellation: Type.String({ description: '星座', examples: ['摩羯座'] }),
   lunarBirthday: Type.String({ description: 'Birthday on the Chinese calendar', examples: ['一九四九年冬月十二'] }),
   region: IdRegionSchema,
-  document: Type.Union([Type.Literal('居民身份证'), Type.Literal('港澳居民居住证'), Type.Literal('台湾居民居住证')], {
+  document: stringEnum(['居民身份证', '港澳居民居住证', '台湾居民居住证'], {
     description:
       '证件类型：居民身份证，或港澳台居民居住证（地区码 810000 香港、820000 澳门、830000 台湾） Which card the number belongs to',
   }),
