@@ -104,7 +104,8 @@ export function buildUserData(names: NamesFile, profile: ProfileFile, postcodes:
   // The login name, e-mail, website, phone number and postcode are sent as they are (AsciiText): every table piece
   // they are made of must be plain ASCII, or the server does not start.
   const pieces = [
-    ...[...surnames.map(([s]) => s), ...male, ...female].map((n) => n.py),
+    ...surnames.map(([s]) => s.py),
+    ...[...male, ...female].map((n) => n.py),
     ...Object.values(profile.phonePrefixes).flat(),
     ...profile.emailDomains.map(([d]) => d),
     ...places.map((p) => p.postcode),
@@ -112,7 +113,7 @@ export function buildUserData(names: NamesFile, profile: ProfileFile, postcodes:
   const bad = pieces.find((p) => !isPlainAscii(p));
   if (bad !== undefined) throw new Error(`random-user: ${JSON.stringify(bad)} in a data table is not plain ASCII`);
   return {
-    surnames: new Weighted(surnames.map(([s, w]) => [s, w])),
+    surnames: new Weighted(surnames),
     given: { male, female },
     places: new Weighted(places.map((row) => [placeOf(row), placeWeight(row)])),
     phonePrefixes: Object.values(profile.phonePrefixes).flat(),

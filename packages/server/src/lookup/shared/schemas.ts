@@ -11,8 +11,8 @@ const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 export const isPlainAscii = (text: string) => PLAIN_ASCII.test(text);
 
 /**
- * An answer field the service composes itself from plain ASCII (isPlainAscii): a hex colour, `rgb(…)`, a date, an
- * address, a login name made of pinyin and digits. fast-json-stringify copies such a string as it is (its documented
+ * An answer field the service composes itself from plain ASCII (isPlainAscii): a hex colour, `rgb(…)`, a date, a
+ * postcode, a login name made of pinyin and digits. fast-json-stringify copies such a string as it is (its documented
  * `unsafe` format) instead of testing every character for escapes, which on Node 20–24 was most of a random colour's
  * serialisation (10 colours: 9.5 → 3.8 µs). **Never** for text that comes from a caller or a request header: a `"` in
  * it would break the JSON. Pieces taken from a shipped table are checked with isPlainAscii when the table loads.
