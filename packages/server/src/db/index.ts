@@ -68,7 +68,11 @@ export function openDatabase(url: string, opts: { searchPath?: string; poolSize?
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const changes = new ChangeStamp(sqlite);
+  const kysely = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite, changes) }),
+  });
+  changeStamps.set(kysely, () => changes.read());
   return {
     kysely,
     dialect: 'sqlite',
@@ -86,7 +90,7 @@ export function openDatabase(url: string, opts: { searchPath?: string; poolSize?
  * the driver runs one query at a time on its single connection, so a cached statement is never busy twice;
  * SQLite re-prepares a statement by itself after a schema change.
  */
-function withStatementCache(sqlite: SQLite.Database, max = 1000): SqliteDatabase {
+function withStatementCache(sqlite: SQLite.Database, changes: ChangeStamp, max = 1000): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
@@ -98,7 +102,56 @@ function withStatementCache(sqlite: SQLite.Database, max = 1000): SqliteDatabase
         if (cache.size >= max) cache.delete(cache.keys().next().value!);
         cache.set(text, stmt);
       }
+      // The driver runs what it prepares at once (same tick), so a statement that may write (an insert with
+      // `returning` too, which also reads) moves the stamp before it runs.
+      if (!stmt.readonly) changes.wrote();
       return stmt;
     },
   };
+}
+
+/**
+ * A number that moves whenever the database may have changed: before every statement of this connection that may
+ * write, and when SQLite's `PRAGMA data_version` says another connection committed (the `npm run admin` recovery
+ * tool, an operator's `sqlite3` shell). A value read before a query and still current later means nothing that
+ * query read has changed since, so its answer may be reused (see AccessCache.user).
+ */
+class ChangeStamp {
+  private stamp = 0;
+  private version: unknown;
+  private readonly dataVersion: SQLite.Statement;
+
+  constructor(sqlite: SQLite.Database) {
+    this.dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  }
+
+  wrote(): void {
+    this.stamp++;
+  }
+
+  /** The current stamp; NaN (equal to nothing) when the database cannot be asked, e.g. once it is closed. */
+  read(): number {
+    let version: unknown;
+    try {
+      version = this.dataVersion.get();
+    } catch {
+      return Number.NaN;
+    }
+    if (version !== this.version) {
+      this.version = version;
+      this.stamp++;
+    }
+    return this.stamp;
+  }
+}
+
+const changeStamps = new WeakMap<Kysely<Database>, () => number>();
+
+/**
+ * For a SQLite database opened here: a function returning its change stamp (see ChangeStamp), for caches of rows
+ * that must never be served after a change. Undefined for PostgreSQL (other instances write without telling this
+ * one) and for a transaction (its own reads must see its own writes as they happen).
+ */
+export function changeStampOf(kysely: Kysely<Database>): (() => number) | undefined {
+  return changeStamps.get(kysely);
 }

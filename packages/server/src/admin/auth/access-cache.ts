@@ -1,11 +1,13 @@
 import { sql, type Compilable, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { changeStampOf } from '../../db/index.js';
 
 /**
  * The database side of UserAccess, built for the hot path: every authenticated request reads the user's row
  * together with `access_revision`, a counter database triggers bump on any change to roles, user_roles,
  * role_menus or menus (migration 0004). Roles, grants and menu rows are cached per revision; the user's own row
- * (status, token_version, names) is never cached. So a change of any kind applies from the very next request,
+ * (status, token_version, names, the session's state) is read on every request, except on SQLite, where it is kept
+ * only until the next write of any kind (ChangeStamp). So a change of any kind applies from the very next request,
  * on every instance, whoever made it.
  */
 
@@ -90,9 +92,14 @@ export class AccessCache<Derived> {
   private rev = -1;
   private readonly derived = new Map<string, Derived>();
   private menus?: Promise<MenuRow[]>;
+  /** SQLite only: the database's change stamp, and each user's row (with the session asked about) as of `rowsStamp`. */
+  private readonly stamp?: () => number;
+  private rowsStamp = Number.NaN;
+  private readonly rows = new Map<string, { user: { row: UserRow; revision: number } | undefined }>();
 
   constructor(db: Kysely<Database>) {
     this.q = compileQueries(db);
+    this.stamp = changeStampOf(db);
   }
 
   /**
@@ -104,16 +111,31 @@ export class AccessCache<Derived> {
     userId: string,
     sessionId = '',
   ): Promise<{ row: UserRow; revision: number } | undefined> {
+    // On SQLite the row is reused while the database's change stamp has not moved (see ChangeStamp): a stamp that
+    // moves empties the cache, and a row is filed only under the stamp read before its query, if that is still the
+    // last one seen, so a change made while the query waited for the connection is never hidden. A hit costs one
+    // `PRAGMA data_version` instead of the query.
+    const stamp = this.stamp?.();
+    if (stamp !== undefined && stamp !== this.rowsStamp) {
+      this.rows.clear();
+      this.rowsStamp = stamp;
+    }
+    const key = stamp === undefined ? '' : `${userId}\u0000${sessionId}`;
+    const hit = stamp === undefined ? undefined : this.rows.get(key);
+    if (hit) return hit.user;
     const [row] = await this.q.user(db, userId, sessionId);
-    if (!row) return undefined;
-    const revision = Number(row.rev);
-    if (revision > this.rev) {
-      this.rev = revision;
+    const user = row && { row, revision: Number(row.rev) };
+    if (user && user.revision > this.rev) {
+      this.rev = user.revision;
       this.derived.clear();
       this.menus = undefined;
     }
+    if (stamp !== undefined && stamp === this.rowsStamp) {
+      if (this.rows.size >= MAX_USERS) this.rows.delete(this.rows.keys().next().value!);
+      this.rows.set(key, { user });
+    }
     // Not a spread copy of the row: V8 copies a database row's properties one by one through its slow path.
-    return { row, revision };
+    return user;
   }
 
   /**

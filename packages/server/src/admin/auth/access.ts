@@ -43,9 +43,9 @@ export interface Grants {
 }
 
 /**
- * What the server knows about a signed-in user on every request. The user's row is read on every request and the
- * grants are cached only while nothing that feeds them has changed (see access-cache.ts), so a change of roles,
- * grants, status or token_version applies from the very next request.
+ * What the server knows about a signed-in user on every request. The user's row is read on every request (on SQLite,
+ * kept until the database next changes) and the grants are cached only while nothing that feeds them has changed (see
+ * access-cache.ts), so a change of roles, grants, status or token_version applies from the very next request.
  */
 export interface UserAccess extends Omit<Grants, 'tree'> {
   id: string;
