@@ -38,10 +38,10 @@ function alive(pid: number): boolean {
 }
 
 describe('npm start launcher', () => {
-  it("starts the server with the container's MALLOC_MMAP_THRESHOLD_", async () => {
+  it("starts the server with the container's MALLOC_MMAP_THRESHOLD_ and MALLOC_ARENA_MAX", async () => {
     const run = await launch();
     // No node flags either: the container's CMD is the same command (deploy-files.test.ts).
-    expect(run.ready()).toEqual({ pid: expect.any(Number), execArgv: [], mmapThreshold: '131072' });
+    expect(run.ready()).toEqual({ pid: expect.any(Number), execArgv: [], mmapThreshold: '131072', arenaMax: '2' });
     run.launcher.kill('SIGTERM');
     await run.exit;
   });
