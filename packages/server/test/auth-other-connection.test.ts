@@ -40,7 +40,7 @@ describe('SQLite: a change by another connection applies on the very next reques
     const other = openDatabase(`sqlite:${file}`);
     const out: string[] = [];
     try {
-      const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l), readStdin: async () => '' };
+      const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
       return { code: await runAdminCli(argv, other.kysely, io, {}), out };
     } finally {
       await other.close();

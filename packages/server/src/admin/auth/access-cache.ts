@@ -120,8 +120,8 @@ export class AccessCache<Derived> {
       this.rows.clear();
       this.rowsStamp = stamp;
     }
-    const key = stamp === undefined ? '' : `${userId}\u0000${sessionId}`;
-    const hit = stamp === undefined ? undefined : this.rows.get(key);
+    const key = stamp === undefined ? undefined : `${userId}\u0000${sessionId}`;
+    const hit = key === undefined ? undefined : this.rows.get(key);
     if (hit) return hit.user;
     const [row] = await this.q.user(db, userId, sessionId);
     const user = row && { row, revision: Number(row.rev) };
@@ -130,7 +130,7 @@ export class AccessCache<Derived> {
       this.derived.clear();
       this.menus = undefined;
     }
-    if (stamp !== undefined && stamp === this.rowsStamp) {
+    if (key !== undefined && stamp === this.rowsStamp) {
       if (this.rows.size >= MAX_USERS) this.rows.delete(this.rows.keys().next().value!);
       this.rows.set(key, { user });
     }

@@ -101,12 +101,13 @@ export function buildUserData(names: NamesFile, profile: ProfileFile, postcodes:
   const surnames = names.surnames.map(([zh, w]) => [{ zh, py: toPinyin(zh, true) }, w] as const);
   const male = given(names.male);
   const female = given(names.female);
+  const phonePrefixes = Object.values(profile.phonePrefixes).flat();
   // The login name, e-mail, website, phone number and postcode are sent as they are (AsciiText): every table piece
   // they are made of must be plain ASCII, or the server does not start.
   const pieces = [
     ...surnames.map(([s]) => s.py),
     ...[...male, ...female].map((n) => n.py),
-    ...Object.values(profile.phonePrefixes).flat(),
+    ...phonePrefixes,
     ...profile.emailDomains.map(([d]) => d),
     ...places.map((p) => p.postcode),
   ];
@@ -116,7 +117,7 @@ export function buildUserData(names: NamesFile, profile: ProfileFile, postcodes:
     surnames: new Weighted(surnames),
     given: { male, female },
     places: new Weighted(places.map((row) => [placeOf(row), placeWeight(row)])),
-    phonePrefixes: Object.values(profile.phonePrefixes).flat(),
+    phonePrefixes,
     jobs: profile.jobs,
     company: {
       brands: profile.company.brands,

@@ -7,7 +7,7 @@ import { NAME_THRESHOLD } from './chinese-colors.js';
 /**
  * Printable ASCII without a double quote or a backslash: text JSON writes as it is, with no escape.
  */
-const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+export const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 export const isPlainAscii = (text: string) => PLAIN_ASCII.test(text);
 
 /**
