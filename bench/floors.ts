@@ -29,6 +29,7 @@ import {
   type Load,
   postAnswer,
   prepare,
+  ratioText,
   SIDE_BY_SIDE_OPTIONS,
   sideBySide,
   sideBySideOf,
@@ -94,7 +95,7 @@ async function main() {
       const each = (xs: number[]) => xs.map((r) => r.toFixed(2)).join(' ');
       judged.push({ name: t.name, ratio: a.median, budget: t.budget });
       console.log(
-        `| ${t.name} | ${each(f.ratios)} | ${f.median.toFixed(2)}× | ${each(a.ratios)} | ${a.median.toFixed(2)}× | ${verdict(a.median, t.budget)} | ${each(b.ratios)} | ${b.median.toFixed(2)}× |`,
+        `| ${t.name} | ${each(f.ratios)} | ${f.median.toFixed(2)}× | ${each(a.ratios)} | ${ratioText(a.median, t.budget)}× | ${verdict(a.median, t.budget)} | ${each(b.ratios)} | ${b.median.toFixed(2)}× |`,
       );
     }
     console.log(`\n${budgetSummary(judged)}`);

@@ -39,6 +39,12 @@ export function buildServer(checkout?: string): void {
 }
 
 /** Forks bench/server.ts under tsx and resolves with the port it listens on. */
+/**
+ * `BENCH_NODE_FLAGS="--single-threaded-gc"`: node flags given to **every** server of a run (the app and each baseline
+ * alike), for experiments with V8's settings; NODE_OPTIONS refuses many of them (the garbage collector's among them).
+ */
+const NODE_FLAGS = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+
 export function startServer(
   kind: ServerKind,
   args: string[] = [],
@@ -47,7 +53,12 @@ export function startServer(
   entry = path.join(here, 'server.ts'),
 ): Promise<Server> {
   const child = fork(entry, [kind, ...args], {
-    execArgv: ['--import', import.meta.resolve('tsx'), ...(cpuProf ? ['--cpu-prof', '--cpu-prof-dir', cpuProf] : [])],
+    execArgv: [
+      ...NODE_FLAGS,
+      '--import',
+      import.meta.resolve('tsx'),
+      ...(cpuProf ? ['--cpu-prof', '--cpu-prof-dir', cpuProf] : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -235,6 +246,15 @@ async function cpuPerRequest({ server, url, target }: Load, seconds: number, con
   return r.non2xx || r.errors || !r.requests.total ? Number.NaN : (after - before) / r.requests.total;
 }
 
+/**
+ * A ratio as the tables print it: two decimals, or three where two would read as the budget itself (1.2549 is not
+ * met against 1.25, and `1.25×: not met` would say otherwise).
+ */
+export function ratioText(ratio: number, budget?: number): string {
+  const two = ratio.toFixed(2);
+  return budget !== undefined && ratio !== budget && two === budget.toFixed(2) ? ratio.toFixed(3) : two;
+}
+
 /** A budget and whether `ratio` (CPU ÷ the answer floor's) meets it: `≤ 1.25×: met` / `≤ 1.25×: **not met**`. */
 export function verdict(ratio: number, budget: number | undefined): string {
   if (budget === undefined) return '';
@@ -242,10 +262,36 @@ export function verdict(ratio: number, budget: number | undefined): string {
   return ratio <= budget ? `≤ ${budget}×: met` : `≤ ${budget}×: **not met**`;
 }
 
-/** One line per outcome: which budgets were met, which were not (the ratio after each name). */
+/**
+ * A latency aim and whether a run meets it: p99 under `budget` ms with no error answer (`invalid`).
+ * `p99 < 150 ms: met` / `p99 < 150 ms: **not met**`.
+ */
+export function latencyVerdict(p99: number, budget: number | undefined, invalid?: string): string {
+  if (budget === undefined) return '';
+  return p99 < budget && !invalid ? `p99 < ${budget} ms: met` : `p99 < ${budget} ms: **not met**`;
+}
+
+/** The latency aims of a run, as budgetSummary gives the CPU budgets; '' when no target has one. */
+export function latencySummary(rows: { name: string; p99: number; p99Budget?: number; invalid?: string }[]): string {
+  const judged = rows.filter((r) => r.p99Budget !== undefined);
+  if (!judged.length) return '';
+  const list = (xs: typeof judged) =>
+    xs.map((r) => `${r.name} ${r.p99} ms${r.invalid ? ` (${r.invalid})` : ''} (< ${r.p99Budget} ms)`).join(', ');
+  const met = judged.filter((r) => r.p99 < r.p99Budget! && !r.invalid);
+  const missed = judged.filter((r) => !met.includes(r));
+  return [
+    `Latency aims (p99 at the run's connections, no error answer): ${met.length} of ${judged.length} met.`,
+    `- met: ${list(met) || 'none'}`,
+    `- not met: ${list(missed) || 'none'}`,
+  ].join('\n');
+}
+
+/** One line per outcome: which budgets were met, which were not (the ratio after each name); '' when none has one. */
 export function budgetSummary(rows: { name: string; ratio: number; budget?: number }[]): string {
+  if (!rows.some((r) => r.budget !== undefined)) return '';
   const judged = rows.filter((r) => r.budget !== undefined && Number.isFinite(r.ratio));
-  const list = (xs: typeof judged) => xs.map((r) => `${r.name} ${r.ratio.toFixed(2)}× (≤ ${r.budget}×)`).join(', ');
+  const list = (xs: typeof judged) =>
+    xs.map((r) => `${r.name} ${ratioText(r.ratio, r.budget)}× (≤ ${r.budget}×)`).join(', ');
   const met = judged.filter((r) => r.ratio <= r.budget!);
   const missed = judged.filter((r) => r.ratio > r.budget!);
   return [

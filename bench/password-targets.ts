@@ -50,6 +50,9 @@ async function startLanes(ctx: BenchContext) {
   for (const password of [ORDINARY[0], crafted()]) await fetch(ctx.baseUrl + url(password));
 }
 
+/** Issue 31: p99 under 150 ms at 50 connections, warm, after idle and under attack alike. */
+const P99_AIM_MS = 150;
+
 export const PASSWORD_TARGETS: BenchTarget[] = [
   {
     name: 'toolbox/password-strength',
@@ -57,6 +60,7 @@ export const PASSWORD_TARGETS: BenchTarget[] = [
     paths: ORDINARY.map(url),
     expectStatus: 200,
     setup: startLanes,
+    p99Budget: P99_AIM_MS,
   },
   {
     // The first burst after the threads stopped for idleness (issue 31: p99 < 150 ms here too).
@@ -65,6 +69,7 @@ export const PASSWORD_TARGETS: BenchTarget[] = [
     paths: ORDINARY.map(url),
     expectStatus: 200,
     setup: startLanes,
+    p99Budget: P99_AIM_MS,
     afterIdle: true,
   },
   {
@@ -73,6 +78,7 @@ export const PASSWORD_TARGETS: BenchTarget[] = [
     paths: ORDINARY.map(url),
     expectStatus: 200,
     setup: startLanes,
+    p99Budget: P99_AIM_MS,
     // 10 connections send nothing but crafted passwords (answered 500: over budget, or turned away when the long
     // lane's queue is full); only the ordinary checks are measured.
     background: { connections: 10, path: () => url(crafted()) },

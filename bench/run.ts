@@ -29,6 +29,9 @@ import {
   stopIdleThreads,
   stopServer,
   budgetSummary,
+  latencySummary,
+  latencyVerdict,
+  ratioText,
   verdict,
 } from './harness.js';
 import { runPlain } from './plain.js';
@@ -67,6 +70,8 @@ interface Row extends Run {
   /** The paired run of the answer floor: the features floor sending this target's own answer; none for a non-GET. */
   answer?: Run;
   budget?: number;
+  /** The target's latency aim, in ms (BenchTarget.p99Budget). */
+  p99Budget?: number;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -146,7 +151,7 @@ async function measureRun(server: Server, url: string, target: Shape, opts: Opti
 function renderTable(rows: Row[]): string {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const lines = [
-    '| target | req/s | p50 ms | p99 ms | server CPU µs/req | × node:http CPU | × Fastify CPU | × floor CPU | answer floor × Fastify | × answer floor | budget (× answer floor) | peak RSS MB |',
+    '| target | req/s | p50 ms | p99 ms | server CPU µs/req | × node:http CPU | × Fastify CPU | × floor CPU | answer floor × Fastify | × answer floor | budget (× answer floor; p99 aim) | peak RSS MB |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const avg = (runs: Run[]): Run => ({
@@ -167,6 +172,7 @@ function renderTable(rows: Row[]): string {
     floorCpu: number,
     budget?: number,
     answer?: Run,
+    p99Budget?: number,
   ) => {
     const x = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
     const cells = [
@@ -179,8 +185,13 @@ function renderTable(rows: Row[]): string {
       x(r.cpuPerReq, fastifyCpu),
       x(r.cpuPerReq, floorCpu),
       answer ? x(answer.cpuPerReq, fastifyCpu) : '',
-      answer ? x(r.cpuPerReq, answer.cpuPerReq) : '',
-      verdict(answer ? r.cpuPerReq / answer.cpuPerReq : Number.NaN, budget),
+      answer ? `${ratioText(r.cpuPerReq / answer.cpuPerReq, budget)}×` : '',
+      [
+        verdict(answer ? r.cpuPerReq / answer.cpuPerReq : Number.NaN, budget),
+        latencyVerdict(r.p99, p99Budget, r.invalid),
+      ]
+        .filter(Boolean)
+        .join('; '),
       Math.round(r.maxRssMb),
     ];
     lines.push(`| ${cells.join(' | ')} |`);
@@ -190,9 +201,9 @@ function renderTable(rows: Row[]): string {
   line('bare Fastify 5 (mean of paired runs)', fastify, ...means);
   // The floor's own ratio to bare Fastify is what the required features cost before any code of the app.
   line('features floor: Fastify + headers, rate limit, metrics (mean of paired runs)', floor, ...means);
-  for (const r of rows) line(r.target, r, r.node.cpuPerReq, r.fastify.cpuPerReq, r.floor.cpuPerReq, r.budget, r.answer);
-  lines.push(
-    '',
+  for (const r of rows)
+    line(r.target, r, r.node.cpuPerReq, r.fastify.cpuPerReq, r.floor.cpuPerReq, r.budget, r.answer, r.p99Budget);
+  const summaries = [
     budgetSummary(
       rows.map((r) => ({
         name: r.target,
@@ -200,7 +211,11 @@ function renderTable(rows: Row[]): string {
         budget: r.budget,
       })),
     ),
-  );
+    latencySummary(
+      rows.map((r) => ({ name: r.target, p99: round1(r.p99), p99Budget: r.p99Budget, invalid: r.invalid })),
+    ),
+  ].filter(Boolean);
+  for (const summary of summaries) lines.push('', summary);
   return lines.join('\n');
 }
 
@@ -255,7 +270,7 @@ async function main() {
         { ...t, headers: request.headers },
         t.afterIdle ? { ...opts, warmup: 0 } : opts,
       );
-      rows.push({ target: t.name, ...run, node, fastify, floor, answer, budget: t.budget });
+      rows.push({ target: t.name, ...run, node, fastify, floor, answer, budget: t.budget, p99Budget: t.p99Budget });
     }
   } finally {
     await Promise.all(servers.map((x) => stopServer(x.child)));

@@ -1,0 +1,55 @@
+/**
+ * What `npm run bench` and `npm run bench:floors` print beside a budget: a ratio just above it must not read as the
+ * budget itself next to "not met" (1.2549 against ≤ 1.25 printed as `1.25×` looked met and was not).
+ */
+import { describe, expect, it } from 'vitest';
+import { budgetSummary, latencySummary, latencyVerdict, ratioText, verdict } from '../../../bench/harness.js';
+
+describe('the benchmarks’ budget lines', () => {
+  it('prints a third decimal only where two would read as the budget', () => {
+    expect(ratioText(1.2549, 1.25)).toBe('1.255');
+    expect(ratioText(1.2451, 1.25)).toBe('1.245');
+    expect(ratioText(1.25, 1.25)).toBe('1.25');
+    expect(ratioText(1.31, 1.25)).toBe('1.31');
+    expect(ratioText(2.004, 2)).toBe('2.004');
+    expect(ratioText(1.2549)).toBe('1.25');
+  });
+
+  it('names the not-met ratio so that it differs from the budget', () => {
+    expect(verdict(1.2549, 1.25)).toBe('≤ 1.25×: **not met**');
+    const summary = budgetSummary([
+      { name: 'daily/hitokoto', ratio: 1.2549, budget: 1.25 },
+      { name: 'life/almanac', ratio: 1.2, budget: 1.25 },
+    ]);
+    expect(summary).toContain('1 of 2 met');
+    expect(summary).toContain('- not met: daily/hitokoto 1.255× (≤ 1.25×)');
+    expect(summary).toContain('- met: life/almanac 1.20× (≤ 1.25×)');
+  });
+});
+
+describe('the password check’s latency aim', () => {
+  it('is met only under the aim and with no error answer', () => {
+    expect(latencyVerdict(65, 150)).toBe('p99 < 150 ms: met');
+    expect(latencyVerdict(150, 150)).toBe('p99 < 150 ms: **not met**');
+    expect(latencyVerdict(65, 150, '12 non-2xx')).toBe('p99 < 150 ms: **not met**');
+    expect(latencyVerdict(65, undefined)).toBe('');
+  });
+
+  it('is summed up beside the CPU budgets, and a run without either prints neither', () => {
+    const summary = latencySummary([
+      { name: 'toolbox/password-strength', p99: 65, p99Budget: 150 },
+      { name: 'toolbox/password-strength after idle', p99: 163, p99Budget: 150 },
+      { name: 'daily/hitokoto', p99: 5 },
+    ]);
+    expect(summary).toContain('1 of 2 met');
+    expect(summary).toContain('- not met: toolbox/password-strength after idle 163 ms (< 150 ms)');
+    expect(latencySummary([{ name: 'daily/hitokoto', p99: 5 }])).toBe('');
+    expect(budgetSummary([{ name: 'toolbox/password-strength', ratio: 19.5 }])).toBe('');
+  });
+
+  it('is set on every password target', async () => {
+    const { PASSWORD_TARGETS } = await import('../../../bench/password-targets.js');
+    expect(PASSWORD_TARGETS.length).toBeGreaterThanOrEqual(3);
+    for (const t of PASSWORD_TARGETS) expect(t.p99Budget, t.name).toBe(150);
+  });
+});
