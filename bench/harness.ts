@@ -38,13 +38,13 @@ export function buildServer(checkout?: string): void {
   if (result.status !== 0) throw new Error(`the server build failed${checkout ? ` in ${checkout}` : ''}`);
 }
 
-/** Forks bench/server.ts under tsx and resolves with the port it listens on. */
 /**
  * `BENCH_NODE_FLAGS="--single-threaded-gc"`: node flags given to **every** server of a run (the app and each baseline
  * alike), for experiments with V8's settings; NODE_OPTIONS refuses many of them (the garbage collector's among them).
  */
 const NODE_FLAGS = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
 
+/** Forks bench/server.ts under tsx (with NODE_FLAGS) and resolves with the port it listens on. */
 export function startServer(
   kind: ServerKind,
   args: string[] = [],
