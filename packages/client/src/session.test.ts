@@ -90,6 +90,28 @@ describe('TianjiSession (against a stand-in server)', () => {
     expect(s.can('system:user')).toBe(false);
   });
 
+  it('a request rejected while its own password change is under way gets the new pair, not a sign-out', async () => {
+    const server = fakeServer(600);
+    const onSignedOut = vi.fn();
+    const s = session(server, { onSignedOut });
+    await s.login('alice', 'pw');
+    let answer = () => {};
+    server.passwordAnswerDelay = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const change = s.changePassword('pw', 'new-password-7');
+    // Saved on the server (the old pair has ended), its answer not yet here: a request sent now is rejected.
+    await vi.waitFor(() => expect(server.passwordChanges).toBe(1));
+    const inFlight = list(s);
+    await vi.waitFor(() => expect(server.rejected).toBe(1));
+    answer();
+    await change;
+    expect((await inFlight).response.status).toBe(200);
+    expect(server.refreshes).toBe(0);
+    expect(onSignedOut).not.toHaveBeenCalled();
+    expect(s.signedIn).toBe(true);
+  });
+
   it('a refresh that fails because the server is down keeps the session', async () => {
     const server = fakeServer(60);
     const onSignedOut = vi.fn();

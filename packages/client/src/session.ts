@@ -230,6 +230,10 @@ export class TianjiSession {
     const token = await this.accessToken();
     let res = await this.send(req, token);
     if (res.status === 401) {
+      // Rejected while this client's own password change is under way: the server ended the old pair when it saved
+      // the password, and the new pair is on its way in the change's answer. A refresh now would present the ended
+      // refresh token and sign this client out. (Not for the change request itself, which would wait for itself.)
+      if (this.changingPassword && !isPasswordChange(req)) await this.changingPassword.catch(() => undefined);
       const fresh = await this.refreshAfter(token);
       res = await this.send(retry, fresh);
       // Rejected right after a successful refresh: the account itself was revoked (disabled, deleted, new password).
@@ -476,4 +480,9 @@ function indexMenus(nodes: MenuNode[], into = new Map<string, MenuNode>()): Map<
 
 export function createSession(opts: SessionOptions): TianjiSession {
   return new TianjiSession(opts);
+}
+
+/** The request that changes one's own password (TianjiSession.changePassword). */
+function isPasswordChange(req: Request): boolean {
+  return req.method === 'PUT' && new URL(req.url).pathname === '/api/auth/password';
 }

@@ -17,6 +17,10 @@ export interface FakeServer {
   rejectIssuedAccessTokens(): void;
   /** Answer 503 to refreshes while set. */
   refreshDown: boolean;
+  /** PUT /api/auth/password requests that changed the password (every earlier token rejected from that moment). */
+  passwordChanges: number;
+  /** While set, a password change commits at once but answers its fresh pair only when this resolves. */
+  passwordAnswerDelay?: Promise<void>;
   menus: Array<{ code: string; permissions: number | string; children: unknown[] }>;
 }
 
@@ -36,6 +40,7 @@ export function fakeServer(ttlSeconds = 60): FakeServer {
     refreshes: 0,
     rejected: 0,
     refreshDown: false,
+    passwordChanges: 0,
     menus: [{ code: 'system', permissions: 0, children: [{ code: 'system:user', permissions: 1 + 4, children: [] }] }],
     revokeAll: () => validRefresh.clear(),
     rejectIssuedAccessTokens: () => {
@@ -72,6 +77,19 @@ export function fakeServer(ttlSeconds = 60): FakeServer {
           const { refreshToken } = (await req.json()) as { refreshToken: string };
           if (!validRefresh.delete(refreshToken)) return unauthorized('invalid refresh token');
           return json(200, { data: pair() });
+        }
+        case 'PUT /api/auth/password': {
+          if (!accessOk()) {
+            s.rejected++;
+            return unauthorized('access token expired');
+          }
+          // As the server does: every earlier pair ends, this client gets a fresh one.
+          s.passwordChanges++;
+          generation++;
+          validRefresh.clear();
+          const fresh = pair();
+          await s.passwordAnswerDelay;
+          return json(200, { data: fresh });
         }
         case 'POST /api/auth/logout':
           validRefresh.delete(((await req.json()) as { refreshToken: string }).refreshToken);
