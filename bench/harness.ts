@@ -268,8 +268,10 @@ export function verdict(ratio: number, budget: number | undefined): string {
  */
 export function latencyVerdict(p99: number, budget: number | undefined, invalid?: string): string {
   if (budget === undefined) return '';
-  return p99 < budget && !invalid ? `p99 < ${budget} ms: met` : `p99 < ${budget} ms: **not met**`;
+  return meetsLatency(p99, budget, invalid) ? `p99 < ${budget} ms: met` : `p99 < ${budget} ms: **not met**`;
 }
+
+const meetsLatency = (p99: number, budget: number, invalid?: string) => p99 < budget && !invalid;
 
 /** The latency aims of a run, as budgetSummary gives the CPU budgets; '' when no target has one. */
 export function latencySummary(rows: { name: string; p99: number; p99Budget?: number; invalid?: string }[]): string {
@@ -277,7 +279,7 @@ export function latencySummary(rows: { name: string; p99: number; p99Budget?: nu
   if (!judged.length) return '';
   const list = (xs: typeof judged) =>
     xs.map((r) => `${r.name} ${r.p99} ms${r.invalid ? ` (${r.invalid})` : ''} (< ${r.p99Budget} ms)`).join(', ');
-  const met = judged.filter((r) => r.p99 < r.p99Budget! && !r.invalid);
+  const met = judged.filter((r) => meetsLatency(r.p99, r.p99Budget!, r.invalid));
   const missed = judged.filter((r) => !met.includes(r));
   return [
     `Latency aims (p99 at the run's connections, no error answer): ${met.length} of ${judged.length} met.`,

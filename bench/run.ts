@@ -211,9 +211,7 @@ function renderTable(rows: Row[]): string {
         budget: r.budget,
       })),
     ),
-    latencySummary(
-      rows.map((r) => ({ name: r.target, p99: round1(r.p99), p99Budget: r.p99Budget, invalid: r.invalid })),
-    ),
+    latencySummary(rows.map((r) => ({ name: r.target, p99: r.p99, p99Budget: r.p99Budget, invalid: r.invalid }))),
   ].filter(Boolean);
   for (const summary of summaries) lines.push('', summary);
   return lines.join('\n');

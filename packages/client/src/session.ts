@@ -179,7 +179,7 @@ export class TianjiSession {
   /** Changes one's own password. Every other device is signed out; this session continues with the fresh pair. */
   async changePassword(oldPassword: string, newPassword: string): Promise<void> {
     const change = (async () => {
-      const { data, error, response } = await this.api.PUT('/api/auth/password', {
+      const { data, error, response } = await this.api.PUT(PASSWORD_PATH, {
         body: { oldPassword, newPassword },
       });
       if (!data) throw ApiError.fromBody(response, error);
@@ -482,7 +482,10 @@ export function createSession(opts: SessionOptions): TianjiSession {
   return new TianjiSession(opts);
 }
 
-/** The request that changes one's own password (TianjiSession.changePassword). */
+/** Where one's own password is changed (PUT; TianjiSession.changePassword). */
+const PASSWORD_PATH = '/api/auth/password';
+
+/** The request that changes one's own password. */
 function isPasswordChange(req: Request): boolean {
-  return req.method === 'PUT' && new URL(req.url).pathname === '/api/auth/password';
+  return req.method === 'PUT' && new URL(req.url).pathname === PASSWORD_PATH;
 }
