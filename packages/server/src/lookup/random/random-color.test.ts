@@ -15,6 +15,18 @@ describe('random colour', () => {
     }
   });
 
+  it('writes the hex, rgb() and hsl() that converting the colour gives, across the whole cube', () => {
+    // A stand-in generator that walks the cube in strides of 1,021 colours (16,432 colours, every channel value).
+    let value = 0;
+    const walk = { int: () => (value = (value + 1021) % 0x1000000), next: () => 0, seeded: true };
+    for (let i = 0; i < 0x1000000 / 1021; i++) {
+      const c = randomColor(walk, 'all');
+      const hex = `#${value.toString(16).padStart(6, '0')}`;
+      const expected = convertColor(hex);
+      expect([c.hex, c.rgb, c.hsl], hex).toEqual([hex, expected.rgb.css, expected.hsl.css]);
+    }
+  });
+
   it('gives only the asked format', () => {
     const c = randomColor(secureRng, 'rgb');
     expect(c.rgb).toMatch(/^rgb\(\d{1,3}, \d{1,3}, \d{1,3}\)$/);

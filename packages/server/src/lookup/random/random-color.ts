@@ -3,7 +3,7 @@
  */
 import { nearestChineseColorOfBytes, type ChineseColorMatch } from '../shared/chinese-colors.js';
 import { hueOf, oneDecimal } from '../shared/color-space.js';
-import { converter, type Rgb } from 'culori';
+import { convertRgbToHsl } from 'culori';
 import type { Rng } from '../shared/rng.js';
 
 export const COLOR_FORMATS = ['all', 'hex', 'rgb', 'hsl'] as const;
@@ -17,22 +17,23 @@ export interface RandomColor {
   name: ChineseColorMatch | null;
 }
 
-const toHsl = converter('hsl');
+/** Each byte's two hex digits and its decimal text: a colour's hex and rgb() are three look-ups each. */
+const HEX_OF_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const TEXT_OF_BYTE = Array.from({ length: 256 }, (_, i) => String(i));
 
 /** One colour drawn uniformly from the 16,777,216 sRGB colours, in the asked format(s). */
 export function randomColor(rng: Rng, format: ColorFormat): RandomColor {
   const value = rng.int(0x1000000);
-  const hex = `#${value.toString(16).padStart(6, '0')}`;
   const r = value >> 16;
   const g = (value >> 8) & 0xff;
   const b = value & 0xff;
-  // What culori's parser makes of the hex, without parsing it.
-  const rgb: Rgb = { mode: 'rgb', r: r / 255, g: g / 255, b: b / 255 };
-  const hsl = toHsl(rgb);
   const out: RandomColor = { name: nearestChineseColorOfBytes(r, g, b) };
-  if (format === 'all' || format === 'hex') out.hex = hex;
-  if (format === 'all' || format === 'rgb') out.rgb = `rgb(${r}, ${g}, ${b})`;
-  if (format === 'all' || format === 'hsl')
+  if (format === 'all' || format === 'hex') out.hex = `#${HEX_OF_BYTE[r]}${HEX_OF_BYTE[g]}${HEX_OF_BYTE[b]}`;
+  if (format === 'all' || format === 'rgb') out.rgb = `rgb(${TEXT_OF_BYTE[r]}, ${TEXT_OF_BYTE[g]}, ${TEXT_OF_BYTE[b]})`;
+  if (format === 'all' || format === 'hsl') {
+    // culori's rgb → hsl (what its converter('hsl') runs for an rgb colour), given what its parser makes of the hex.
+    const hsl = convertRgbToHsl({ r: r / 255, g: g / 255, b: b / 255 });
     out.hsl = `hsl(${oneDecimal(hueOf(hsl.h))}, ${oneDecimal((hsl.s ?? 0) * 100)}%, ${oneDecimal((hsl.l ?? 0) * 100)}%)`;
+  }
   return out;
 }

@@ -71,13 +71,25 @@ export const round = (n: number, digits = 0) => {
  */
 export function oneDecimal(n: number): string {
   const tenths = Math.round(n * 10);
+  if (tenths >= 0 && tenths < TENTHS_TEXT.length) return TENTHS_TEXT[tenths];
   if (!Number.isSafeInteger(tenths)) return String(round(n, 1));
+  return tenthsText(tenths);
+}
+
+/** The text of a number given in tenths: 3553 → `'355.3'`, 360 → `'36'`, -5 → `'-0.5'`, 0 → `'0'`. */
+function tenthsText(tenths: number): string {
   if (tenths === 0) return '0';
   const abs = tenths < 0 ? -tenths : tenths;
   const digit = abs % 10;
   const whole = `${tenths < 0 ? '-' : ''}${(abs - digit) / 10}`;
   return digit ? `${whole}.${digit}` : whole;
 }
+
+/**
+ * tenthsText of 0.0 … 360.0 made once: every hue, percentage and most other one-decimal figures of the colour tools
+ * fall in it, and a random colour writes three of them.
+ */
+const TENTHS_TEXT = Array.from({ length: 3601 }, (_, t) => tenthsText(t));
 
 /** 0–255 channels. */
 export function rgb255(c: Rgb): { r: number; g: number; b: number } {
