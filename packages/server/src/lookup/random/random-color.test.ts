@@ -16,7 +16,7 @@ describe('random colour', () => {
   });
 
   it('writes the hex, rgb() and hsl() that converting the colour gives, across the whole cube', () => {
-    // A stand-in generator that walks the cube in strides of 1,021 colours (16,432 colours, every channel value).
+    // A stand-in generator that walks the cube in strides of 1,021 colours (16,433 colours, every value of each channel).
     let value = 0;
     const walk = { int: () => (value = (value + 1021) % 0x1000000), next: () => 0, seeded: true };
     for (let i = 0; i < 0x1000000 / 1021; i++) {
