@@ -259,8 +259,10 @@ export function ratioText(ratio: number, budget?: number): string {
 export function verdict(ratio: number, budget: number | undefined): string {
   if (budget === undefined) return '';
   if (!Number.isFinite(ratio)) return `≤ ${budget}×: not measured`;
-  return ratio <= budget ? `≤ ${budget}×: met` : `≤ ${budget}×: **not met**`;
+  return meetsBudget(ratio, budget) ? `≤ ${budget}×: met` : `≤ ${budget}×: **not met**`;
 }
+
+const meetsBudget = (ratio: number, budget: number) => ratio <= budget;
 
 /**
  * A latency aim and whether a run meets it: p99 under `budget` ms with no error answer (`invalid`).
@@ -294,8 +296,8 @@ export function budgetSummary(rows: { name: string; ratio: number; budget?: numb
   const judged = rows.filter((r) => r.budget !== undefined && Number.isFinite(r.ratio));
   const list = (xs: typeof judged) =>
     xs.map((r) => `${r.name} ${ratioText(r.ratio, r.budget)}× (≤ ${r.budget}×)`).join(', ');
-  const met = judged.filter((r) => r.ratio <= r.budget!);
-  const missed = judged.filter((r) => r.ratio > r.budget!);
+  const met = judged.filter((r) => meetsBudget(r.ratio, r.budget!));
+  const missed = judged.filter((r) => !met.includes(r));
   return [
     `Budgets (CPU per request ÷ the answer floor's): ${met.length} of ${judged.length} met.`,
     `- met: ${list(met) || 'none'}`,

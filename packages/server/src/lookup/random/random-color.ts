@@ -3,6 +3,7 @@
  */
 import { nearestChineseColorOfBytes, type ChineseColorMatch } from '../shared/chinese-colors.js';
 import { hueOf, oneDecimal } from '../shared/color-space.js';
+import { HEX_OF_BYTE } from '../shared/hex.js';
 import { convertRgbToHsl } from 'culori';
 import type { Rng } from '../shared/rng.js';
 
@@ -17,8 +18,7 @@ export interface RandomColor {
   name: ChineseColorMatch | null;
 }
 
-/** Each byte's two hex digits and its decimal text: a colour's hex and rgb() are three look-ups each. */
-const HEX_OF_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** Each byte's decimal text: a colour's rgb(), like its hex (HEX_OF_BYTE), is three look-ups. */
 const TEXT_OF_BYTE = Array.from({ length: 256 }, (_, i) => String(i));
 
 /** One colour drawn uniformly from the 16,777,216 sRGB colours, in the asked format(s). */

@@ -13,6 +13,7 @@ import { pinyin } from 'pinyin-pro';
 import { paramError } from '../../errors.js';
 import { civilOf, yearsBefore, ymdText } from '../shared/civil-date.js';
 import { ipv4Text, publicIpv4Blocks } from '../shared/ip-address.js';
+import { HEX_OF_BYTE } from '../shared/hex.js';
 import { loadPostcodes, shortNames, type PostcodeRow } from '../shared/postcodes.js';
 import { pickOne, rngFor, Weighted, type Rng } from '../shared/rng.js';
 import { isPlainAscii } from '../shared/schemas.js';
@@ -219,8 +220,8 @@ function oneUser(rng: Rng, data: UserData, gender: Gender, ref: Date, baseUrl: s
   };
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-const hex32 = (w: number) => HEX[w >>> 24] + HEX[(w >>> 16) & 255] + HEX[(w >>> 8) & 255] + HEX[w & 255];
+const hex32 = (w: number) =>
+  HEX_OF_BYTE[w >>> 24] + HEX_OF_BYTE[(w >>> 16) & 255] + HEX_OF_BYTE[(w >>> 8) & 255] + HEX_OF_BYTE[w & 255];
 const word = (rng: Rng) => rng.int(2 ** 32);
 
 /** A version 4 UUID (RFC 9562: version nibble 4, variant bits 10) from four random words. */
@@ -229,7 +230,7 @@ function uuid(rng: Rng): string {
   const b = word(rng);
   const c = word(rng);
   const d = word(rng);
-  return `${hex32(a)}-${HEX[b >>> 24]}${HEX[(b >>> 16) & 255]}-${HEX[0x40 | ((b >>> 8) & 15)]}${HEX[b & 255]}-${HEX[0x80 | ((c >>> 24) & 63)]}${HEX[(c >>> 16) & 255]}-${HEX[(c >>> 8) & 255]}${HEX[c & 255]}${hex32(d)}`;
+  return `${hex32(a)}-${HEX_OF_BYTE[b >>> 24]}${HEX_OF_BYTE[(b >>> 16) & 255]}-${HEX_OF_BYTE[0x40 | ((b >>> 8) & 15)]}${HEX_OF_BYTE[b & 255]}-${HEX_OF_BYTE[0x80 | ((c >>> 24) & 63)]}${HEX_OF_BYTE[(c >>> 16) & 255]}-${HEX_OF_BYTE[(c >>> 8) & 255]}${HEX_OF_BYTE[c & 255]}${hex32(d)}`;
 }
 
 /** `n` decimal digits (n ≤ 9), leading zeros included. */
