@@ -1,11 +1,14 @@
 /**
- * `npm run bench:ab -- --base <git revision> [--only healthz,auth/me] [--duration 5] [--rounds 3]`
+ * `npm run bench:ab -- --base <git revision> [--only healthz,auth/me] [--starts 3] [--duration 5] [--rounds 1]`
  *
  * Compares the server CPU per request of this checkout ("this") with another revision ("base") by loading **both at
  * the same time**: each gets half the connections for the same seconds, so whatever else the machine does in those
  * seconds (a neighbour's job, the host) falls on both alike. Measured one after the other, as `npm run bench` does,
  * two runs of identical code differ by ±20 % on a shared 2-core machine, which hides a change of a few per cent;
- * side by side, identical code gives ratios of 0.95–1.04. Prints each round's ratio (this ÷ base) and the median.
+ * side by side, two processes of identical code give rounds within a few per cent of each other, but one start of
+ * the pair differs from the next by up to ±10 % (2026-11-27: medians of 0.87–1.02 for three starts of one build).
+ * So both apps are started afresh for each of `--starts` (each started first in turn), and the median is taken over
+ * the rounds of every start. Prints each start's rounds (this ÷ base) and the median.
  *
  * The base revision is checked out with `git worktree` into a temporary folder that borrows this checkout's
  * node_modules, and runs this checkout's bench/server.ts (so both are started the same way); both use SQLite. Both
@@ -24,9 +27,11 @@ import {
   buildServer,
   median,
   prepare,
-  SIDE_BY_SIDE_OPTIONS,
+  roundsOf,
+  STARTS_OPTIONS,
   sideBySide,
   sideBySideOf,
+  startsOf,
   type Server,
   startServer,
   stopServer,
@@ -43,12 +48,14 @@ const { values } = parseArgs({
     // This checkout's packages/server/dist as it is (after `npm run build -w @tianji/server`), not built first.
     'no-build': { type: 'boolean', default: false },
     only: { type: 'string', default: 'healthz' },
-    ...SIDE_BY_SIDE_OPTIONS,
+    // Both apps started afresh for each start, each first in turn.
+    ...STARTS_OPTIONS,
   },
 });
 const USAGE =
-  'usage: npm run bench:ab -- --base <git revision> | --base-dist <saved build folder> [--only <text>[,<text>]=healthz] [--duration <s>=5] [--rounds <n>=3] [--connections <n>=50, split between the two]';
+  'usage: npm run bench:ab -- --base <git revision> | --base-dist <saved build folder> [--only <text>[,<text>]=healthz] [--starts <n>=3] [--duration <s>=5] [--rounds <n>=1, per start] [--connections <n>=50, split between the two]';
 const opts = sideBySideOf(values, USAGE);
+const starts = startsOf(values, USAGE);
 if (!values.base === !values['base-dist']) throw new Error(USAGE);
 const only = values.only.split(',').map((s) => s.trim());
 const targets = TARGETS.filter((t) => only.some((o) => t.name.includes(o) || t.path.includes(o)));
@@ -81,37 +88,58 @@ async function main() {
   const baseDist = values['base-dist'];
   const tree = baseDist ? undefined : worktree(values.base!);
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-ab-data-'));
-  const apps: Server[] = [];
   try {
     if (tree) buildServer(tree);
-    fs.mkdirSync(path.join(data, 'base'));
-    fs.mkdirSync(path.join(data, 'this'));
-    const base = tree
-      ? await startApp(path.join(tree, 'bench/server.ts'), path.join(data, 'base'))
-      : await startApp(undefined, path.join(data, 'base'), baseDist);
-    apps.push(base);
-    const self = await startApp(undefined, path.join(data, 'this'));
-    apps.push(self);
     console.error(
-      `bench:ab: base ${values.base ?? baseDist} against this checkout, ${opts.rounds} × ${opts.duration} s side by side`,
+      `bench:ab: base ${values.base ?? baseDist} against this checkout, ${starts} start(s) of both apps, ${opts.rounds} × ${opts.duration} s side by side per start`,
     );
-    console.log('| target | base µs/req | this µs/req | this ÷ base, each round | median |');
+    const byTarget = new Map<string, { pairs: [number, number][]; ratios: number[][] }>();
+    for (let s = 0; s < starts; s++) {
+      const apps: App[] = [];
+      try {
+        const dirs = ['base', 'this'].map((name) => fs.mkdtempSync(path.join(data, `${name}-`)));
+        const startBase = () =>
+          tree ? startApp(path.join(tree, 'bench/server.ts'), dirs[0]) : startApp(undefined, dirs[0], baseDist);
+        const startThis = () => startApp(undefined, dirs[1]);
+        // Each app is started first in every other start, so neither is always the older process.
+        let base: App;
+        let self: App;
+        if (s % 2 === 0) {
+          base = await startBase();
+          self = await startThis();
+        } else {
+          self = await startThis();
+          base = await startBase();
+        }
+        apps.push(base, self);
+        for (const t of targets) {
+          // Each app's setup runs once per target and start (a sign-in), not once per round.
+          const [baseRequest, selfRequest] = await Promise.all([prepare(t, base.ctx), prepare(t, self.ctx)]);
+          const { pairs, ratios } = await sideBySide(
+            { server: base, url: base.ctx.baseUrl + baseRequest.path, target: { ...t, headers: baseRequest.headers } },
+            { server: self, url: self.ctx.baseUrl + selfRequest.path, target: { ...t, headers: selfRequest.headers } },
+            opts,
+          );
+          let got = byTarget.get(t.name);
+          if (!got) byTarget.set(t.name, (got = { pairs: [], ratios: [] }));
+          got.pairs.push(...pairs);
+          got.ratios.push(ratios);
+        }
+      } finally {
+        await Promise.all(apps.map((a) => stopServer(a.child)));
+      }
+    }
+    console.log('| target | base µs/req | this µs/req | this ÷ base, each start | median |');
     console.log('|---|---:|---:|---|---:|');
     for (const t of targets) {
-      // Each app's setup runs once per target (a sign-in), not once per round.
-      const [baseRequest, selfRequest] = await Promise.all([prepare(t, base.ctx), prepare(t, self.ctx)]);
-      const { pairs, ratios } = await sideBySide(
-        { server: base, url: base.ctx.baseUrl + baseRequest.path, target: { ...t, headers: baseRequest.headers } },
-        { server: self, url: self.ctx.baseUrl + selfRequest.path, target: { ...t, headers: selfRequest.headers } },
-        opts,
-      );
+      const got = byTarget.get(t.name)!;
       const cell = (xs: number[]) => median(xs).toFixed(1);
+      const ratios = roundsOf(got.ratios, 3);
       console.log(
-        `| ${t.name} | ${cell(pairs.map((p) => p[0]))} | ${cell(pairs.map((p) => p[1]))} | ${ratios.map((r) => r.toFixed(3)).join(' ')} | ${median(ratios).toFixed(3)} |`,
+        `| ${t.name} | ${cell(got.pairs.map((p) => p[0]))} | ${cell(got.pairs.map((p) => p[1]))} | ${ratios.text} | ${ratios.median.toFixed(3)} |`,
       );
     }
   } finally {
-    await Promise.all(apps.map((a) => stopServer(a.child)));
     if (tree) execFileSync('git', ['-C', root, 'worktree', 'remove', '--force', tree]);
     fs.rmSync(data, { recursive: true, force: true });
   }

@@ -205,12 +205,29 @@ export async function postAnswer(floor: Server, answer: AnswerMessage['answer'])
   await ask<{ answerSet?: boolean }>(floor, { answer } satisfies AnswerMessage, (m) => m?.answerSet === true);
 }
 
-/** The options bench:ab and bench:floors share (each adds its own `only` default; bench:ab also `base`). */
+/** The options of the side-by-side benches (bench:keyed as they are; bench:ab and bench:floors with STARTS_OPTIONS). */
 export const SIDE_BY_SIDE_OPTIONS = {
   duration: { type: 'string', default: '5' },
   rounds: { type: 'string', default: '3' },
   connections: { type: 'string', default: '50' },
 } as const;
+
+/**
+ * What bench:floors and bench:ab add to SIDE_BY_SIDE_OPTIONS: fresh servers for each of `starts` (what one start's
+ * compiled code happens to be moves all its rounds together, by up to ±10–20 %), one round per pair and start.
+ */
+export const STARTS_OPTIONS = {
+  ...SIDE_BY_SIDE_OPTIONS,
+  starts: { type: 'string', default: '3' },
+  rounds: { type: 'string', default: '1' },
+} as const;
+
+/** The number of starts; throws `usage` unless it is a whole number from 1. */
+export function startsOf(values: { starts: string }, usage: string): number {
+  const starts = Number(values.starts);
+  if (!(Number.isInteger(starts) && starts >= 1)) throw new Error(usage);
+  return starts;
+}
 
 export interface SideBySide {
   /** Seconds of each measured round. */
@@ -306,6 +323,18 @@ export function budgetSummary(rows: { name: string; ratio: number; budget?: numb
 }
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Side-by-side rounds from several starts of fresh servers (bench:floors, bench:ab), as a table prints them: each start's rounds,
+ * starts separated by ` · ` (`1.24 1.20 · 1.18`), and the median of every round. One start's compiled code can move
+ * all of its rounds together, so the median is taken over rounds of several starts, not one.
+ */
+export function roundsOf(byStart: number[][], digits = 2): { text: string; median: number } {
+  return {
+    text: byStart.map((rounds) => rounds.map((r) => r.toFixed(digits)).join(' ')).join(' · '),
+    median: median(byStart.flat()),
+  };
+}
 
 /**
  * Loads `a` and `b` at the same time, half the connections each, for a 2 s warm-up and then `rounds` rounds, so that

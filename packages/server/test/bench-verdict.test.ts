@@ -3,7 +3,7 @@
  * budget itself next to "not met" (1.2549 against ≤ 1.25 printed as `1.25×` looked met and was not).
  */
 import { describe, expect, it } from 'vitest';
-import { budgetSummary, latencySummary, latencyVerdict, ratioText, verdict } from '../../../bench/harness.js';
+import { budgetSummary, latencySummary, latencyVerdict, ratioText, roundsOf, verdict } from '../../../bench/harness.js';
 
 describe('the benchmarks’ budget lines', () => {
   it('prints a third decimal only where two would read as the budget', () => {
@@ -24,6 +24,21 @@ describe('the benchmarks’ budget lines', () => {
     expect(summary).toContain('1 of 2 met');
     expect(summary).toContain('- not met: daily/hitokoto 1.255× (≤ 1.25×)');
     expect(summary).toContain('- met: life/almanac 1.20× (≤ 1.25×)');
+  });
+});
+
+describe('bench:floors’ rounds from several starts', () => {
+  it('judges the median of every round of every start, not one start’s', () => {
+    // One start whose compiled code read high: its rounds must not decide the verdict on their own.
+    const { text, median } = roundsOf([
+      [1.31, 1.29],
+      [1.18, 1.2],
+      [1.21, 1.19],
+    ]);
+    expect(text).toBe('1.31 1.29 · 1.18 1.20 · 1.21 1.19');
+    expect(median).toBe(1.21);
+    expect(verdict(median, 1.25)).toBe('≤ 1.25×: met');
+    expect(roundsOf([[1.4]]).median).toBe(1.4);
   });
 });
 
