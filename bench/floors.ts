@@ -120,7 +120,10 @@ async function main() {
     `bench:floors: ${targets.length} target(s), ${starts} start(s) of fresh servers, ${opts.rounds} × ${opts.duration} s side by side per pair and start`,
   );
   const byTarget = new Map<string, Rounds>();
-  for (let s = 0; s < starts; s++) await oneStart(byTarget);
+  for (let s = 0; s < starts; s++) {
+    await oneStart(byTarget);
+    console.error(`bench:floors: start ${s + 1} of ${starts} measured`);
+  }
   console.log(
     '| target | answer floor ÷ bare Fastify, each start | median | app ÷ answer floor, each start | median | budget (app ÷ answer floor) | app ÷ bare Fastify, each start | median |',
   );
