@@ -5,8 +5,8 @@
  * the same time**: each gets half the connections for the same seconds, so whatever else the machine does in those
  * seconds (a neighbour's job, the host) falls on both alike. Measured one after the other, as `npm run bench` does,
  * two runs of identical code differ by ±20 % on a shared 2-core machine, which hides a change of a few per cent;
- * side by side, two processes of identical code give rounds within a few per cent of each other, but one start of
- * the pair differs from the next by up to ±10 % (2026-11-27: medians of 0.87–1.02 for three starts of one build).
+ * side by side, neither of two processes is favoured by its place in the pair, but one start of the pair differs from
+ * the next by up to ±20 % (2026-11-27: single-start medians of 0.870–1.205 for a build against a copy of itself).
  * So both apps are started afresh for each of `--starts` (each started first in turn), and the median is taken over
  * the rounds of every start. Prints each start's rounds (this ÷ base) and the median.
  *

@@ -14,9 +14,8 @@
  * 3. *app ÷ bare Fastify*: printed beside the budget, which issue 31 states against the answer floor (2.).
  *
  * Each **start** runs every target with bare Fastify, the app and the floor started afresh, and the medians are taken
- * over the rounds of every start: two processes of one build, loaded side by side, differ by up to ±10 % from one
- * start to the next (what V8 happened to compile, and how), while the rounds of one start agree to a few per cent, so
- * one start's figure is partly luck. Prints each start's rounds and the medians. `npm run bench` reports the same floors
+ * over the rounds of every start: two processes of one build, loaded side by side, differ by up to ±20 % from one
+ * start to the next (what V8 happened to compile, and how), so one start's figure is partly luck. Prints each start's rounds and the medians. `npm run bench` reports the same floors
  * one run after another, which on this 2-core machine drift by ±20 % between runs; this is the figure to quote.
  */
 import fs from 'node:fs';
