@@ -15,8 +15,9 @@
  *
  * Each **start** runs every target with bare Fastify, the app and the floor started afresh, and the medians are taken
  * over the rounds of every start: two processes of one build, loaded side by side, differ by up to ±20 % from one
- * start to the next (what V8 happened to compile, and how), so one start's figure is partly luck. Prints each start's rounds and the medians. `npm run bench` reports the same floors
- * one run after another, which on this 2-core machine drift by ±20 % between runs; this is the figure to quote.
+ * start to the next (what V8 happened to compile, and how), so one start's figure is partly luck. Prints each start's
+ * rounds and the medians. `npm run bench` reports the same floors one run after another, which on this 2-core machine
+ * drift by ±20 % between runs; this is the figure to quote.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -66,7 +67,7 @@ const targets = TARGETS.filter(
 );
 if (!targets.length) throw new Error(`no GET target matches --only ${values.only}`);
 
-/** A target's rounds, each start's in a list of its own: answer floor ÷ bare Fastify, app ÷ floor, app ÷ bare Fastify. */
+/** A target's rounds, each start's a list of its own: floor ÷ bare Fastify, app ÷ floor, app ÷ bare Fastify. */
 interface Rounds {
   floor: number[][];
   app: number[][];

@@ -214,7 +214,7 @@ export const SIDE_BY_SIDE_OPTIONS = {
 
 /**
  * What bench:floors and bench:ab add to SIDE_BY_SIDE_OPTIONS: fresh servers for each of `starts` (what one start's
- * compiled code happens to be moves all its rounds together, by up to ±10–20 %), one round per pair and start.
+ * compiled code happens to be moves all its rounds together, by up to ±20 %), one round per pair and start.
  */
 export const STARTS_OPTIONS = {
   ...SIDE_BY_SIDE_OPTIONS,
@@ -325,9 +325,9 @@ export function budgetSummary(rows: { name: string; ratio: number; budget?: numb
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
- * Side-by-side rounds from several starts of fresh servers (bench:floors, bench:ab), as a table prints them: each start's rounds,
- * starts separated by ` · ` (`1.24 1.20 · 1.18`), and the median of every round. One start's compiled code can move
- * all of its rounds together, so the median is taken over rounds of several starts, not one.
+ * Side-by-side rounds from several starts of fresh servers (bench:floors, bench:ab), as a table prints them: each
+ * start's rounds, starts separated by ` · ` (`1.24 1.20 · 1.18`), and the median of every round. One start's compiled
+ * code can move all of its rounds together, so the median is taken over rounds of several starts, not one.
  */
 export function roundsOf(byStart: number[][], digits = 2): { text: string; median: number } {
   return {
