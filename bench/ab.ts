@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ab -- --base <git revision> [--only healthz,auth/me] [--starts 3] [--duration 5] [--rounds 1]`
+ * `npm run bench:ab -- --base <git revision> [--only healthz,auth/me] [--starts 4] [--duration 5] [--rounds 1]`
  *
  * Compares the server CPU per request of this checkout ("this") with another revision ("base") by loading **both at
  * the same time**: each gets half the connections for the same seconds, so whatever else the machine does in those
@@ -33,6 +33,7 @@ import {
   sideBySideOf,
   startsOf,
   type Server,
+  startInOrder,
   startServer,
   stopServer,
 } from './harness.js';
@@ -53,7 +54,7 @@ const { values } = parseArgs({
   },
 });
 const USAGE =
-  'usage: npm run bench:ab -- --base <git revision> | --base-dist <saved build folder> [--only <text>[,<text>]=healthz] [--starts <n>=3] [--duration <s>=5] [--rounds <n>=1, per start] [--connections <n>=50, split between the two]';
+  'usage: npm run bench:ab -- --base <git revision> | --base-dist <saved build folder> [--only <text>[,<text>]=healthz] [--starts <n>=4] [--duration <s>=5] [--rounds <n>=1, per start] [--connections <n>=50, split between the two]';
 const opts = sideBySideOf(values, USAGE);
 const starts = startsOf(values, USAGE);
 if (!values.base === !values['base-dist']) throw new Error(USAGE);
@@ -102,15 +103,7 @@ async function main() {
           tree ? startApp(path.join(tree, 'bench/server.ts'), dirs[0]) : startApp(undefined, dirs[0], baseDist);
         const startThis = () => startApp(undefined, dirs[1]);
         // Each app is started first in every other start, so neither is always the older process.
-        let base: App;
-        let self: App;
-        if (s % 2 === 0) {
-          base = await startBase();
-          self = await startThis();
-        } else {
-          self = await startThis();
-          base = await startBase();
-        }
+        const [base, self] = await startInOrder(s, [startBase, startThis]);
         apps.push(base, self);
         for (const t of targets) {
           // Each app's setup runs once per target and start (a sign-in), not once per round.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:floors [-- --only almanac,hitokoto] [--starts 3] [--duration 5] [--rounds 1]` (default: every budgeted
+ * `npm run bench:floors [-- --only almanac,hitokoto] [--starts 4] [--duration 5] [--rounds 1]` (default: every budgeted
  * target)
  *
  * Answers, for each target, three questions with pairs of servers loaded **side by side** (as bench:ab does: half the
@@ -40,6 +40,7 @@ import {
   sideBySideOf,
   startsOf,
   type Server,
+  startInOrder,
   startServer,
   stopServer,
   verdict,
@@ -55,7 +56,7 @@ const { values } = parseArgs({
   },
 });
 const USAGE =
-  'usage: npm run bench:floors -- [--only <text>[,<text>]] [--no-build] [--starts <n>=3] [--duration <s>=5] [--rounds <n>=1, per start] [--connections <n>=50, split between the two]';
+  'usage: npm run bench:floors -- [--only <text>[,<text>]] [--no-build] [--starts <n>=4] [--duration <s>=5] [--rounds <n>=1, per start] [--connections <n>=50, split between the two]';
 const opts = sideBySideOf(values, USAGE);
 const starts = startsOf(values, USAGE);
 // Default: every target with a budget.
@@ -75,21 +76,40 @@ interface Rounds {
 }
 
 /**
- * One start: bare Fastify, the app and the floor started afresh, every target measured in turn (the app serving them
- * one after another, as a running service serves many routes), the servers stopped. Adds each target's rounds to
- * `byTarget`; a target that does not answer 2xx is left out.
+ * The app's fixed response headers, which the floor sends too: read from the first start's app (/healthz), the same on
+ * every start (they follow the configuration, which no start changes), so that a later start can start the floor first.
  */
-async function oneStart(byTarget: Map<string, Rounds>): Promise<void> {
+let fixedHeaders: Record<string, string> | undefined;
+
+/**
+ * One start: bare Fastify, the app and the floor started afresh (in that order, or the reverse on every other start:
+ * see startInOrder), every target measured in turn (the app serving them one after another, as a running service serves
+ * many routes), the servers stopped. Adds each target's rounds to `byTarget`; a target that does not answer 2xx is
+ * left out.
+ */
+async function oneStart(s: number, byTarget: Map<string, Rounds>): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-floors-'));
   const servers: Server[] = [];
+  const start = async (...args: Parameters<typeof startServer>) => {
+    const server = await startServer(...args);
+    servers.push(server);
+    return server;
+  };
+  let appUrl = '';
   try {
-    const bare = await startServer('fastify');
-    servers.push(bare);
-    const app = await startServer('app', [dir, ADMIN.username, ADMIN.password]);
-    servers.push(app);
-    const baseUrl = `http://127.0.0.1:${app.port}`;
-    const floor = await startServer('floor', [JSON.stringify(await fixedHeadersOf(baseUrl))]);
-    servers.push(floor);
+    const [bare, app, floor] = await startInOrder(s, [
+      () => start('fastify'),
+      async () => {
+        const app = await start('app', [dir, ADMIN.username, ADMIN.password]);
+        appUrl = `http://127.0.0.1:${app.port}`;
+        return app;
+      },
+      // The first start is in the listed order: its app has answered by now.
+      async () => start('floor', [JSON.stringify((fixedHeaders ??= await fixedHeadersOf(appUrl)))]),
+    ]);
+    const baseUrl = appUrl;
+    if (JSON.stringify(await fixedHeadersOf(baseUrl)) !== JSON.stringify(fixedHeaders))
+      throw new Error('bench:floors: the app sent other fixed headers than on the first start');
     const ctx = appContext(baseUrl);
     for (const t of targets) {
       const request = await prepare(t, ctx);
@@ -121,7 +141,7 @@ async function main() {
   );
   const byTarget = new Map<string, Rounds>();
   for (let s = 0; s < starts; s++) {
-    await oneStart(byTarget);
+    await oneStart(s, byTarget);
     console.error(`bench:floors: start ${s + 1} of ${starts} measured`);
   }
   console.log(

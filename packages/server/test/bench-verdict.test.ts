@@ -3,7 +3,15 @@
  * budget itself next to "not met" (1.2549 against ≤ 1.25 printed as `1.25×` looked met and was not).
  */
 import { describe, expect, it } from 'vitest';
-import { budgetSummary, latencySummary, latencyVerdict, ratioText, roundsOf, verdict } from '../../../bench/harness.js';
+import {
+  budgetSummary,
+  latencySummary,
+  latencyVerdict,
+  ratioText,
+  roundsOf,
+  startInOrder,
+  verdict,
+} from '../../../bench/harness.js';
 
 describe('the benchmarks’ budget lines', () => {
   it('prints a third decimal only where two would read as the budget', () => {
@@ -66,5 +74,32 @@ describe('the password check’s latency aim', () => {
     const { PASSWORD_TARGETS } = await import('../../../bench/password-targets.js');
     expect(PASSWORD_TARGETS.length).toBeGreaterThanOrEqual(3);
     for (const t of PASSWORD_TARGETS) expect(t.p99Budget, t.name).toBe(150);
+  });
+});
+
+describe('bench:floors’ and bench:ab’s start order', () => {
+  // The process started first measured more CPU a request: a server always started first would always lean one way.
+  it('starts one server after another, in the listed order and then reversed, start by start', async () => {
+    const startsOf = async (start: number) => {
+      const events: string[] = [];
+      const servers = await startInOrder(
+        start,
+        ['bare', 'app', 'floor'].map((name) => async () => {
+          events.push(`start ${name}`);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          events.push(`up ${name}`);
+          return name;
+        }),
+      );
+      return { events, servers };
+    };
+    const listed = ['start bare', 'up bare', 'start app', 'up app', 'start floor', 'up floor'];
+    const reversed = ['start floor', 'up floor', 'start app', 'up app', 'start bare', 'up bare'];
+    // Whatever the order, each server comes back in its listed place.
+    const servers = ['bare', 'app', 'floor'];
+    expect(await startsOf(0)).toEqual({ events: listed, servers });
+    expect(await startsOf(1)).toEqual({ events: reversed, servers });
+    expect(await startsOf(2)).toEqual({ events: listed, servers });
+    expect(await startsOf(3)).toEqual({ events: reversed, servers });
   });
 });
