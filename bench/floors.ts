@@ -95,19 +95,18 @@ async function oneStart(s: number, byTarget: Map<string, Rounds>): Promise<void>
     servers.push(server);
     return server;
   };
-  let appUrl = '';
+  let baseUrl = '';
   try {
     const [bare, app, floor] = await startInOrder(s, [
       () => start('fastify'),
       async () => {
-        const app = await start('app', [dir, ADMIN.username, ADMIN.password]);
-        appUrl = `http://127.0.0.1:${app.port}`;
-        return app;
+        const server = await start('app', [dir, ADMIN.username, ADMIN.password]);
+        baseUrl = `http://127.0.0.1:${server.port}`;
+        return server;
       },
       // The first start is in the listed order: its app has answered by now.
-      async () => start('floor', [JSON.stringify((fixedHeaders ??= await fixedHeadersOf(appUrl)))]),
+      async () => start('floor', [JSON.stringify((fixedHeaders ??= await fixedHeadersOf(baseUrl)))]),
     ]);
-    const baseUrl = appUrl;
     if (JSON.stringify(await fixedHeadersOf(baseUrl)) !== JSON.stringify(fixedHeaders))
       throw new Error('bench:floors: the app sent other fixed headers than on the first start');
     const ctx = appContext(baseUrl);

@@ -226,7 +226,7 @@ export const STARTS_OPTIONS = {
 /**
  * Starts a start's servers one after another, `starters` in the order listed on even starts (0, 2, …) and in reverse on
  * odd ones; the servers come back in the listed positions. Of two processes of one build, the one started first
- * measured 3–6 % more CPU a request (bench:ab, odd against even starts): with one order, the same server would always
+ * measured 2–6 % more CPU a request (bench:ab, odd against even starts): with one order, the same server would always
  * be the older process, and its ratios would lean one way. An even number of starts (the default, 4) gives each order
  * as many starts.
  */
