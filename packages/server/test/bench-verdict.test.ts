@@ -80,7 +80,7 @@ describe('the password check’s latency aim', () => {
 describe('bench:floors’ and bench:ab’s start order', () => {
   // The process started first measured more CPU a request: a server always started first would always lean one way.
   it('starts one server after another, in the listed order and then reversed, start by start', async () => {
-    const startsOf = async (start: number) => {
+    const startOrder = async (start: number) => {
       const events: string[] = [];
       const servers = await startInOrder(
         start,
@@ -97,9 +97,9 @@ describe('bench:floors’ and bench:ab’s start order', () => {
     const reversed = ['start floor', 'up floor', 'start app', 'up app', 'start bare', 'up bare'];
     // Whatever the order, each server comes back in its listed place.
     const servers = ['bare', 'app', 'floor'];
-    expect(await startsOf(0)).toEqual({ events: listed, servers });
-    expect(await startsOf(1)).toEqual({ events: reversed, servers });
-    expect(await startsOf(2)).toEqual({ events: listed, servers });
-    expect(await startsOf(3)).toEqual({ events: reversed, servers });
+    expect(await startOrder(0)).toEqual({ events: listed, servers });
+    expect(await startOrder(1)).toEqual({ events: reversed, servers });
+    expect(await startOrder(2)).toEqual({ events: listed, servers });
+    expect(await startOrder(3)).toEqual({ events: reversed, servers });
   });
 });
