@@ -76,10 +76,11 @@ interface Rounds {
 }
 
 /**
- * The app's fixed response headers, which the floor sends too: read from the first start's app (/healthz), the same on
- * every start (they follow the configuration, which no start changes), so that a later start can start the floor first.
+ * The app's fixed response headers, which the floor sends too (as the floor's argument): read from the first start's
+ * app (/healthz), the same on every start (they follow the configuration, which no start changes), so that a later
+ * start can start the floor first.
  */
-let fixedHeaders: Record<string, string> | undefined;
+let fixedHeaders: string | undefined;
 
 /**
  * One start: bare Fastify, the app and the floor started afresh (in that order, or the reverse on every other start:
@@ -95,20 +96,20 @@ async function oneStart(s: number, byTarget: Map<string, Rounds>): Promise<void>
     servers.push(server);
     return server;
   };
-  let baseUrl = '';
   try {
     const [bare, app, floor] = await startInOrder(s, [
       () => start('fastify'),
       async () => {
         const server = await start('app', [dir, ADMIN.username, ADMIN.password]);
-        baseUrl = `http://127.0.0.1:${server.port}`;
+        const headers = JSON.stringify(await fixedHeadersOf(`http://127.0.0.1:${server.port}`));
+        if ((fixedHeaders ??= headers) !== headers)
+          throw new Error('bench:floors: the app sent other fixed headers than on the first start');
         return server;
       },
       // The first start is in the listed order: its app has answered by now.
-      async () => start('floor', [JSON.stringify((fixedHeaders ??= await fixedHeadersOf(baseUrl)))]),
+      () => start('floor', [fixedHeaders!]),
     ]);
-    if (JSON.stringify(await fixedHeadersOf(baseUrl)) !== JSON.stringify(fixedHeaders))
-      throw new Error('bench:floors: the app sent other fixed headers than on the first start');
+    const baseUrl = `http://127.0.0.1:${app.port}`;
     const ctx = appContext(baseUrl);
     for (const t of targets) {
       const request = await prepare(t, ctx);
