@@ -126,6 +126,35 @@ export async function prepare(
   };
 }
 
+/** Requests of each target in a warm pass (warmEvery): enough for every shared code path to have seen them all. */
+const WARM_REQUESTS = 2000;
+
+/**
+ * The warm pass of bench:floors and bench:ab: the app serves every request in `requests` (each budgeted target's, as
+ * prepared), WARM_REQUESTS times each at 10 connections, before any target is measured. A running service serves all
+ * its routes, and what Fastify, Node and the app's shared code cost a request grows with the routes it has served (the
+ * shapes their property loads and calls have seen): almanac against its answer floor read 1.18× on a fresh app and
+ * 1.33× once the app had served the other targets, while as many more almanac requests changed nothing (2026-11-28).
+ * Without the pass, a target's figure depended on its place in the list. Returns the targets that did not answer 2xx.
+ */
+export async function warmEvery(
+  baseUrl: string,
+  requests: { name: string; path: string; headers: Record<string, string> }[],
+): Promise<string[]> {
+  const failed: string[] = [];
+  for (const r of requests) {
+    const result = await autocannon({
+      url: baseUrl + r.path,
+      headers: r.headers,
+      amount: WARM_REQUESTS,
+      connections: 10,
+      pipelining: 1,
+    });
+    if (result.non2xx || result.errors) failed.push(r.name);
+  }
+  return failed;
+}
+
 /** One autocannon run against `url` with a target's method, headers, body and paths. */
 export async function load(
   url: string,

@@ -106,3 +106,9 @@ export const TARGETS: BenchTarget[] = [
   // Password strength: zxcvbn on worker threads, alone and while crafted slow passwords are hammered.
   ...PASSWORD_TARGETS,
 ];
+
+/**
+ * Every target with a CPU budget (all GET): what bench:floors measures by default, and what the warm pass of
+ * bench:floors and bench:ab has the app serve before any target is measured (harness.ts warmEvery).
+ */
+export const BUDGETED = TARGETS.filter((t) => t.budget !== undefined && (t.method ?? 'GET') === 'GET');
