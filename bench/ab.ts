@@ -20,13 +20,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { BenchContext, BenchTarget } from './bench-target.js';
+import type { BenchContext } from './bench-target.js';
 import {
   ADMIN,
   appContext,
   buildServer,
   median,
-  prepare,
+  prepareAndWarm,
   roundsOf,
   STARTS_OPTIONS,
   sideBySide,
@@ -36,9 +36,8 @@ import {
   startInOrder,
   startServer,
   stopServer,
-  warmEvery,
 } from './harness.js';
-import { BUDGETED, TARGETS } from './targets.js';
+import { TARGETS } from './targets.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -107,19 +106,9 @@ async function main() {
         const [base, self] = await startInOrder(s, [startBase, startThis]);
         apps.push(base, self);
         // Each app's setup runs once per target and start (a sign-in, an API key), not once per round; both apps serve
-        // every budgeted target before any is measured (warmEvery), one after the other.
-        const prepared = async (app: App) => {
-          const requests = new Map<BenchTarget, Awaited<ReturnType<typeof prepare>>>();
-          for (const t of new Set([...BUDGETED, ...targets])) requests.set(t, await prepare(t, app.ctx));
-          const cold = await warmEvery(
-            app.ctx.baseUrl,
-            BUDGETED.map((t) => ({ name: t.name, ...requests.get(t)! })),
-          );
-          if (cold.length)
-            console.error(`bench:ab: the warm pass had answers that were not 2xx from ${cold.join(', ')}`);
-          return requests;
-        };
-        const [baseRequests, selfRequests] = [await prepared(base), await prepared(self)];
+        // every budgeted target before any is measured, one after the other.
+        const baseRequests = await prepareAndWarm(base.ctx, targets, 'bench:ab');
+        const selfRequests = await prepareAndWarm(self.ctx, targets, 'bench:ab');
         for (const t of targets) {
           const [baseRequest, selfRequest] = [baseRequests.get(t)!, selfRequests.get(t)!];
           const { pairs, ratios } = await sideBySide(

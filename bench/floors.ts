@@ -13,7 +13,7 @@
  *    memo, the handler, the envelope, usage counts).
  * 3. *app ÷ bare Fastify*: printed beside the budget, which issue 31 states against the answer floor (2.).
  *
- * Before a start measures anything, its app serves every budgeted target's request 2,000 times (harness.ts warmEvery),
+ * Before a start measures anything, its app serves every budgeted target's request 2,000 times (harness.ts prepareAndWarm),
  * so that each target is measured on an app that has served them all, as a running service has.
  *
  * Each **start** runs every target with bare Fastify, the app and the floor started afresh, and the medians are taken
@@ -26,7 +26,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BenchTarget } from './bench-target.js';
 import {
   ADMIN,
   answerOf,
@@ -36,7 +35,7 @@ import {
   fixedHeadersOf,
   type Load,
   postAnswer,
-  prepare,
+  prepareAndWarm,
   ratioText,
   roundsOf,
   STARTS_OPTIONS,
@@ -48,7 +47,6 @@ import {
   startServer,
   stopServer,
   verdict,
-  warmEvery,
 } from './harness.js';
 import { BUDGETED, TARGETS } from './targets.js';
 
@@ -88,7 +86,7 @@ let fixedHeaders: string | undefined;
 /**
  * One start: bare Fastify, the app and the floor started afresh (in that order, or the reverse on every other start:
  * see startInOrder), the app warmed with every budgeted target (whatever `--only` chose: a running service serves all
- * its routes, see warmEvery), every target measured in turn, the servers stopped. Adds each target's rounds to
+ * its routes, see prepareAndWarm), every target measured in turn, the servers stopped. Adds each target's rounds to
  * `byTarget`; a target that does not answer 2xx is left out.
  */
 async function oneStart(s: number, byTarget: Map<string, Rounds>): Promise<void> {
@@ -114,14 +112,8 @@ async function oneStart(s: number, byTarget: Map<string, Rounds>): Promise<void>
     ]);
     const baseUrl = `http://127.0.0.1:${app.port}`;
     const ctx = appContext(baseUrl);
-    // Each target's setup runs once a start (a sign-in, an API key), for the warm pass and the measured load alike.
-    const requests = new Map<BenchTarget, Awaited<ReturnType<typeof prepare>>>();
-    for (const t of new Set([...BUDGETED, ...targets])) requests.set(t, await prepare(t, ctx));
-    const cold = await warmEvery(
-      baseUrl,
-      BUDGETED.map((t) => ({ name: t.name, ...requests.get(t)! })),
-    );
-    if (cold.length) console.error(`bench:floors: the warm pass had answers that were not 2xx from ${cold.join(', ')}`);
+    // Each target's setup runs once a start, for the warm pass and the measured load alike.
+    const requests = await prepareAndWarm(ctx, targets, 'bench:floors');
     for (const t of targets) {
       const request = requests.get(t)!;
       const answer = await answerOf(baseUrl, t, request);

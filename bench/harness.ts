@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { BenchContext, BenchTarget } from './bench-target.js';
 import type { AnswerMessage, CpuMessage, ReadyMessage, ServerKind } from './server.js';
+import { BUDGETED } from './targets.js';
 
 /** The super administrator every bench app is seeded with (server.ts app <dir> <username> <password>). */
 export const ADMIN = { username: 'admin', password: 'bench-password-123' };
@@ -114,11 +115,11 @@ export function appContext(baseUrl: string): BenchContext {
   };
 }
 
+/** A target's request path and headers once its setup has added what it returns (prepare). */
+export type Prepared = { path: string; headers: Record<string, string> };
+
 /** A target's request path and headers once its setup (run here, once) has added what it returns. */
-export async function prepare(
-  t: BenchTarget,
-  ctx: BenchContext,
-): Promise<{ path: string; headers: Record<string, string> }> {
+export async function prepare(t: BenchTarget, ctx: BenchContext): Promise<Prepared> {
   const extra = (await t.setup?.(ctx)) ?? {};
   return {
     path: extra.path ?? t.path,
@@ -126,33 +127,40 @@ export async function prepare(
   };
 }
 
-/** Requests of each target in a warm pass (warmEvery): enough for every shared code path to have seen them all. */
+/** Requests of each target in a warm pass (prepareAndWarm): enough for every shared code path to have seen them all. */
 const WARM_REQUESTS = 2000;
 
 /**
- * The warm pass of bench:floors and bench:ab: the app serves every request in `requests` (each budgeted target's, as
- * prepared), WARM_REQUESTS times each at 10 connections, before any target is measured. A running service serves all
- * its routes, and what Fastify, Node and the app's shared code cost a request grows with the routes it has served (the
- * shapes their property loads and calls have seen): almanac against its answer floor read 1.18× on a fresh app and
- * 1.33× once the app had served the other targets, while as many more almanac requests changed nothing (2026-11-28).
- * Without the pass, a target's figure depended on its place in the list. Returns the targets that did not answer 2xx.
+ * The warm pass of bench:floors and bench:ab: each of `measured` and every budgeted target prepared once for this start
+ * (its setup: a sign-in, an API key), then the app at `ctx` serves every budgeted target's request WARM_REQUESTS times
+ * at 10 connections, before any target is measured. A running service serves all its routes, and what Fastify, Node
+ * and the app's shared code cost a request grows with the routes it has served (the shapes their property loads and
+ * calls have seen): almanac against its answer floor read 1.18× on a fresh app and 1.33× once the app had served the
+ * other targets, while as many more almanac requests changed nothing (2026-11-28). Without the pass, a target's figure
+ * depended on its place in the list. Returns each target's prepared request; says on stderr (as `bench`) which
+ * budgeted targets answered other than 2xx.
  */
-export async function warmEvery(
-  baseUrl: string,
-  requests: { name: string; path: string; headers: Record<string, string> }[],
-): Promise<string[]> {
+export async function prepareAndWarm(
+  ctx: BenchContext,
+  measured: readonly BenchTarget[],
+  bench: string,
+): Promise<Map<BenchTarget, Prepared>> {
+  const requests = new Map<BenchTarget, Prepared>();
+  for (const t of new Set([...BUDGETED, ...measured])) requests.set(t, await prepare(t, ctx));
   const failed: string[] = [];
-  for (const r of requests) {
+  for (const t of BUDGETED) {
+    const r = requests.get(t)!;
     const result = await autocannon({
-      url: baseUrl + r.path,
+      url: ctx.baseUrl + r.path,
       headers: r.headers,
       amount: WARM_REQUESTS,
       connections: 10,
       pipelining: 1,
     });
-    if (result.non2xx || result.errors) failed.push(r.name);
+    if (result.non2xx || result.errors) failed.push(t.name);
   }
-  return failed;
+  if (failed.length) console.error(`${bench}: the warm pass had answers that were not 2xx from ${failed.join(', ')}`);
+  return requests;
 }
 
 /** One autocannon run against `url` with a target's method, headers, body and paths. */

@@ -109,6 +109,6 @@ export const TARGETS: BenchTarget[] = [
 
 /**
  * Every target with a CPU budget (all GET): what bench:floors measures by default, and what the warm pass of
- * bench:floors and bench:ab has the app serve before any target is measured (harness.ts warmEvery).
+ * bench:floors and bench:ab has the app serve before any target is measured (harness.ts prepareAndWarm).
  */
 export const BUDGETED = TARGETS.filter((t) => t.budget !== undefined && (t.method ?? 'GET') === 'GET');
