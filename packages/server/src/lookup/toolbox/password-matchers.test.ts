@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { zxcvbn, zxcvbnOptions } from '@zxcvbn-ts/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkPassword, compiledWords, configureZxcvbn, type PasswordStrength } from './password-strength.js';
-import { installFastMatchers, uninstallFastMatchers } from './password-matchers.js';
+import { cleanPasswords, installFastMatchers, uninstallFastMatchers } from './password-matchers.js';
 
 /**
  * Over a thousand passwords of the kinds people use (the Chinese and zxcvbn common lists, l33t words, keyboard
@@ -86,8 +86,50 @@ describe('the fast dictionary matchers', () => {
       expect(comparable(checkPassword(differing[0]))).toStrictEqual(expected[CORPUS.indexOf(differing[0])]);
   });
 
+  it('list the same l33t variants as v3, with the same changes and in the same order, on every corpus password', () => {
+    configureZxcvbn();
+    const require = createRequire(import.meta.url);
+    const v3 = require('@zxcvbn-ts/core/dist/matcher/dictionary/variants/matching/unmunger/getCleanPasswords.js') as (
+      password: string,
+      limit: number,
+      trieRoot: unknown,
+    ) => unknown[];
+    const { l33tMaxSubstitutions: limit, trieNodeRoot } = zxcvbnOptions as unknown as {
+      l33tMaxSubstitutions: number;
+      trieNodeRoot: Parameters<typeof cleanPasswords>[2];
+    };
+    const differing = CORPUS.filter(
+      (p) => !isDeepStrictEqual(cleanPasswords(p, limit, trieNodeRoot), v3(p, limit, trieNodeRoot)),
+    );
+    expect(differing).toEqual([]);
+    // Not vacuous: the corpus has passwords with many variants, up to the limit.
+    expect(Math.max(...CORPUS.map((p) => cleanPasswords(p, limit, trieNodeRoot).length))).toBe(limit);
+  });
+
   it('patch the build of @zxcvbn-ts/core that the service imports (the comparison above is not vacuous)', () => {
     // password-matchers.ts patches the CommonJS build; if the import resolved to another build, nothing would be faster.
-    expect(createRequire(import.meta.url)('@zxcvbn-ts/core').zxcvbn).toBe(zxcvbn);
+    const require = createRequire(import.meta.url);
+    expect(require('@zxcvbn-ts/core').zxcvbn).toBe(zxcvbn);
+    // zxcvbn searches for the least guessable split through the faster search password-scoring.ts installs.
+    const scoring = require('@zxcvbn-ts/core/dist/scoring/index.js') as {
+      mostGuessableMatchSequence: (...args: unknown[]) => unknown;
+    };
+    configureZxcvbn();
+    uninstallFastMatchers();
+    const v3Search = scoring.mostGuessableMatchSequence;
+    installFastMatchers();
+    const installed = scoring.mostGuessableMatchSequence;
+    expect(installed).not.toBe(v3Search);
+    let calls = 0;
+    scoring.mostGuessableMatchSequence = (...args) => {
+      calls++;
+      return installed(...args);
+    };
+    try {
+      checkPassword('Tr0ub4dour&3');
+    } finally {
+      scoring.mostGuessableMatchSequence = installed;
+    }
+    expect(calls).toBeGreaterThan(0);
   });
 });
