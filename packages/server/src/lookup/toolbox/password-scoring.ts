@@ -6,8 +6,9 @@
  * estimates a match's guesses again for every sequence length it is tried at, each time copying the match into a
  * new object with the estimate spread in (V8 builds a hidden class for that spread each time), and keeps its tables
  * as objects keyed by sequence length, read back through Object.keys and parseInt. Here each match is estimated
- * once per search, by v3's own estimateGuesses, and the tables are arrays indexed by sequence length (an array's
- * indexes come out in the same ascending order as an object's integer keys). The arithmetic is v3's, step for step,
+ * once per search (by v3's own estimateGuesses, but for bruteforce matches, most of them, whose estimate is written
+ * out), and the tables are arrays indexed by sequence length (an array's indexes come out in the same ascending order
+ * as an object's integer keys). The arithmetic is v3's, step for step,
  * so every guess count is the same floating-point number.
  */
 import { createRequire } from 'node:module';
