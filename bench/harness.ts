@@ -118,7 +118,7 @@ export function appContext(baseUrl: string): BenchContext {
 /** A target's request path and headers once its setup has added what it returns (prepare). */
 export type Prepared = { path: string; headers: Record<string, string> };
 
-/** A target's request path and headers once its setup (run here, once) has added what it returns. */
+/** Runs a target's setup (once) and gives its request. */
 export async function prepare(t: BenchTarget, ctx: BenchContext): Promise<Prepared> {
   const extra = (await t.setup?.(ctx)) ?? {};
   return {
@@ -150,24 +150,21 @@ export async function prepareAndWarm(
   const failed: string[] = [];
   for (const t of BUDGETED) {
     const r = requests.get(t)!;
-    const result = await autocannon({
-      url: ctx.baseUrl + r.path,
-      headers: r.headers,
-      amount: WARM_REQUESTS,
-      connections: 10,
-      pipelining: 1,
-    });
+    const result = await load(ctx.baseUrl + r.path, { ...t, headers: r.headers }, { amount: WARM_REQUESTS }, 10);
     if (result.non2xx || result.errors) failed.push(t.name);
   }
   if (failed.length) console.error(`${bench}: the warm pass had answers that were not 2xx from ${failed.join(', ')}`);
   return requests;
 }
 
-/** One autocannon run against `url` with a target's method, headers, body and paths. */
+/**
+ * One autocannon run against `url` with a target's method, headers, body and paths: for `duration` seconds, or until
+ * `amount` requests have been answered.
+ */
 export async function load(
   url: string,
   target: Pick<BenchTarget, 'method' | 'headers' | 'body' | 'paths'>,
-  duration: number,
+  span: { duration: number } | { amount: number },
   connections: number,
 ) {
   const requests = target.paths?.map((p) => ({ path: p }));
@@ -176,7 +173,7 @@ export async function load(
     method: target.method ?? 'GET',
     headers: target.headers,
     body: target.body,
-    duration,
+    ...span,
     connections,
     pipelining: 1,
     ...(requests ? { requests } : {}),
@@ -311,7 +308,7 @@ export interface Load {
 /** CPU µs per request of a server under half the connections for `seconds`; NaN when an answer was not 2xx. */
 async function cpuPerRequest({ server, url, target }: Load, seconds: number, connections: number): Promise<number> {
   const before = (await cpuOf(server)).cpu;
-  const r = await load(url, target, seconds, Math.floor(connections / 2));
+  const r = await load(url, target, { duration: seconds }, Math.floor(connections / 2));
   const after = (await cpuOf(server)).cpu;
   return r.non2xx || r.errors || !r.requests.total ? Number.NaN : (after - before) / r.requests.total;
 }

@@ -87,9 +87,9 @@ async function measure(
 ): Promise<PlainRun> {
   const stopBackground = target.background ? startBackground(url, target.background) : undefined;
   try {
-    if (opts.warmup > 0) await load(url, target, opts.warmup, opts.connections);
+    if (opts.warmup > 0) await load(url, target, { duration: opts.warmup }, opts.connections);
     const before = groupCpu(pgid);
-    const r = await load(url, target, opts.duration, opts.connections);
+    const r = await load(url, target, { duration: opts.duration }, opts.connections);
     const cpu = groupCpu(pgid) - before;
     const ok = target.expectStatus ? (r.statusCodeStats?.[`${target.expectStatus}`]?.count ?? 0) : r['2xx'];
     return {

@@ -126,9 +126,9 @@ async function measure(server: Server, url: string, target: Shape, opts: Options
 
 async function measureRun(server: Server, url: string, target: Shape, opts: Options): Promise<Run> {
   // A short warm-up so the JIT and the database page cache are hot before the measured run.
-  if (opts.warmup > 0) await load(url, target, opts.warmup, opts.connections);
+  if (opts.warmup > 0) await load(url, target, { duration: opts.warmup }, opts.connections);
   const before = await cpuOf(server);
-  const r = await load(url, target, opts.duration, opts.connections);
+  const r = await load(url, target, { duration: opts.duration }, opts.connections);
   const after = await cpuOf(server);
   const cpu = after.cpu - before.cpu;
   const wrong = target.expectStatus

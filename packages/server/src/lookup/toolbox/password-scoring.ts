@@ -47,7 +47,9 @@ const { factorial, log10 } = require('@zxcvbn-ts/core/dist/scoring/utils.js') as
 };
 const { MIN_GUESSES_BEFORE_GROWING_SEQUENCE, MIN_SUBMATCH_GUESSES_SINGLE_CHAR, MIN_SUBMATCH_GUESSES_MULTI_CHAR } =
   require('@zxcvbn-ts/core/dist/data/const.js') as Record<string, number>;
-const bruteforceGuesses = require('@zxcvbn-ts/core/dist/matcher/bruteforce/scoring.js') as (match: Match) => number;
+const bruteforceGuesses = require('@zxcvbn-ts/core/dist/matcher/bruteforce/scoring.js') as (match: {
+  token: string;
+}) => number;
 
 const original = scoring.mostGuessableMatchSequence;
 
@@ -58,14 +60,14 @@ const original = scoring.mostGuessableMatchSequence;
  */
 function bruteforce(password: string, i: number, j: number): EstimatedMatch {
   const token = password.slice(i, +j + 1 || 9e9);
-  const match = { pattern: 'bruteforce', token, i, j };
   const minGuesses =
     token.length < password.length
       ? token.length === 1
         ? MIN_SUBMATCH_GUESSES_SINGLE_CHAR
         : MIN_SUBMATCH_GUESSES_MULTI_CHAR
       : 1;
-  const guesses = Math.max(bruteforceGuesses(match), minGuesses);
+  // v3's bruteforce scoring reads the token alone.
+  const guesses = Math.max(bruteforceGuesses({ token }), minGuesses);
   return { pattern: 'bruteforce', token, i, j, guesses, guessesLog10: log10(guesses) } as EstimatedMatch;
 }
 
