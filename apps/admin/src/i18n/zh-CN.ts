@@ -317,7 +317,10 @@ export default {
     new: '新密码',
     confirm: '确认新密码',
     mismatch: '两次输入的新密码不一致',
-    policy: '8 至 128 个字符',
+    // The minimum length and strength are the server's (PASSWORD_MIN_LENGTH, PASSWORD_MIN_SCORE): the meter under the
+    // field says them as the user types. The page itself checks only the API schema's fixed ceiling of 128.
+    placeholder: '请输入新密码',
+    policy: '最多 128 个字符',
     changed: '密码已修改，其他设备上的登录已失效',
   },
   /** Server error codes in the interface language (the server's own messages are Chinese). */
