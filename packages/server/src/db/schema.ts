@@ -247,4 +247,6 @@ export interface ApiKeyPolicyTable {
   /** JSON array of group names. */
   require_key_groups: string;
   updated_at: Timestamp | null;
+  /** Bumped by the database at every change to a key's secret, limits or state (migration 0019). */
+  revision: number;
 }
