@@ -259,15 +259,16 @@ describe('OfflineIpRegionProvider', () => {
     expect(d.lat).not.toBe(0);
   });
 
-  it('names foreign places in Chinese from the Chinese database and in English from the City data', () => {
+  it('names a foreign place as its City record does, never with the Chinese database’s other place (issue 50)', () => {
+    // The Chinese database says Texas, the City record Santa Clara, California: one answer must not be both.
     const p = provider(
-      { a: cn({ countryCode: 'US', country: '美国', region: '加利福尼亚州', city: '圣克拉拉' }) },
+      { a: cn({ countryCode: 'US', country: '美国', region: '德克萨斯州', city: '达拉斯' }) },
       {
         a: geo({
           countryCode: 'US',
           regionCode: 'CA',
-          regionName: { en: 'California' },
-          city: { en: 'Santa Clara' },
+          regionName: { en: 'California', zh: '加利福尼亚州' },
+          city: { en: 'Santa Clara', zh: '圣克拉拉' },
           zip: '95054',
           lat: 37.4,
           lon: -121.9,

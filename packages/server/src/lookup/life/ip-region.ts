@@ -9,9 +9,11 @@
  *   database's when that names the same city (pinyin compared), else the gazetteer's (country-state-city) for that
  *   city; a city neither knows is dropped and the answer is the province, at the City database's point when it
  *   is a province-level record of the same province, else the provincial capital's;
- * - elsewhere: the place is the City database's record (coordinates, time zone, region, city, postcode), Chinese
- *   names from the Chinese database at the same level when it has them; with no City record the answer is the
- *   country, at the gazetteer's centre;
+ * - elsewhere: the place is the City database's record (coordinates, time zone, region, city, postcode), named as
+ *   that record names it (its Chinese names where it has them, else its English ones); with no City record the
+ *   answer is the country, at the gazetteer's centre. The Chinese database's foreign names are not used: it often
+ *   places an address in another state or city than the City record (弗吉尼亚州 for Elk Grove Village, Illinois),
+ *   and nothing offline says which of its Chinese names are the record's place (issue 50);
  * - `timezone` is the City record's zone, else the country's only zone, else the zone the point lies in (never empty);
  * - `region` is the ISO 3166-2 subdivision code (the City database's, else the gazetteer's for the name);
  * - `as` and the English `isp`/`org`: the ASN source; the Chinese `isp`/`org`: the Chinese database's operator
@@ -185,7 +187,7 @@ export class OfflineIpRegionProvider implements IpRegionProvider {
 
     const place = GREATER_CHINA.has(countryCode)
       ? this.chinaPlace(countryCode, cn?.region ?? '', cn?.city ?? '', geo, en)
-      : foreignPlace(countryCode, cn?.region ?? '', cn?.city ?? '', geo, en);
+      : foreignPlace(countryCode, geo, en);
     if (!place) return undefined;
 
     const asnOrg = asn?.organization ?? '';
@@ -281,24 +283,18 @@ export class OfflineIpRegionProvider implements IpRegionProvider {
   }
 }
 
-/** A place outside Greater China: the City record as one piece, or the country. */
-function foreignPlace(
-  countryCode: string,
-  region: string,
-  city: string,
-  geo: CityPlace | undefined,
-  en: boolean,
-): Place | undefined {
+/** A place outside Greater China: the City record as one piece, names included, or the country. */
+function foreignPlace(countryCode: string, geo: CityPlace | undefined, en: boolean): Place | undefined {
   if (geo && geo.lat !== undefined && geo.lon !== undefined) {
     const regionEn = geo.regionName.en ?? '';
     const cityEn = geo.city.en ?? '';
     const accuracy: IpAccuracy = cityEn || geo.city.zh ? 'city' : regionEn || geo.regionName.zh ? 'region' : 'country';
     const code = geo.regionCode ?? (regionEn ? subdivision(countryCode, regionEn)?.code : undefined) ?? '';
-    const zh = (mine: string, theirs: { en?: string; zh?: string }) => mine || theirs.zh || theirs.en || '';
+    const name = (n: { en?: string; zh?: string }) => (en ? n.en || n.zh : n.zh || n.en) || '';
     return {
       region: accuracy === 'country' ? '' : code,
-      regionName: accuracy === 'country' ? '' : en ? regionEn || geo.regionName.zh || '' : zh(region, geo.regionName),
-      city: accuracy !== 'city' ? '' : en ? cityEn || geo.city.zh || '' : zh(city, geo.city),
+      regionName: accuracy === 'country' ? '' : name(geo.regionName),
+      city: accuracy !== 'city' ? '' : name(geo.city),
       zip: accuracy === 'city' ? (geo.zip ?? '') : '',
       lat: geo.lat,
       lon: geo.lon,
