@@ -30,6 +30,13 @@ describe('readV1Query reads hitokoto.cn’s query as hitokoto.cn does', () => {
     expect(readV1Query({ c: ['a', 'b', 'a'] }).query.categories).toEqual(['a', 'b']);
   });
 
+  it('reads an empty c (`?c=`) as every category and answers a sentence, as hitokoto.cn does', () => {
+    expect(readV1Query({ c: '' }).query.categories).toEqual([]);
+    expect(readV1Query({ c: ['', 'k', ''] }).query.categories).toEqual(['k']);
+    const got = pickV1(shipped, readV1Query({ c: '' }).query);
+    expect(got).not.toBeInstanceOf(V1Failure);
+  });
+
   it('fails only where hitokoto.cn does, and on a callback that is not a function name', () => {
     expect(readV1Query({ min_length: '31' }).failure?.message).toBe('`max_length` 不能小于 `min_length`！');
     const bad = readV1Query({ callback: 'x=1;alert', charset: 'gbk' });

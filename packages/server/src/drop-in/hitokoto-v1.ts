@@ -30,7 +30,7 @@ export interface V1Sentence {
 export type V1Encode = 'json' | 'text' | 'js';
 
 export interface V1Query {
-  /** Letters asked for (`c`, repeatable); empty = every category. Unknown letters are simply never matched. */
+  /** Letters asked for (`c`, repeatable; empty values dropped); none = every category. Unknown letters never match. */
   categories: string[];
   encode: V1Encode;
   select: string;
@@ -71,7 +71,8 @@ const one = (v: unknown): string | undefined =>
  * with the query read so far, so it is answered in the charset (and JSONP, if valid) asked for.
  */
 export function readV1Query(q: Record<string, unknown>): { query: V1Query; failure?: V1Failure } {
-  const c = q.c === undefined ? [] : Array.isArray(q.c) ? q.c.map(String) : [String(q.c)];
+  // An empty `c` (`?c=`, a form's blank select) asks for no category in particular, as at hitokoto.cn: every one.
+  const c = (q.c === undefined ? [] : Array.isArray(q.c) ? q.c.map(String) : [String(q.c)]).filter((v) => v !== '');
   const encode = one(q.encode);
   const min = Number.parseInt(one(q.min_length) ?? '', 10);
   const minLength = Math.max(min, 0) || 0;

@@ -42,7 +42,7 @@ const text = (description: string, examples: string[]) => Type.Optional(Type.Str
 const V1Query = Type.Object({
   c: Type.Optional(
     Type.Array(Type.String(), {
-      description: `分类，可重复（c=a&c=b）；不认识的分类被忽略，省略 = 全部 Category, repeatable: ${categories}`,
+      description: `分类，可重复（c=a&c=b）；不认识的分类被忽略，省略或留空（c=）= 全部 Category, repeatable: ${categories}`,
       examples: [['d', 'k']],
     }),
   ),
@@ -59,7 +59,7 @@ const DESCRIPTION = [
   '',
   'The same answers as hitokoto.cn’s v1 root, so a client written for it works by changing the base URL: the bare sentence object (`id` integer, `uuid`, `hitokoto`, `type`, `from`, `from_who`, `creator`, `creator_uid`, `reviewer`, `commit_from`, `created_at` Unix seconds as a string, `length`), not this service’s envelope.',
   '',
-  '- `c` repeatable; unknown categories are ignored. `min_length` (default 0) and `max_length` (default 30, at most 1000 and above `min_length`, else 30): a query no category or no sentence fits is HTTP 400 `{status, message, data: [], ts}` with hitokoto.cn’s Chinese message.',
+  '- `c` repeatable; unknown categories are ignored; omitted or empty (`?c=`) = every category. `min_length` (default 0) and `max_length` (default 30, at most 1000 and above `min_length`, else 30): a query no category or no sentence fits is HTTP 400 `{status, message, data: [], ts}` with hitokoto.cn’s Chinese message.',
   '- `encode=json|text|js` (anything else = json); `js` writes the sentence into `select` (default `.hitokoto`). `charset=gbk` answers GBK bytes. `callback` answers JSONP `;callback({...});` as `text/javascript`.',
   '- **What differs on purpose:** `select` is escaped (hitokoto.cn pastes it into the script, so a crafted link runs code on the embedding page); a `callback` that is not a function name is a 400; the category is drawn by its weight (every sentence in range equally likely), not uniformly; `creator_uid` and `reviewer` are 0 and `id` is derived from `uuid`.',
   '- Same as the rest of the public API: open CORS, the same rate limit (429 in this surface’s `{status, message}` shape), API keys as `/api/hitokoto` (group 每日 daily: a key limited to other groups is 403, a key required for daily is 401 without one, all in the `{status, message}` shape), no caching headers (every call is a new pick). Counted in usage as its own endpoint.',
