@@ -12,6 +12,7 @@ import openapi from './plugins/openapi.js';
 import cors from './plugins/cors.js';
 import { declareRouteOf } from './plugins/route-of.js';
 import { lazySchemaCompilers } from './plugins/lazy-schemas.js';
+import { withFiniteNumbers } from './plugins/finite-numbers.js';
 import { AdminErrorSchema, ErrorEnvelopeSchema } from './plugins/envelope.js';
 import { MenuNodeSchema } from './admin/auth/schemas.js';
 import { TokenService, resolveSecret } from './admin/auth/tokens.js';
@@ -71,8 +72,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     clientErrorHandler: (err, socket) => handleClientError(app, err, socket),
     // A request without Host, too, answered by refuseBareRequests below rather than by Node with an empty 400.
     http: { requireHostHeader: false },
-    // Route schemas are compiled on a route's first request, not at start-up (plugins/lazy-schemas.ts).
-    schemaController: { compilersFactory: lazySchemaCompilers() as never },
+    // Route schemas are compiled on a route's first request, not at start-up (plugins/lazy-schemas.ts); a number
+    // parameter that ajv coerced to ±Infinity is refused like any wrong value (plugins/finite-numbers.ts).
+    schemaController: { compilersFactory: withFiniteNumbers(lazySchemaCompilers()) as never },
     // fast-json-stringify checks an anyOf branch with ajv, which would warn about its own `unsafe` format (AsciiText).
     serializerOpts: { ajv: { formats: { unsafe: true } } },
   });

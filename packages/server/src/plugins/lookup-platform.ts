@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import { EnvelopeSchema, SUCCESS_MSG, ok } from './envelope.js';
 import { describeValidation } from './validation-messages.js';
+import { isNumeric } from './finite-numbers.js';
 import { LookupError, invalidParamMessage } from '../errors.js';
 import { etagOf, matchesEtag } from '../shared/etag.js';
 import { NO_STORE } from './no-store.js';
@@ -178,7 +179,6 @@ export function lookupRoute<Q extends TObject, D extends TSchema>(
       // Q is a type parameter: Fastify's type provider cannot resolve Static<Q> through it, so the one cast of the
       // public API sits here; each route's handler receives `Static<Q>` from the definition's own schema.
       const query = req.query as Static<Q>;
-      rejectNonFinite(numeric, query as Record<string, unknown>);
       if (!cache) {
         const result = def.handler(query, req, reply);
         return isPromise(result) ? result.then((r) => answer(reply, r)) : answer(reply, result);
@@ -407,36 +407,11 @@ function cacheKey(params: string[], query: Record<string, unknown>, extra?: stri
   return `${params.length ? JSON.stringify(params.map((k) => query[k])) : ''}#${extra ?? ''}`;
 }
 
-type SchemaNode = { type?: unknown; items?: SchemaNode; anyOf?: SchemaNode[] };
-const isNumeric = (s: SchemaNode | undefined): boolean =>
-  !!s &&
-  (s.type === 'number' ||
-    s.type === 'integer' ||
-    (s.type === 'array' && isNumeric(s.items)) ||
-    !!s.anyOf?.some(isNumeric));
+type SchemaNode = { type?: unknown };
 
 /** The query's number and integer parameters (top level, or arrays of them). */
 function numericParams(query: TObject): Array<[string, TSchema]> {
   return Object.entries(query.properties).filter(([, s]) => isNumeric(s as SchemaNode));
-}
-
-/**
- * ajv with coerceTypes turns `Infinity`, `-Infinity` and overflowing strings such as `1e999` into ±Infinity and then
- * lets them pass `type: integer` and `maximum` (ajv-validator/ajv#2212, fastify/fastify#6718). A handler given
- * `length=Infinity` would loop or allocate forever, so non-finite numbers are rejected here, in the same wording.
- */
-function rejectNonFinite(numeric: Array<[string, TSchema]>, query: Record<string, unknown>): void {
-  for (const [name, schema] of numeric) {
-    const v = query[name];
-    const bad = (Array.isArray(v) ? v : [v]).find((x) => typeof x === 'number' && !Number.isFinite(x));
-    if (bad === undefined) continue;
-    const type = (schema as SchemaNode).type === 'integer' ? 'integer' : 'number';
-    const { message } = describeValidation(
-      [{ keyword: 'type', instancePath: `/${name}`, params: { type }, parentSchema: schema, data: String(bad) }],
-      'querystring',
-    );
-    throw new LookupError(message);
-  }
 }
 
 /**
