@@ -228,3 +228,151 @@ describeEachDb('sessions ended while a refresh races them', (dialect) => {
     CASE_TIMEOUT_MS,
   );
 });
+
+/**
+ * A sign-in that straddles a change to the account: its password was checked against the account as it was, and
+ * the change (the owner's new password, an operator's reset, a disable then enable, the account's deletion) commits
+ * while the password hash is being verified. Whatever the order, no session it opens may work once the change is
+ * done, none may be left listed as live, and nothing answers 500. The attacker knows the old password and keeps
+ * signing in from two connections while the change runs (the account-takeover chain of issue 48).
+ */
+describeEachDb('sign-ins racing a change to the account', (dialect) => {
+  const t = useTestApp(dialect);
+  let n = 0;
+  let adminToken = '';
+  const admin = async () => (adminToken ||= (await login(t.app)).accessToken);
+
+  /** One sign-in with the old password from its own loopback address (the per-IP limit counts only this round's). */
+  const attempt = (username: string, address: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username, password: USER_PASSWORD },
+      remoteAddress: address,
+    });
+
+  /**
+   * ROUNDS rounds: the change runs while two attackers sign in with the old password, released with it; with `loop`
+   * they go on signing in until the change has answered (for a change after which the old password cannot work).
+   * Tallies, over all rounds, what must never happen: a round in which a session it opened still works, a round
+   * that leaves a session listed as live, a 500; then asserts all three are zero (the tally shows in a failure).
+   */
+  async function straddle(
+    change: (v: { id: string; owner: Session }) => Promise<LightMyRequestResponse>,
+    changeStatus: number,
+    opts: { loop: boolean; ownerKeepsSession?: boolean },
+  ) {
+    const tally = { working: 0, listed: 0, errors: 0, opened: 0 };
+    for (let round = 0; round < ROUNDS; round++) {
+      const username = `straddle${++n}`;
+      const id = await insertUser(t.db, username);
+      const owner = await signIn(t.app, username);
+      let done = false;
+      const attacker = async (k: number) => {
+        const answers: LightMyRequestResponse[] = [];
+        do answers.push(await attempt(username, `127.${1 + k}.${n >> 8}.${n & 255}`));
+        while (opts.loop && !done);
+        return answers;
+      };
+      const [changed, ...tries] = await Promise.all([
+        change({ id, owner }).finally(() => {
+          done = true;
+        }),
+        attacker(0),
+        attacker(1),
+      ]);
+      expect(changed.statusCode, `the change answered ${changed.body}`).toBe(changeStatus);
+      let working = false;
+      for (const res of tries.flat()) {
+        if (res.statusCode >= 500) tally.errors++;
+        else expect([200, 401, 429], `a sign-in answered ${res.body}`).toContain(res.statusCode);
+        if (res.statusCode !== 200) continue;
+        tally.opened++;
+        const got = res.json().data as Session;
+        if ((await me(t.app, got.accessToken)).statusCode !== 401) working = true;
+        if ((await refresh(t.app, got.refreshToken)).statusCode !== 401) working = true;
+      }
+      if (working) tally.working++;
+      // No session is left listed as live but for the one the owner's own password change hands back.
+      const live = await t.db.kysely
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', id)
+        .where('ended_at', 'is', null)
+        .execute();
+      const kept = opts.ownerKeepsSession ? [decode(changed.json().data.accessToken).payload.sid] : [];
+      if (live.some((s) => !kept.includes(s.id))) tally.listed++;
+    }
+    expect(tally, `over ${ROUNDS} rounds`).toEqual({ working: 0, listed: 0, errors: 0, opened: tally.opened });
+  }
+
+  it(
+    'a sign-in with the old password overlapping a password change keeps no session',
+    async () => {
+      await straddle(
+        ({ owner }) =>
+          t.app.inject({
+            method: 'PUT',
+            url: '/api/auth/password',
+            headers: bearer(owner.accessToken),
+            payload: { oldPassword: USER_PASSWORD, newPassword: 'a-new-Passphrase-2026!' },
+          }),
+        200,
+        { loop: true, ownerKeepsSession: true },
+      );
+    },
+    CASE_TIMEOUT_MS,
+  );
+
+  it(
+    'a sign-in with the old password overlapping an operator’s reset keeps no session',
+    async () => {
+      const token = await admin();
+      await straddle(
+        ({ id }) =>
+          t.app.inject({
+            method: 'POST',
+            url: `/api/users/${id}/reset-password`,
+            headers: bearer(token),
+            payload: { password: 'Reset-by-operator-2026!' },
+          }),
+        204,
+        { loop: true },
+      );
+    },
+    CASE_TIMEOUT_MS,
+  );
+
+  it(
+    'a sign-in overlapping a disable that is then undone keeps no session',
+    async () => {
+      const token = await admin();
+      const setStatus = (id: string, status: string) =>
+        t.app.inject({ method: 'PATCH', url: `/api/users/${id}`, headers: bearer(token), payload: { status } });
+      // Released with the disable, not looped: a sign-in that starts after the enable rightly signs in.
+      await straddle(
+        async ({ id }) => {
+          const off = await setStatus(id, 'disabled');
+          expect(off.statusCode, off.body).toBe(200);
+          return setStatus(id, 'enabled');
+        },
+        200,
+        { loop: false },
+      );
+    },
+    CASE_TIMEOUT_MS,
+  );
+
+  it(
+    'a sign-in overlapping the account’s deletion is refused with 401, never 500',
+    async () => {
+      const token = await admin();
+      await straddle(
+        ({ id }) => t.app.inject({ method: 'DELETE', url: `/api/users/${id}`, headers: bearer(token) }),
+        204,
+        { loop: true },
+      );
+    },
+    CASE_TIMEOUT_MS,
+  );
+});

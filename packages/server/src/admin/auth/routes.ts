@@ -6,7 +6,14 @@ import { normalizeMask } from '../permissions/mask.js';
 import { PERMISSION_POINTS } from '../permissions/points.js';
 import { loadUserAccess, visibleMenuTree, type Grants, type MenuNode } from './access.js';
 import { MfaService, wrongCode } from './mfa.js';
-import { publicUser, type AuthService, CredentialError, getDummyHash, type ClientInfo } from './service.js';
+import {
+  publicUser,
+  type AuthService,
+  CredentialError,
+  getDummyHash,
+  SignInSuperseded,
+  type ClientInfo,
+} from './service.js';
 import { FailureStore, LoginThrottle, SecondStepLocked, SECOND_STEP_MAX_FAILURES, Throttled } from './throttle.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { clientKindOf, deviceLabel } from '../sessions/device.js';
@@ -41,11 +48,13 @@ const ME_BODIES_PER_GRANTS = 1000;
 const failureReason = (e: unknown): keyof typeof LOGIN_REASON_NAMES =>
   e instanceof CredentialError
     ? e.failure
-    : e instanceof SecondStepLocked
-      ? 'TOTP_LOCKED'
-      : e instanceof Throttled
-        ? 'THROTTLED'
-        : 'ERROR';
+    : e instanceof SignInSuperseded
+      ? 'ACCOUNT_CHANGED'
+      : e instanceof SecondStepLocked
+        ? 'TOTP_LOCKED'
+        : e instanceof Throttled
+          ? 'THROTTLED'
+          : 'ERROR';
 
 /** What the owner reads at the sign-in after wrong codes: someone else may hold the password. */
 const secondStepNotice = (n: number) =>
@@ -167,7 +176,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
             // One sign-in per password step: a right code cannot open a second session with the same mfaToken.
             if (!(await throttle.store.claimOnce(`mfa:${claims.jti}`, Date.now())))
               throw unauthorized('此次登录已完成，请重新输入密码 (mfaToken already used)');
-            return auth.signIn(access, client);
+            return auth.signIn(access, client, claims.ver);
           },
           isCredentialFailure,
         );

@@ -26,6 +26,17 @@ export const getDummyHash = () => (dummyHash ??= hash(randomUUID(), ARGON2));
 /** Why a sign-in failed, for the login log only: the caller always gets the same answer. */
 export type CredentialFailure = 'UNKNOWN_USER' | 'WRONG_PASSWORD' | 'ACCOUNT_DISABLED' | 'WRONG_TOTP';
 
+/**
+ * The account changed (password changed or reset, disabled, TOTP reset, deleted) between the check of a sign-in's
+ * factors and the start of its session: nothing is issued, and the person signs in again against the account as it
+ * is now. Not a wrong password, so the sign-in throttle does not count it; the login log files it as ACCOUNT_CHANGED.
+ */
+export class SignInSuperseded extends AppError {
+  constructor() {
+    super('UNAUTHORIZED', '登录期间账号的安全设置发生了变化（密码、状态或两步验证），请重新登录');
+  }
+}
+
 /** A wrong password (login or password change): the sign-in throttle counts exactly these. */
 export class CredentialError extends AppError {
   constructor(
@@ -156,13 +167,25 @@ export class AuthService {
     return { pair: { accessToken, refreshToken: refresh.token }, expiresAt };
   }
 
-  /** A new session (one sign-in) and its first pair. */
+  /**
+   * A new session (one sign-in) and its first pair, issued only while the user is enabled and still at token_version
+   * `ver`: the version under which the caller checked the sign-in's factors. Runs in one transaction that holds the
+   * user's row from that check to the commit, so a password change, reset, disable or TOTP reset either committed
+   * before (the version moved: SignInSuperseded, nothing issued) or waits for this sign-in and then ends its session
+   * (invalidateSessions looks again once it holds the row).
+   */
   async startSession(
     userId: string,
     ver: number,
     client: ClientInfo,
     db: Kysely<Database> = this.db,
   ): Promise<TokenPair & { sessionId: string }> {
+    if (db === this.db) return transact(this.db, (trx) => this.startSession(userId, ver, client, trx));
+    const user = await lockForWrite(
+      db.selectFrom('users').select(['status', 'token_version']).where('id', '=', userId),
+      dialectOf(db),
+    ).executeTakeFirst();
+    if (user?.status !== 'enabled' || Number(user.token_version) !== ver) throw new SignInSuperseded();
     const sessionId = randomUUID();
     const now = this.iso();
     const userAgent = client.userAgent.slice(0, 255);
@@ -190,9 +213,10 @@ export class AuthService {
    * (a dummy hash is verified when the user does not exist).
    */
   async login(username: string, password: string, client: ClientInfo) {
+    // The hash and the version are read together: whatever is issued below is issued at this version or not at all.
     const row = await this.db
       .selectFrom('users')
-      .select(['id', 'password_hash', 'status'])
+      .select(['id', 'password_hash', 'status', 'token_version'])
       .where('username_key', '=', usernameKey(username))
       .executeTakeFirst();
     const ok = await verifyPassword(row?.password_hash, password);
@@ -200,16 +224,20 @@ export class AuthService {
       const failure = !row ? 'UNKNOWN_USER' : !ok ? 'WRONG_PASSWORD' : 'ACCOUNT_DISABLED';
       throw new CredentialError('UNAUTHORIZED', 'invalid username or password', failure, row?.id ?? null);
     }
-    const access = (await loadUserAccess(this.db, row.id))!;
+    const ver = Number(row.token_version);
+    const access = await loadUserAccess(this.db, row.id);
+    if (access?.tokenVersion !== ver) throw new SignInSuperseded();
     // The password was right; with TOTP on, only a short-lived token for POST /api/auth/login/totp comes back.
-    if (access.totpEnabled)
-      return { mfaRequired: true as const, mfaToken: await this.tokens.signMfa(row.id, access.tokenVersion) };
-    return this.signIn(access, client);
+    if (access.totpEnabled) return { mfaRequired: true as const, mfaToken: await this.tokens.signMfa(row.id, ver) };
+    return this.signIn(access, client, ver);
   }
 
-  /** Starts the session of a user who proved every factor asked of them: the login result. */
-  async signIn(access: UserAccess, client: ClientInfo) {
-    const { sessionId, ...pair } = await this.startSession(access.id, access.tokenVersion, client);
+  /**
+   * Starts the session of a user who proved every factor asked of them, at `ver`, the token_version under which
+   * the first factor was checked (the mfaToken carries it to the second step): the login result.
+   */
+  async signIn(access: UserAccess, client: ClientInfo, ver: number) {
+    const { sessionId, ...pair } = await this.startSession(access.id, ver, client);
     return { ...pair, user: publicUser(access), mustChangePassword: access.mustChangePassword, sessionId };
   }
 
@@ -375,6 +403,11 @@ export class AuthService {
       .where('id', '=', userId)
       .returning('token_version')
       .executeTakeFirst();
+    // A sign-in that held the user's row (startSession) made the update above wait and has committed its session
+    // since the first look: end it too. Nothing can start one now, so this second look leaves no session behind.
+    // (Its lock comes after the user's, against the order, but only a refresh of that brand-new session can hold
+    // it, and a refresh never waits for the user's row.)
+    ended.push(...(await this.endSessions({ userId }, reason, by, db)));
     return { tokenVersion: Number(row?.token_version ?? 0), ended };
   }
 

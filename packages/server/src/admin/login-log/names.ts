@@ -18,6 +18,7 @@ export const LOGIN_REASON_NAMES = {
   WRONG_PASSWORD: { zh: '密码错误', en: 'Wrong password' },
   WRONG_TOTP: { zh: '两步验证码错误', en: 'Wrong two-step code' },
   ACCOUNT_DISABLED: { zh: '账号已停用', en: 'Account disabled' },
+  ACCOUNT_CHANGED: { zh: '登录期间账号安全设置已变化', en: 'Account changed during sign-in' },
   TOTP_LOCKED: { zh: '两步验证码错误过多，已暂时锁定', en: 'Two-step sign-in locked after wrong codes' },
   THROTTLED: { zh: '尝试过多，已限流', en: 'Too many attempts' },
   ERROR: { zh: '服务器出错', en: 'Server error' },
