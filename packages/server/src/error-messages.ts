@@ -1,5 +1,5 @@
 import type { ErrorCode } from './errors.js';
-import { API_KEY_INVALID_MESSAGE, PENDING_MESSAGES, SIGNED_OUT_MESSAGES } from './errors.js';
+import { API_KEY_INVALID_MESSAGE, PENDING_MESSAGES, REAUTH_MESSAGE, SIGNED_OUT_MESSAGES } from './errors.js';
 
 /**
  * Each error code's general meaning in Chinese and English, for clients (generated into `@tianji/client` as
@@ -53,6 +53,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, { zh: string; en: string }> = {
   TOTP_SETUP_REQUIRED: {
     zh: PENDING_MESSAGES.TOTP_SETUP_REQUIRED,
     en: 'Your role requires two-step sign-in: turn it on in your profile first.',
+  },
+  REAUTH_REQUIRED: {
+    zh: REAUTH_MESSAGE,
+    en: 'Confirm it is you first: enter your current password (or a two-step code); it counts for 10 minutes.',
   },
   NOT_FOUND: { zh: '记录不存在或已被删除', en: 'The record does not exist or was deleted.' },
   CONFLICT: {

@@ -25,6 +25,8 @@ export const ERROR_STATUS = {
   PASSWORD_CHANGE_REQUIRED: 403,
   /** A role of the user requires TOTP and it is not set up: only setting it up, /me, sessions and logout work. */
   TOTP_SETUP_REQUIRED: 403,
+  /** An account-security change needs a proof of identity newer than a few minutes (admin/auth/reauth.ts). */
+  REAUTH_REQUIRED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   SUPER_ADMIN_PROTECTED: 409,
@@ -62,6 +64,12 @@ export type PendingCode = keyof typeof PENDING_MESSAGES;
 export const ANY_PENDING: readonly PendingCode[] = ['PASSWORD_CHANGE_REQUIRED', 'TOTP_SETUP_REQUIRED'];
 
 export const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
+
+/** Why an account-security change is refused until the person proves who they are again (admin/auth/reauth.ts). */
+export const REAUTH_MESSAGE =
+  '此操作需要先验证身份：请输入当前密码（已启用两步验证时也可输入验证码），验证后 10 分钟内有效';
+/** 403 REAUTH_REQUIRED: the client asks for the proof, sends it to POST /api/auth/reauth, then retries. */
+export const reauthRequired = () => new AppError('REAUTH_REQUIRED', REAUTH_MESSAGE);
 
 /** Why a token no longer works: every such 401 carries one of these codes, so a client can tell the user. */
 export const SIGNED_OUT_MESSAGES = {

@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015-usage-caller-errors.js';
 import * as m0016 from './migrations/0016-super-admin-description.js';
 
 import * as m0017 from './migrations/0017-api-keys.js';
+import * as m0018 from './migrations/0018-session-reauth.js';
 import * as m0019 from './migrations/0019-api-key-revision.js';
 
 /**
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0015-usage-caller-errors': m0015,
   '0016-super-admin-description': m0016,
   '0017-api-keys': m0017,
+  '0018-session-reauth': m0018,
   '0019-api-key-revision': m0019,
 };
 

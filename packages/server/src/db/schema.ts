@@ -100,6 +100,8 @@ export interface SessionsTable {
   end_reason: string | null;
   /** Who ended it: the user themself, an operator, or null (the system). */
   ended_by: string | null;
+  /** When its holder last proved who they are after the sign-in (admin/auth/reauth.ts); null: only at created_at. */
+  reauthenticated_at: Timestamp | null;
 }
 
 /** One sign-in attempt, sign-out or session end (migration 0006). */

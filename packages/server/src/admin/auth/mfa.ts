@@ -92,13 +92,21 @@ export class MfaService {
     return transact(this.db, (trx) => replaceRecoveryCodes(trx, userId));
   }
 
-  /** The account is proven by its current password or a valid code (a recovery code is used up); else 400, counted. */
+  /** TOTP changes of an account that has it: proven as proveOwner does; 409 when TOTP is off. */
   private async prove(userId: string, proof: TotpProof): Promise<void> {
+    if (!(await this.row(userId)).totp_enabled_at) throw conflict('两步验证未启用 (TOTP is not enabled)');
+    await this.proveOwner(userId, proof);
+  }
+
+  /**
+   * The account's owner is proven by the current password or, with TOTP on, a valid code (a recovery code is used
+   * up); else 400, counted by the sign-in throttle.
+   */
+  async proveOwner(userId: string, proof: TotpProof): Promise<void> {
     const row = await this.row(userId);
-    if (!row.totp_enabled_at) throw conflict('两步验证未启用 (TOTP is not enabled)');
     const ok = proof.password
       ? await verifyPassword(row.password_hash, proof.password)
-      : proof.code
+      : proof.code && row.totp_enabled_at
         ? await this.verify(userId, proof.code)
         : false;
     // Names the proof given, so the apps show the refusal under that field (「当前密码无效：密码不正确」).

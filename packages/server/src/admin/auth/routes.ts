@@ -16,6 +16,7 @@ import {
 } from './service.js';
 import { FailureStore, LoginThrottle, SecondStepLocked, SECOND_STEP_MAX_FAILURES, Throttled } from './throttle.js';
 import { assertPasswordPolicy } from './password-policy.js';
+import { assertRecentProof, recordProof, REAUTH_WINDOW_MS } from './reauth.js';
 import { clientKindOf, deviceLabel } from '../sessions/device.js';
 import { ANY_PENDING, unauthorized } from '../../errors.js';
 import {
@@ -26,7 +27,7 @@ import {
   LoginTotpBody,
   LoginAnswerSchema,
   TotpEnableBody,
-  TotpDisableBody,
+  IdentityProofBody,
   TotpSetupSchema,
   LogoutBody,
   MenuNodeSchema,
@@ -78,6 +79,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
   /** A refused attempt is logged once per throttled key; every other failure each time. */
   const worthLogging = async (e: unknown) => !(e instanceof Throttled) || (await throttle.firstRefusal(e));
   const mfa = new MfaService(app.db.kysely, opts.now);
+  const now = opts.now ?? Date.now;
   await getDummyHash();
 
   app.post(
@@ -199,11 +201,15 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
         tags: [TAG],
         summary: '开始为自己的账号设置两步验证 Start TOTP enrolment of one’s own account',
         description:
-          'A new secret (pending until POST /api/auth/totp/enable confirms it; calling again replaces it). 409 when TOTP is already enabled.',
+          'A new secret (pending until POST /api/auth/totp/enable confirms it; calling again replaces it). 409 when TOTP is already enabled. ' +
+          `Needs a proof of identity from the last ${REAUTH_WINDOW_MS / 60_000} minutes (the sign-in, or POST /api/auth/reauth): else 403 REAUTH_REQUIRED.`,
         response: { 200: data(TotpSetupSchema) },
       },
     },
-    async (req) => ({ data: await mfa.setup(req.auth!.id) }),
+    async (req) => {
+      await assertRecentProof(app.db.kysely, req.auth!.sessionId, now());
+      return { data: await mfa.setup(req.auth!.id) };
+    },
   );
 
   app.post(
@@ -216,7 +222,8 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
           '用当前动态码确认两步验证，返回十个恢复码 Confirm TOTP with a current code; returns ten recovery codes',
         description:
           'The recovery codes are shown only here (stored hashed); each signs in once in place of a 6-digit code. A wrong code is 400. ' +
-          'With signOutOthers, every other session of the account ends (SESSION_ENDED); signedOut says how many.',
+          'With signOutOthers, every other session of the account ends (SESSION_ENDED); signedOut says how many. ' +
+          `Needs a proof of identity from the last ${REAUTH_WINDOW_MS / 60_000} minutes, as setup does (403 REAUTH_REQUIRED).`,
         body: TotpEnableBody,
         response: {
           200: data(
@@ -230,10 +237,38 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
     },
     async (req) => {
       const { id, sessionId } = req.auth!;
+      await assertRecentProof(app.db.kysely, sessionId, now());
       const recoveryCodes = await mfa.enable(id, req.body.code);
       const signedOut = req.body.signOutOthers ? await app.sessions.revokeOthers(id, sessionId) : 0;
       await app.audit(req, 'auth.totp-enable', 'user', id, signedOut > 0 ? { signedOut } : undefined);
       return { data: { recoveryCodes, signedOut } };
+    },
+  );
+
+  app.post(
+    '/reauth',
+    {
+      config: { auth: 'authenticated', whilePending: ['TOTP_SETUP_REQUIRED'] },
+      schema: {
+        tags: [TAG],
+        summary: '验证身份（敏感操作前） Prove it is you before an account-security change',
+        description:
+          'With the current password, or (TOTP on) a 6-digit or recovery code. Enrolling TOTP then works from this session ' +
+          `for ${REAUTH_WINDOW_MS / 60_000} minutes (a sign-in counts the same way). A wrong proof is 400 and counts toward the sign-in throttle. ` +
+          'Signing other devices out needs no such proof.',
+        body: IdentityProofBody,
+        response: {
+          200: data(
+            Type.Object({ until: Type.String({ format: 'date-time', description: 'When the proof stops counting' }) }),
+          ),
+        },
+      },
+    },
+    async (req) => {
+      const { id, username, sessionId } = req.auth!;
+      if (!sessionId) throw unauthorized('请重新登录后再试 (this token belongs to no session)');
+      await throttle.guard(username, req.ip, () => mfa.proveOwner(id, req.body), isCredentialFailure);
+      return { data: { until: await recordProof(app.db.kysely, sessionId, now()) } };
     },
   );
 
@@ -247,7 +282,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
         description:
           'Proven by the current password or a code (6-digit or recovery). A wrong proof is 400 and counts toward the sign-in throttle. ' +
           'If one of your roles requires TOTP, admin routes then answer 403 TOTP_SETUP_REQUIRED until you enrol again.',
-        body: TotpDisableBody,
+        body: IdentityProofBody,
         response: { 204: Type.Null({ description: 'TOTP is off; recovery codes deleted' }) },
       },
     },
@@ -269,7 +304,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
         description:
           'Proven as for POST /api/auth/totp/disable (current password, or a 6-digit or recovery code); a wrong proof is 400 and counts toward the sign-in throttle. ' +
           'Every earlier recovery code stops working; the new ones are shown only in this answer.',
-        body: TotpDisableBody,
+        body: IdentityProofBody,
         response: { 200: data(Type.Object({ recoveryCodes: Type.Array(Type.String()) })) },
       },
     },

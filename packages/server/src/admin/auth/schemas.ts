@@ -97,7 +97,8 @@ export const TotpEnableBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const TotpDisableBody = Type.Object(
+/** How one proves to be the account's owner: the current password, or (with TOTP on) a 6-digit or recovery code. */
+export const IdentityProofBody = Type.Object(
   {
     password: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
     code: Type.Optional(Type.String({ minLength: 6, maxLength: 16 })),
