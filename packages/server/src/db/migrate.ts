@@ -20,6 +20,7 @@ import * as m0016 from './migrations/0016-super-admin-description.js';
 import * as m0017 from './migrations/0017-api-keys.js';
 import * as m0018 from './migrations/0018-session-reauth.js';
 import * as m0019 from './migrations/0019-api-key-revision.js';
+import * as m0021 from './migrations/0021-holiday-notice-names.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0017-api-keys': m0017,
   '0018-session-reauth': m0018,
   '0019-api-key-revision': m0019,
+  '0021-holiday-notice-names': m0021,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { libraryByName } from '../../content/libraries.js';
 import { searchTextOf } from '../../content/repository.js';
 import { readDataJson } from '../../data-files.js';
+import { correctShippedHolidays, type HolidayCorrection } from './holiday-corrections.js';
 
 /**
  * Content corrections of issue 27 for databases seeded before them: the poems (below) and four holiday blocks.
@@ -21,7 +22,7 @@ import { readDataJson } from '../../data-files.js';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await cleanPoems(db);
-  await correctHolidays(db);
+  await correctShippedHolidays(db, HOLIDAY_CORRECTIONS);
 }
 
 async function cleanPoems(db: Kysely<unknown>): Promise<void> {
@@ -59,38 +60,12 @@ async function cleanPoems(db: Kysely<unknown>): Promise<void> {
  * 9月27日 only (国办发明电〔2014〕28号). A block still exactly as shipped gets the notice's first day; a year's other
  * blocks, and a block an operator changed, stay as they are.
  */
-const HOLIDAY_CORRECTIONS = [
+const HOLIDAY_CORRECTIONS: HolidayCorrection[] = [
   { year: 2015, shipped: { name: '清明节', start: '2015-04-04', end: '2015-04-06', work: [] }, start: '2015-04-05' },
   { year: 2015, shipped: { name: '中秋节', start: '2015-09-26', end: '2015-09-27', work: [] }, start: '2015-09-27' },
   { year: 2016, shipped: { name: '劳动节', start: '2016-04-30', end: '2016-05-02', work: [] }, start: '2016-05-01' },
   { year: 2017, shipped: { name: '元旦', start: '2016-12-31', end: '2017-01-02', work: [] }, start: '2017-01-01' },
-];
-
-async function correctHolidays(db: Kysely<unknown>): Promise<void> {
-  const lib = libraryByName.get('holidays')!;
-  const rows = await sql<{ id: string; data: string }>`
-    select id, data from content_items where library = 'holidays'`.execute(db);
-  let changed = 0;
-  for (const row of rows.rows) {
-    const data = JSON.parse(row.data) as { year?: unknown; holidays?: unknown };
-    if (!Array.isArray(data.holidays)) continue;
-    let corrected = false;
-    const holidays = data.holidays.map((block: unknown) => {
-      const fix = HOLIDAY_CORRECTIONS.find(
-        (c) => c.year === data.year && JSON.stringify(block) === JSON.stringify(c.shipped),
-      );
-      if (!fix) return block;
-      corrected = true;
-      return { ...fix.shipped, start: fix.start };
-    });
-    if (!corrected) continue;
-    changed++;
-    const json = JSON.stringify({ ...data, holidays });
-    const searchText = searchTextOf(lib, { ...data, holidays });
-    await sql`update content_items set data = ${json}, search_text = ${searchText} where id = ${row.id}`.execute(db);
-  }
-  if (changed > 0) await sql`update content_meta set revision = revision + 1 where library = 'holidays'`.execute(db);
-}
+].map(({ year, shipped, start }) => ({ year, shipped, corrected: { ...shipped, start } }));
 
 /** The corrections cannot be undone (the earlier text had the defects): down leaves the rows as they are. */
 export async function down(): Promise<void> {}

@@ -2,6 +2,9 @@
  * data/holidays.json against the law and two independent libraries. When a new year's notice is added, these
  * tests check its shape and arithmetic at once, and check it against the libraries as soon as they carry the year.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import lunarJs from 'lunar-javascript';
 import chineseDays from 'chinese-days';
@@ -58,6 +61,38 @@ const ONLY_OFF_IN_LUNAR_JS = new Set([...NOT_JOINED.values()].map((b) => b.day))
 const NOT_IN_LUNAR_JS = new Set(['2013-04-07', '2013-10-12']); // make-up days the 2013 notice lists, HolidayUtil omits
 const ONLY_IN_LUNAR_JS = new Set(['2012-05-02', '2012-10-08']); // ordinary weekdays HolidayUtil marks as make-up days
 const NOT_IN_CHINESE_DAYS = new Set(['2005-12-31']); // the 2006 notice: "12月31日(星期六)上班"
+
+/**
+ * Each year's notice as chinese-days quotes it above each year of its source (`* 2017`, the gov.cn address, then
+ * the notice's items `六、中秋节、国庆节：10月1日至8日…`): the festival names its items give, in order. The notices
+ * of 2004–2008 call 劳动节 and 国庆节 by their popular names, which the file writes as the statutory ones.
+ */
+function noticeHeadings(): Map<number, string[]> {
+  const require = createRequire(import.meta.url);
+  const dir = path.dirname(require.resolve('chinese-days/package.json'));
+  const source = readFileSync(path.join(dir, 'src/holidays/generate.ts'), 'utf8');
+  const POPULAR: Record<string, string> = { '“五一”': '劳动节', '“五一”国际劳动节': '劳动节', '“十一”': '国庆节' };
+  const FESTIVAL = /^(?:元旦|春节|清明节|劳动节|端午节|中秋节|国庆节)(?:、(?:中秋节|国庆节))?$/u;
+  const headings = new Map<number, string[]>();
+  let year: number | undefined;
+  for (const line of source.split('\n')) {
+    const text = line.replace(/^\s*\*\s*/u, '').trim();
+    if (/^\d{4}$/u.test(text)) {
+      year = Number(text);
+      headings.set(year, []);
+      continue;
+    }
+    if (line.includes('*/')) year = undefined;
+    const item = /^(?:[一二三四五六七八九十]+、|\d+\.\s*)?([^：:，。\s]+)[：:]/u.exec(text);
+    if (year === undefined || !item) continue;
+    const name = POPULAR[item[1]] ?? item[1];
+    if (FESTIVAL.test(name)) headings.get(year)!.push(name);
+  }
+  return new Map([...headings].filter(([y, names]) => names.length > 0 && years.includes(y)).sort(([a], [b]) => a - b));
+}
+
+/** Blocks a separate notice adds to the year's: not among the yearly notice's items. */
+const OTHER_NOTICES = new Map([['2015 抗战胜利70周年纪念日', '国务院 国发明电〔2015〕1号']]);
 
 describe('data/holidays.json', () => {
   it('covers every year from 2004 to 2026 without a gap', () => {
@@ -121,6 +156,19 @@ describe('data/holidays.json', () => {
           : ['元旦', '春节', '清明节', '劳动节', '端午节', '中秋节', '国庆节'];
       for (const n of expected) expect(names, String(y)).toContain(n);
     }
+  });
+
+  it('names every block as its notice names it, joint blocks in the notice’s order (2017: 中秋节、国庆节)', () => {
+    const notices = noticeHeadings();
+    expect([...notices.keys()]).toEqual(years);
+    const differ: string[] = [];
+    for (const y of years) {
+      const ours = schedules[y].map((b) => b.name).filter((n) => !OTHER_NOTICES.has(`${y} ${n}`));
+      const theirs = notices.get(y)!;
+      if (ours.join(' | ') !== theirs.join(' | '))
+        differ.push(`${y}: ${ours.join(' | ')} ≠ notice ${theirs.join(' | ')}`);
+    }
+    expect(differ).toEqual([]);
   });
 
   it('holds the known 2025 schedule: 春节 01-28 … 02-04 with make-up days 01-26 and 02-08, 劳动节 05-01 … 05-05', () => {
