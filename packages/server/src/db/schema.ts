@@ -250,5 +250,5 @@ export interface ApiKeyPolicyTable {
   require_key_groups: string;
   updated_at: Timestamp | null;
   /** Bumped by the database at every change to a key's secret, limits or state (migration 0019). */
-  revision: number;
+  revision: Generated<number>;
 }
