@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LookupError } from '../src/errors.js';
+import { MENUS } from '../src/catalogue.js';
+import { PERMISSION } from '../src/admin/permissions/points.js';
+import { adminCall, userWithGrants, type Call } from './admin-fixtures.js';
 import { bearer, describeEachDb, getTestInstance, login, type TestInstance, useTestApp } from './helpers.js';
 
 describeEachDb('public API usage statistics', (dialect) => {
@@ -40,6 +43,39 @@ describeEachDb('public API usage statistics', (dialect) => {
       ['2026-11-27', 1, 1],
       ['2026-11-26', 2, 0],
     ]);
+  });
+
+  it('names a key by caller only to a reader of the key menu; others see 「接口密钥」 and the counts', async () => {
+    const admin = await adminCall(t.app);
+    const made = (await admin('POST', '/api/admin/api-keys', { name: '合作方 A' })).json().data;
+    for (let i = 0; i < 3; i++) await t.app.inject({ url: '/api/mood-quote', headers: { 'x-api-key': made.secret } });
+    await t.app.usage.flush();
+    const callers = async (as: Call) => {
+      const res = await as('GET', '/api/admin/usage/callers');
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.items as Array<{ apiKeyId: string | null; name: string | null; prefix: string | null }>;
+    };
+    const { SEARCH } = PERMISSION;
+    const usageOnly = (await userWithGrants(t.app, admin, 'usageonly', { [MENUS.usage.code]: SEARCH })).call;
+    const keysToo = (
+      await userWithGrants(t.app, admin, 'usagekeys', { [MENUS.usage.code]: SEARCH, [MENUS.apiKeys.code]: SEARCH })
+    ).call;
+
+    const hidden = await callers(usageOnly);
+    expect(hidden.find((c) => c.apiKeyId === made.key.id)).toMatchObject({
+      name: '接口密钥',
+      prefix: null,
+      requests: 3,
+    });
+    expect(hidden.find((c) => c.apiKeyId === null)).toMatchObject({ name: null, prefix: null });
+    expect(JSON.stringify(hidden)).not.toContain(made.key.prefix);
+    expect(JSON.stringify(hidden)).not.toContain('合作方');
+    for (const reader of [keysToo, admin])
+      expect((await callers(reader)).find((c) => c.apiKeyId === made.key.id)).toMatchObject({
+        name: '合作方 A',
+        prefix: made.key.prefix,
+        requests: 3,
+      });
   });
 
   it('needs a token to read usage', async () => {

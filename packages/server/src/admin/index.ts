@@ -1,6 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import auditRecorder from './audit/recorder.js';
-import authGuard from './auth/guard.js';
+import authGuard, { isAllowed } from './auth/guard.js';
 import { AuthService } from './auth/service.js';
 import authRoutes, { permissionRoutes } from './auth/routes.js';
 import usersRoutes from './users/routes.js';
@@ -17,6 +17,7 @@ import loginLogRoutes from './login-log/routes.js';
 import contentRoutes from '../content/routes.js';
 import usageRoutes from '../monitor/routes.js';
 import apiKeysRoutes from './api-keys/routes.js';
+import { KEY_READERS } from './api-keys/schemas.js';
 import { registerAdminRoute } from '../plugins/areas.js';
 import { rejectNulBytes } from '../shared/nul-bytes.js';
 
@@ -71,6 +72,9 @@ export default async function adminApi(app: FastifyInstance, opts: { now?: () =>
   await app.register(sessionRoutes, { prefix: '/api' });
   await app.register(loginLogRoutes, { prefix: '/api/login-logs' });
   await app.register(contentRoutes, { prefix: '/api/admin/content' });
-  await app.register(usageRoutes, { prefix: '/api/admin/usage' });
+  await app.register(usageRoutes, {
+    prefix: '/api/admin/usage',
+    readsKeys: (req) => req.auth !== undefined && isAllowed(req.auth, KEY_READERS),
+  });
   await app.register(apiKeysRoutes, { prefix: '/api/admin/api-keys' });
 }

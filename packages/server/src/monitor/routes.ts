@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { MENUS } from '../catalogue.js';
 
@@ -21,10 +22,18 @@ const Query = Type.Object({
 
 const CallersQuery = Type.Object({ from: Query.properties.from, to: Query.properties.to });
 
+/** What a reader who may not list the keys sees instead of a key's name. */
+const UNNAMED_KEY = '接口密钥';
+
 const Caller = Type.Object({
   apiKeyId: Type.Union([Type.String(), Type.Null()], { description: 'null: the anonymous callers together' }),
-  name: Type.Union([Type.String(), Type.Null()]),
-  prefix: Type.Union([Type.String(), Type.Null()], { description: 'The first 8 characters of the secret after tj_' }),
+  name: Type.Union([Type.String(), Type.Null()], {
+    description: `The key's name; ${UNNAMED_KEY} for a reader who may not list the keys (SEARCH on the key menu)`,
+  }),
+  prefix: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The first 8 characters of the secret after tj_; null for a reader who may not list the keys (SEARCH on the key menu)',
+  }),
   requests: Type.Integer(),
   callerErrors: Type.Integer(),
   serverFaults: Type.Integer({ description: 'Failures that are the server’s fault' }),
@@ -45,8 +54,13 @@ const Row = Type.Object({
   p99: Type.Number({ description: 'ms' }),
 });
 
+export interface UsageRoutesOptions {
+  /** Whether the reader may list the API keys: only then does the report by caller name them. */
+  readsKeys: (req: FastifyRequest) => boolean;
+}
+
 /** Public API usage per endpoint and day, for the admin dashboard. */
-const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const usageRoutes: FastifyPluginAsyncTypebox<UsageRoutesOptions> = async (app, { readsKeys }) => {
   app.get(
     '/',
     {
@@ -75,22 +89,22 @@ const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['监控 Monitor'],
         summary: '按调用方（接口密钥）统计调用量 Public API usage per caller',
-        description:
-          'Totals over the days from–to (Asia/Shanghai) per API key, and one row with apiKeyId null for every anonymous caller together; most requests first.',
+        description: `Totals over the days from–to (Asia/Shanghai) per API key, and one row with apiKeyId null for every anonymous caller together; most requests first. Keys are named (name, prefix) only to a reader who may list them (SEARCH on the key menu); another reader sees ${UNNAMED_KEY} and the counts.`,
         querystring: CallersQuery,
         response: { 200: Type.Object({ data: Type.Object({ items: Type.Array(Caller) }) }) },
       },
     },
     async (req) => {
       const totals = await app.usage.callers({ from: fromOf(req.query), to: req.query.to });
-      const ids = totals.map((t) => t.apiKeyId).filter(Boolean);
+      const named = readsKeys(req);
+      const ids = named ? totals.map((t) => t.apiKeyId).filter(Boolean) : [];
       const keys = ids.length
         ? await app.db.kysely.selectFrom('api_keys').select(['id', 'name', 'prefix']).where('id', 'in', ids).execute()
         : [];
       const byId = new Map(keys.map((k) => [k.id, k]));
       const items = totals.map((t) => ({
         apiKeyId: t.apiKeyId || null,
-        name: byId.get(t.apiKeyId)?.name ?? null,
+        name: !t.apiKeyId ? null : named ? (byId.get(t.apiKeyId)?.name ?? null) : UNNAMED_KEY,
         prefix: byId.get(t.apiKeyId)?.prefix ?? null,
         requests: t.requests,
         callerErrors: t.callerErrors,

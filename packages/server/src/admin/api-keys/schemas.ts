@@ -1,6 +1,11 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { LOOKUP_GROUPS, type LookupGroup } from '../../plugins/lookup-platform.js';
 import { PageFields, Timestamp } from '../shared/schemas.js';
+import { MENUS } from '../../catalogue.js';
+import type { AuthDeclaration } from '../auth/guard.js';
+
+/** Who may list and read the keys (SEARCH on 接口密钥): the usage report by caller names keys to them only. */
+export const KEY_READERS = { menu: MENUS.apiKeys.code, bits: ['SEARCH'] } satisfies AuthDeclaration;
 
 /** OpenAPI tag of the API key routes (under 监控, as the menu is). */
 export const API_KEYS_TAG = '接口密钥 API keys';
