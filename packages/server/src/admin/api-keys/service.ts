@@ -4,6 +4,7 @@ import { transact } from '../../db/transaction.js';
 import type { Db } from '../../db/index.js';
 import { conflict, notFound } from '../../errors.js';
 import { newSecret } from '../../api-keys/secret.js';
+import { addressMatcher } from '../../api-keys/registry.js';
 import { privilegeEscalation } from '../escalation.js';
 import { changesOf, unique, type Actor } from '../shared/actor.js';
 import { EXPORT_LIMIT } from '../shared/query.js';
@@ -62,6 +63,48 @@ function checkExpiry(expiresAt: string | null | undefined): string | null | unde
   return new Date(t).toISOString();
 }
 
+type Limits = { perMinute?: number | null; perDay?: number | null };
+/** A row's quota, as the API shows it. */
+const limitsOf = (r: ApiKeyRow): Limits => ({
+  perMinute: r.per_minute === null ? null : Number(r.per_minute),
+  perDay: r.per_day === null ? null : Number(r.per_day),
+});
+
+/** Whether the address or network `entry` lies inside one of `fence`'s (same family, a prefix at least as long). */
+function within(entry: string, fence: readonly string[]): boolean {
+  const parse = (a: string) => {
+    const [addr, bits] = a.split('/');
+    const type = isIP(addr) === 6 ? 'ipv6' : 'ipv4';
+    return { addr, type, len: bits === undefined ? (type === 'ipv6' ? 128 : 32) : Number(bits) } as const;
+  };
+  const e = parse(entry);
+  return fence.some((f) => {
+    const g = parse(f);
+    return g.type === e.type && g.len <= e.len && addressMatcher([f]).check(e.addr, e.type);
+  });
+}
+
+const FENCES = { groups: '分组', origins: '来源网页', addresses: '地址' } as const;
+
+/**
+ * The fences of a key `patch` lifts (null: anyone) or widens (an entry the old list does not cover; for addresses, a
+ * network inside an old one is covered), and a later or removed expiry: what only someone who may grant the key's
+ * limits may do.
+ */
+function widened(before: ApiKeyRow, patch: UpdateApiKeyInput, expiresAt: string | null | undefined): string[] {
+  const out: string[] = [];
+  for (const [field, label] of Object.entries(FENCES) as [keyof typeof FENCES, string][]) {
+    const was = list(before[field]);
+    const next = patch[field];
+    if (next === undefined || was === null) continue;
+    const covered = (x: string) => (field === 'addresses' ? within(x, was) : was.includes(x));
+    if (next === null || !next.every(covered)) out.push(label);
+  }
+  if (expiresAt !== undefined && before.expires_at !== null && (expiresAt === null || expiresAt > before.expires_at))
+    out.push('有效期');
+  return out;
+}
+
 export interface ApiKeyDefaults {
   perMinute: number;
   perDay: number;
@@ -101,26 +144,28 @@ export class ApiKeysService {
   }
 
   /**
-   * Keys are not permissions, but a quota is the server's capacity: below super administrators, a key's limits may
-   * not exceed the server defaults (403 PRIVILEGE_ESCALATION naming the limit).
+   * The one rule of who may give a key its reach. Keys are not permissions, but a quota is the server's capacity: below
+   * super administrators, no one grants limits above the server defaults, so no one creates a key with them, rotates a
+   * key that has them (and holds its secret), or widens what such a key may do (403 PRIVILEGE_ESCALATION naming the
+   * limit; `what` is what was refused, `whose` says whether the limits are the request's or the key's).
    */
-  private checkLimits(actor: Actor, input: { perMinute?: number | null; perDay?: number | null }) {
+  private cover(actor: Actor, limits: Limits, what: string, whose = '') {
     if (actor.isSuper) return;
-    const over = (value: number | null | undefined, max: number) => value != null && max > 0 && value > max;
-    if (over(input.perMinute, this.defaults.perMinute))
-      throw privilegeEscalation(
-        `只有超级管理员可以给接口密钥设置高于默认值的每分钟配额（默认 ${this.defaults.perMinute} 次）`,
-      );
-    if (over(input.perDay, this.defaults.perDay))
-      throw privilegeEscalation(
-        `只有超级管理员可以给接口密钥设置高于默认值的每天配额（默认 ${this.defaults.perDay} 次）`,
-      );
+    const windows = [
+      ['每分钟', limits.perMinute, this.defaults.perMinute],
+      ['每天', limits.perDay, this.defaults.perDay],
+    ] as const;
+    for (const [window, value, max] of windows)
+      if (value != null && max > 0 && value > max)
+        throw privilegeEscalation(
+          `${what}：${whose}${window}配额 ${value} 次高于默认值 ${max} 次，只有超级管理员可以授予`,
+        );
   }
 
   async create(actor: Actor, input: CreateApiKeyInput): Promise<{ key: ApiKeyDto; secret: string }> {
     checkAddresses(input.addresses);
     const expiresAt = checkExpiry(input.expiresAt);
-    this.checkLimits(actor, input);
+    this.cover(actor, input, '新增接口密钥');
     const { secret, hash, prefix } = newSecret();
     const now = new Date().toISOString();
     const row: ApiKeyRow = {
@@ -155,10 +200,20 @@ export class ApiKeysService {
   async update(actor: Actor, id: string, patch: UpdateApiKeyInput): Promise<ApiKeyDto> {
     checkAddresses(patch.addresses);
     const expiresAt = checkExpiry(patch.expiresAt);
-    this.checkLimits(actor, patch);
+    this.cover(actor, patch, '编辑接口密钥');
     const dto = await transact(this.k, async (trx) => {
       const [before] = await repo.lockMany(trx, [id], this.db.dialect);
       if (!before) throw notFound('api key');
+      const lifted = widened(before, patch, expiresAt);
+      if (lifted.length > 0) {
+        const was = limitsOf(before);
+        // null sets a limit back to the default: only an absent field keeps the key's own.
+        const after = {
+          perMinute: patch.perMinute === undefined ? was.perMinute : patch.perMinute,
+          perDay: patch.perDay === undefined ? was.perDay : patch.perDay,
+        };
+        this.cover(actor, after, `放宽接口密钥的${lifted.join('、')}限制`, '该密钥的');
+      }
       const changes = changesOf(toApiKeyDto(before), { ...patch, expiresAt });
       // Arrays compare by value.
       for (const k of ['groups', 'origins', 'addresses'] as const)
@@ -224,6 +279,7 @@ export class ApiKeysService {
       const [before] = await repo.lockMany(trx, [id], this.db.dialect);
       if (!before) throw notFound('api key');
       if (before.revoked_at !== null) throw conflict('接口密钥已吊销，不能轮换；请新建一个密钥');
+      this.cover(actor, limitsOf(before), '轮换接口密钥', '该密钥的');
       const now = Date.now();
       const graceUntil = graceMinutes > 0 ? new Date(now + graceMinutes * 60_000).toISOString() : null;
       await trx
