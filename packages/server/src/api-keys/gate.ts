@@ -9,20 +9,73 @@ import type { KeyLimits, KeyQuota, QuotaResult } from './quota.js';
 const invalid = () => new AppError('API_KEY_INVALID', API_KEY_INVALID_MESSAGE);
 const groupName = (g: string) => LOOKUP_GROUPS[g as keyof typeof LOOKUP_GROUPS]?.name.split(' ')[0] ?? g;
 
-/** The per-IP limit of anonymous callers: `@fastify/rate-limit`'s handler (`app.rateLimit()`), run by the key step. */
-export type PerIpLimit = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+/** The per-IP limit of anonymous callers, run by the key step (lookup/index.ts). */
+export interface PerIpLimit {
+  /** `@fastify/rate-limit`'s handler (`app.rateLimit()`): counts the request; past the limit, throws its 429. */
+  take: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  /** The limiter's key of a request: its address (an IPv6 one by its /64). */
+  keyOf: (req: FastifyRequest) => string;
+}
+
+/** Bounds the addresses remembered as over their limit: past it, the oldest are forgotten (and looked up again). */
+const LIMITED_LIMIT = 10_000;
 
 /**
  * The public API's key step, the one onRequest hook that decides how a caller is counted. Without a key header: the
- * per-IP limit (after one set lookup when the operator requires a key for some groups). With one: the cached key, its
- * checks (valid, group, origin, address), then its quota, answered in the RateLimit-* headers. A key that fails is
- * refused, never treated as anonymous. The secret is never logged or echoed: every refusal has a fixed text.
+ * per-IP limit (after one set lookup when the operator requires a key for some groups). With a key this instance
+ * knows as usable: its checks (group, origin, address), then its quota, answered in the RateLimit-* headers, never
+ * the per-IP limit. Any other key is refused, never served as anonymous, and counted against its address like an
+ * anonymous request: past the per-IP limit it is answered 429, and an address known to be past it has its unknown
+ * keys refused without a lookup, so a flood of made-up keys costs no query per request. The secret is never logged or
+ * echoed: every refusal has a fixed text.
  */
 export function apiKeyGate(defaults: KeyLimits, perIp?: PerIpLimit): onRequestHookHandler {
+  /** Limiter key → until when (epoch ms) it is over its limit, as its last refusal said. */
+  const limited = new Map<string, number>();
+
+  /** A bad key: counted against the address (429 past its limit), else refused as invalid. */
+  async function refuse(req: FastifyRequest, reply: FastifyReply): Promise<never> {
+    if (perIp) {
+      try {
+        await perIp.take(req, reply);
+      } catch (err) {
+        if ((err as AppError).code === 'TOO_MANY_REQUESTS') {
+          const key = perIp.keyOf(req);
+          limited.delete(key);
+          if (limited.size >= LIMITED_LIMIT) limited.delete(limited.keys().next().value!);
+          limited.set(key, Date.now() + Number(reply.getHeader('retry-after') ?? 1) * 1000);
+        }
+        throw err;
+      }
+    }
+    throw invalid();
+  }
+
+  /** A key this instance does not know yet. */
+  async function unknown(req: FastifyRequest, reply: FastifyReply, secret: string): Promise<void> {
+    const app = req.server;
+    if (perIp && limited.size > 0) {
+      const key = perIp.keyOf(req);
+      const until = limited.get(key);
+      // Still over: refused with the address's other requests, and not looked up. Counted, so once the window turns
+      // over and the limiter lets it through, the key is looked up as any other.
+      if (until !== undefined) {
+        if (until > Date.now()) await perIp.take(req, reply);
+        limited.delete(key);
+      }
+    }
+    const key = await app.apiKeys.find(secret);
+    if (!key || !usable(key)) return refuse(req, reply);
+    return count(req, reply, key, app.apiKeyQuota, defaults);
+  }
+
   return function gate(req, reply, done) {
     const secret = presentedKey(req.headers);
+    const keys = this.apiKeys;
     if (secret === undefined) {
-      const required = this.apiKeys.requireKeyGroups;
+      // The policy is re-read with the keys' revision: this request does not wait for it, the next ones see it.
+      if (!keys.current()) void keys.refresh();
+      const required = keys.requireKeyGroups;
       if (required.size > 0) {
         const group = routeOf(req).config.lookupGroup;
         if (group && required.has(group))
@@ -34,17 +87,19 @@ export function apiKeyGate(defaults: KeyLimits, perIp?: PerIpLimit): onRequestHo
           );
       }
       if (!perIp) return done();
-      perIp(req, reply).then(() => done(), done);
+      perIp.take(req, reply).then(() => done(), done);
+      return;
+    }
+    // A keyed request is answered from a view of the keys at most a second old (registry.ts).
+    if (!keys.current()) {
+      keys.refresh().then(() => gate.call(this, req, reply, done), done);
       return;
     }
     // A key this instance knows is counted at once, without a promise when counting in memory (a Redis count answers
-    // with one); an unknown one waits for its lookup.
-    const known = this.apiKeys.cached(secret);
-    if (known === undefined) {
-      this.apiKeys
-        .find(secret)
-        .then((key) => count(req, reply, key, this.apiKeyQuota, defaults))
-        .then(() => done(), done);
+    // with one); any other waits for its lookup or its count against the address.
+    const known = keys.cached(secret);
+    if (!known || !usable(known)) {
+      (known === undefined ? unknown(req, reply, secret) : refuse(req, reply)).then(() => done(), done);
       return;
     }
     let counting: void | Promise<void>;

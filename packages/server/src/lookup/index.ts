@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { AppError } from '../errors.js';
 import { LOOKUP_GROUPS, type LookupGroup } from '../plugins/lookup-platform.js';
 import { fallbackRateLimitStore } from '../plugins/rate-limit-store.js';
@@ -41,8 +41,8 @@ export async function groupRouteFiles(): Promise<Array<{ group: LookupGroup; fil
  */
 export default async function lookupApi(app: FastifyInstance) {
   const { max, windowMs } = app.config.rateLimit;
-  // The per-IP limit is not a hook of its own: the key step runs it for anonymous callers only (api-keys/gate.ts), so
-  // a keyed caller, counted against its key's quota instead, does not pass through it at all.
+  // The per-IP limit is not a hook of its own: the key step runs it for anonymous callers and bad keys only
+  // (api-keys/gate.ts), so a caller with a valid key, counted against its key's quota instead, does not pass through it.
   let perIp: PerIpLimit | undefined;
   if (max > 0) {
     await app.register(rateLimit, {
@@ -59,7 +59,8 @@ export default async function lookupApi(app: FastifyInstance) {
           `请求过于频繁：每个 IP 每 ${Math.round(windowMs / 1000)} 秒最多 ${ctx.max} 次，请 ${ctx.after} 后重试`,
         ),
     });
-    perIp = app.rateLimit();
+    // The limiter's own key (its default keyGenerator): the key step remembers addresses past the limit by it.
+    perIp = { take: app.rateLimit(), keyOf: (req) => normalizeIP(req.ip) };
   }
   app.addHook('onRequest', apiKeyGate(app.config.apiKeyRate, perIp));
   await app.register(
