@@ -11,6 +11,7 @@ import {
   ApiKeyFilter,
   ApiKeySchema,
   CreateApiKeyBody,
+  KEY_READERS,
   PolicyBody,
   PolicySchema,
   RotateBody,
@@ -49,6 +50,9 @@ const WithSecret = Type.Object({
   }),
 });
 
+const EVERY_INSTANCE =
+  'Other instances apply the change within milliseconds with REDIS_URL, within about a second (under 2 s) without it.';
+
 const NO_SECRET_NOTE =
   'The secret is never stored, listed, logged or written to the audit log: only its SHA-256 and its first 8 characters (prefix).';
 
@@ -60,7 +64,7 @@ export default async function apiKeysRoutes(parent: FastifyInstance) {
   app.get(
     '/',
     {
-      config: { auth: { menu: MENU, bits: ['SEARCH'] } },
+      config: { auth: KEY_READERS },
       schema: {
         tags,
         summary: '列出接口密钥 List API keys',
@@ -96,7 +100,7 @@ export default async function apiKeysRoutes(parent: FastifyInstance) {
   app.get(
     '/policy',
     {
-      config: { auth: { menu: MENU, bits: ['SEARCH'] } },
+      config: { auth: KEY_READERS },
       schema: {
         tags,
         summary: '查看必须使用密钥的接口分组 Groups that require an API key',
@@ -113,8 +117,7 @@ export default async function apiKeysRoutes(parent: FastifyInstance) {
       schema: {
         tags,
         summary: '设置必须使用密钥的接口分组 Require an API key for endpoint groups',
-        description:
-          'Anonymous calls to these groups answer 401 API_KEY_REQUIRED, on every instance at once (with REDIS_URL).',
+        description: `Anonymous calls to these groups answer 401 API_KEY_REQUIRED. ${EVERY_INSTANCE}`,
         body: PolicyBody,
         response: { 200: data(PolicySchema) },
       },
@@ -125,7 +128,7 @@ export default async function apiKeysRoutes(parent: FastifyInstance) {
   app.get(
     '/:id',
     {
-      config: { auth: { menu: MENU, bits: ['SEARCH'] } },
+      config: { auth: KEY_READERS },
       schema: {
         tags,
         summary: '查看接口密钥 Get an API key',
@@ -160,8 +163,7 @@ export default async function apiKeysRoutes(parent: FastifyInstance) {
       schema: {
         tags,
         summary: '编辑接口密钥 Edit an API key',
-        description:
-          'Takes effect on every instance at once. Limits above the server defaults need a super administrator (403 PRIVILEGE_ESCALATION).',
+        description: `${EVERY_INSTANCE} Limits above the server defaults need a super administrator (403 PRIVILEGE_ESCALATION), and so does lifting or widening the groups, addresses, origins or expiry of a key whose limits are above them; renaming and narrowing stay open.`,
         params: IdParams,
         body: UpdateApiKeyBody,
         response: { 200: data(ApiKeySchema) },
@@ -177,8 +179,7 @@ export default async function apiKeysRoutes(parent: FastifyInstance) {
       schema: {
         tags,
         summary: '吊销接口密钥 Revoke an API key',
-        description:
-          'The key is refused from the next request, on every instance (with REDIS_URL, within a second). The row stays, with status revoked, for the audit trail and usage.',
+        description: `The key is refused from the next request. ${EVERY_INSTANCE} The row stays, with status revoked, for the audit trail and usage.`,
         params: IdParams,
         response: { 204: NoContent },
       },
@@ -215,7 +216,7 @@ export default async function apiKeysRoutes(parent: FastifyInstance) {
         tags,
         summary: '轮换接口密钥 Rotate an API key',
         description:
-          'Issues a new secret (shown this once); the previous one keeps working for graceMinutes (graceUntil), then is refused. A revoked key cannot be rotated (409 CONFLICT).',
+          'Issues a new secret (shown this once); the previous one keeps working for graceMinutes (graceUntil), then is refused. A revoked key cannot be rotated (409 CONFLICT). A key whose limits are above the server defaults is rotated only by a super administrator (403 PRIVILEGE_ESCALATION): the new secret would give the caller more than they may grant.',
         params: IdParams,
         body: RotateBody,
         response: { 200: data(WithSecret) },
