@@ -245,7 +245,7 @@ export interface paths {
         post?: never;
         /**
          * 吊销接口密钥 Revoke an API key
-         * @description The key is refused from the next request, on every instance (with REDIS_URL, within a second). The row stays, with status revoked, for the audit trail and usage.
+         * @description The key is refused from the next request. Other instances apply the change within milliseconds with REDIS_URL, within about a second (under 2 s) without it. The row stays, with status revoked, for the audit trail and usage.
          */
         delete: {
             parameters: {
@@ -272,7 +272,7 @@ export interface paths {
         head?: never;
         /**
          * 编辑接口密钥 Edit an API key
-         * @description Takes effect on every instance at once. Limits above the server defaults need a super administrator (403 PRIVILEGE_ESCALATION).
+         * @description Other instances apply the change within milliseconds with REDIS_URL, within about a second (under 2 s) without it. Limits above the server defaults need a super administrator (403 PRIVILEGE_ESCALATION), and so does lifting or widening the groups, addresses, origins or expiry of a key whose limits are above them; renaming and narrowing stay open.
          */
         patch: {
             parameters: {
@@ -366,7 +366,7 @@ export interface paths {
         put?: never;
         /**
          * 轮换接口密钥 Rotate an API key
-         * @description Issues a new secret (shown this once); the previous one keeps working for graceMinutes (graceUntil), then is refused. A revoked key cannot be rotated (409 CONFLICT).
+         * @description Issues a new secret (shown this once); the previous one keeps working for graceMinutes (graceUntil), then is refused. A revoked key cannot be rotated (409 CONFLICT). A key whose limits are above the server defaults is rotated only by a super administrator (403 PRIVILEGE_ESCALATION): the new secret would give the caller more than they may grant.
          */
         post: {
             parameters: {
@@ -573,7 +573,7 @@ export interface paths {
         };
         /**
          * 设置必须使用密钥的接口分组 Require an API key for endpoint groups
-         * @description Anonymous calls to these groups answer 401 API_KEY_REQUIRED, on every instance at once (with REDIS_URL).
+         * @description Anonymous calls to these groups answer 401 API_KEY_REQUIRED. Other instances apply the change within milliseconds with REDIS_URL, within about a second (under 2 s) without it.
          */
         put: {
             parameters: {
@@ -3622,7 +3622,7 @@ export interface paths {
         };
         /**
          * 按调用方（接口密钥）统计调用量 Public API usage per caller
-         * @description Totals over the days from–to (Asia/Shanghai) per API key, and one row with apiKeyId null for every anonymous caller together; most requests first.
+         * @description Totals over the days from–to (Asia/Shanghai) per API key, and one row with apiKeyId null for every anonymous caller together; most requests first. Keys are named (name, prefix) only to a reader who may list them (SEARCH on the key menu); another reader sees 接口密钥 and the counts.
          */
         get: {
             parameters: {
@@ -3650,8 +3650,9 @@ export interface paths {
                                     /** @description null: the anonymous callers together */
                                     apiKeyId: string | null;
                                     callerErrors: number;
+                                    /** @description The key's name; 接口密钥 for a reader who may not list the keys (SEARCH on the key menu) */
                                     name: string | null;
-                                    /** @description The first 8 characters of the secret after tj_ */
+                                    /** @description The first 8 characters of the secret after tj_; null for a reader who may not list the keys (SEARCH on the key menu) */
                                     prefix: string | null;
                                     requests: number;
                                     /** @description Failures that are the server’s fault */
