@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cmykOf, convertColor } from './color-convert.js';
+import { convertColor } from './color-convert.js';
+import { cmykOf } from './color-space.js';
 
 describe('colour conversion', () => {
   it('converts Tailwind blue-500 #3b82f6 into every notation', () => {
@@ -9,7 +10,7 @@ describe('colour conversion', () => {
     expect(c.rgb).toEqual({ r: 59, g: 130, b: 246, css: 'rgb(59, 130, 246)' });
     expect(c.hsl).toMatchObject({ h: 217.2, s: 91.2, l: 59.8 });
     expect(c.hsv).toEqual({ h: 217.2, s: 76, v: 96.5 });
-    expect(c.cmyk).toMatchObject({ c: 76, m: 47, y: 0, k: 4 });
+    expect(c.cmyk).toMatchObject({ c: 76, m: 47.2, y: 0, k: 3.5, css: 'device-cmyk(76% 47.2% 0% 3.5%)' });
     expect(c.oklch.l).toBeCloseTo(0.623, 3);
     expect(c.oklch.h).toBeCloseTo(259.8, 0);
     expect(c.lab.l).toBeCloseTo(54.6, 1); // CIELAB D50, as CSS lab()
@@ -72,9 +73,47 @@ describe('colour conversion', () => {
     expect(cmykOf({ mode: 'rgb', r: 0, g: 0, b: 0 })).toEqual({ c: 0, m: 0, y: 0, k: 100 });
   });
 
+  it('reads device-cmyk(): percentages or 0–1 numbers, commas, alpha; out-of-range components clamp', () => {
+    expect(convertColor('device-cmyk(0% 100% 100% 0%)').hex).toBe('#ff0000');
+    expect(convertColor('DEVICE-CMYK(0, 1, 1, 0)').hex).toBe('#ff0000');
+    expect(convertColor('device-cmyk(0 0 0 1)').hex).toBe('#000000');
+    expect(convertColor('device-cmyk(0% 0% 0% 0% / 50%)')).toMatchObject({ hex: '#ffffff', alpha: 0.5 });
+    expect(convertColor('device-cmyk(150% -5% 0% 0%)').hex).toBe('#00ffff');
+    for (const bad of ['device-cmyk(1 2 3)', 'device-cmyk(a b c d)', 'device-cmyk(0 0 0 0 0)'])
+      expect(() => convertColor(bad), bad).toThrow(/参数 color 无效/);
+  });
+
+  it('reads back every notation it prints as the same colour, in gamut, for 1,000 random colours', () => {
+    // xorshift32: the same 1,000 colours on every run.
+    let x = 0x2545f491;
+    const next = () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return x >>> 0;
+    };
+    const notations = ['rgb', 'hsl', 'hwb', 'cmyk', 'lab', 'lch', 'oklab', 'oklch'] as const;
+    const differ: string[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const hex = `#${(next() & 0xffffff).toString(16).padStart(6, '0')}`;
+      const c = convertColor(hex);
+      for (const n of notations) {
+        let back: string;
+        try {
+          const again = convertColor(c[n].css);
+          back = again.inGamut ? again.hex : `${again.hex} (out of gamut)`;
+        } catch {
+          back = 'refused';
+        }
+        if (back !== hex) differ.push(`${hex} → ${c[n].css} → ${back}`);
+      }
+    }
+    expect(differ.slice(0, 10), `${differ.length} of ${1000 * notations.length} differ`).toEqual([]);
+  });
+
   it('an unknown colour is an error that lists the accepted formats', () => {
     expect(() => convertColor('bluish')).toThrow(
-      /参数 color 无效：无法识别的颜色，支持 十六进制.*oklch\(\).*中国传统色名.*收到 "bluish"/,
+      /参数 color 无效：无法识别的颜色，支持 十六进制.*oklch\(\).*device-cmyk\(\).*中国传统色名.*收到 "bluish"/,
     );
   });
 });

@@ -8,6 +8,7 @@ import {
   ACCEPTED_FORMATS,
   BLACK,
   WHITE,
+  cmykOf,
   cssNameOf,
   hexOf,
   hueOf,
@@ -64,17 +65,6 @@ function verdict(ratio: number): WcagVerdict {
     aaa: ratio >= 7,
     aaaLarge: ratio >= 4.5,
   };
-}
-
-/**
- * Naive (device-independent) CMYK from sRGB: K = 1 − max(R, G, B), C = (1 − R − K) / (1 − K), …
- * Print shops use ICC profiles; this is the formula colour pickers show.
- */
-export function cmykOf(c: Rgb): { c: number; m: number; y: number; k: number } {
-  const k = 1 - Math.max(c.r, c.g, c.b);
-  if (k >= 1 - 1e-9) return { c: 0, m: 0, y: 0, k: 100 };
-  const f = (v: number) => round(((1 - v - k) / (1 - k)) * 100);
-  return { c: f(c.r), m: f(c.g), y: f(c.b), k: round(k * 100) };
 }
 
 /** The WCAG 2.x contrast of a (possibly translucent) colour against white and against black. */
@@ -147,13 +137,13 @@ export function convertColor(input: string): ColorConversion {
       l: round(oklab.l, 4),
       a: round(oklab.a, 4),
       b: round(oklab.b, 4),
-      css: `oklab(${round(oklab.l * 100, 2)}% ${round(oklab.a, 4)} ${round(oklab.b, 4)}${alphaCss})`,
+      css: `oklab(${round(oklab.l * 100, 3)}% ${round(oklab.a, 5)} ${round(oklab.b, 5)}${alphaCss})`,
     },
     oklch: {
       l: round(oklch.l, 4),
       c: round(oklch.c, 4),
       h: h.oklch,
-      css: `oklch(${round(oklch.l * 100, 2)}% ${round(oklch.c, 4)} ${h.oklch}${alphaCss})`,
+      css: `oklch(${round(oklch.l * 100, 3)}% ${round(oklch.c, 5)} ${h.oklch}${alphaCss})`,
     },
     cssName: cssNameOf(hex) ?? null,
     chineseName: nearestChineseColor(rgb),

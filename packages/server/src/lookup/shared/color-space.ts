@@ -12,7 +12,7 @@ const mapToSrgb = toGamut('rgb', 'oklch');
 
 /** What `parseColor` accepts, for error messages. */
 export const ACCEPTED_FORMATS =
-  '十六进制（#3b82f6、3b82f6、#fff、#3b82f680）、rgb()/rgba()、hsl()/hsla()、hwb()、lab()、lch()、oklab()、oklch()、color(display-p3 …)、CSS 颜色名（如 rebeccapurple）或中国传统色名（如 胭脂、靛青）';
+  '十六进制（#3b82f6、3b82f6、#fff、#3b82f680）、rgb()/rgba()、hsl()/hsla()、hwb()、lab()、lch()、oklab()、oklch()、device-cmyk()（如 device-cmyk(0% 47% 2% 4%)）、color(display-p3 …)、CSS 颜色名（如 rebeccapurple）或中国传统色名（如 胭脂、靛青）';
 
 export interface ParsedColor {
   /** The colour in sRGB, mapped into the gamut when the input lay outside it; alpha kept (1 when opaque). */
@@ -39,15 +39,56 @@ function parseCss(text: string): Color | undefined {
   return channels.every(([, v]) => v === undefined || Number.isFinite(v)) ? parsed : undefined;
 }
 
+/**
+ * Naive (device-independent) CMYK from sRGB: K = 1 − max(R, G, B), C = (1 − R − K) / (1 − K), …
+ * Print shops use ICC profiles; this is the formula colour pickers show, and CSS Color 5's for `device-cmyk()`.
+ */
+export function cmykOf(c: Rgb): { c: number; m: number; y: number; k: number } {
+  const k = 1 - Math.max(c.r, c.g, c.b);
+  if (k >= 1 - 1e-9) return { c: 0, m: 0, y: 0, k: 100 };
+  const f = (v: number) => round(((1 - v - k) / (1 - k)) * 100, 1);
+  return { c: f(c.r), m: f(c.g), y: f(c.b), k: round(k * 100, 1) };
+}
+
+const CMYK_VALUE = String.raw`([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?%?)`;
+const DEVICE_CMYK = new RegExp(
+  String.raw`^device-cmyk\(\s*${CMYK_VALUE}(?:\s+|\s*,\s*)${CMYK_VALUE}(?:\s+|\s*,\s*)${CMYK_VALUE}(?:\s+|\s*,\s*)${CMYK_VALUE}\s*(?:\/\s*${CMYK_VALUE}\s*)?\)$`,
+  'i',
+);
+
+/**
+ * `device-cmyk(0% 47% 2% 4%)` (CSS Color 5; also 0–1 numbers, commas, `/ alpha`), which culori does not read: the
+ * inverse of cmykOf, CSS Color 5's naive conversion `R = 1 − min(1, C × (1 − K) + K)`. Components clamp to 0–1.
+ */
+function parseDeviceCmyk(text: string): Color | undefined {
+  const m = DEVICE_CMYK.exec(text);
+  if (!m) return undefined;
+  const unit = (v: string) => {
+    const n = v.endsWith('%') ? Number.parseFloat(v) / 100 : Number.parseFloat(v);
+    return Math.min(1, Math.max(0, n));
+  };
+  const [c, mg, y, k] = m.slice(1, 5).map(unit);
+  const channel = (v: number) => 1 - Math.min(1, v * (1 - k) + k);
+  return {
+    mode: 'rgb',
+    r: channel(c),
+    g: channel(mg),
+    b: channel(y),
+    alpha: m[5] === undefined ? undefined : unit(m[5]),
+  };
+}
+
 /** Parses any CSS colour, a bare hex value, or a Chinese traditional colour name; undefined when it is none of these. */
 export function parseColor(input: string): ParsedColor | undefined {
   const text = input.trim();
   const named = chineseColorByName(text);
-  const parsed: Color | undefined = named ? parse(named.hex) : parseCss(text);
+  const parsed: Color | undefined = named ? parse(named.hex) : (parseDeviceCmyk(text) ?? parseCss(text));
   if (!parsed) return undefined;
   const rgb = toRgb(parsed);
   const alpha = parsed.alpha ?? 1;
-  const EPS = 1e-6; // conversions round-trip with tiny float error; sRGB inputs must not read as out of gamut
+  // Within half an 8-bit step of sRGB is in it: the printed lab()/oklch() … of an sRGB colour, rounded, can land a
+  // hair outside, and must read back as the same in-gamut colour (issue 50).
+  const EPS = 0.5 / 255;
   const inGamut = [rgb.r, rgb.g, rgb.b].every((v) => v >= -EPS && v <= 1 + EPS);
   const mapped = inGamut ? rgb : mapToSrgb(parsed);
   const clamp = (v: number) => Math.min(1, Math.max(0, v));

@@ -22,10 +22,10 @@ export default async function colorConvertRoute(app: FastifyInstance) {
     zh: '颜色格式互转：HEX、RGB、HSL、CMYK 等，并给出最接近的中国传统色。',
     summary: '颜色转换 Colour conversion',
     description:
-      'Any CSS colour in (hex with or without `#`, rgb(), hsl(), hwb(), lab(), lch(), oklab(), oklch(), color(display-p3 …), CSS named colours, ' +
+      'Any CSS colour in (hex with or without `#`, rgb(), hsl(), hwb(), lab(), lch(), oklab(), oklch(), device-cmyk(), color(display-p3 …), CSS named colours, ' +
       'or a Chinese traditional colour name such as 胭脂 or 靛青); out: hex, rgb, hsl, hsv, hwb, cmyk, lab, lch, oklab and oklch with CSS strings, ' +
       'the CSS name when one matches exactly, the nearest Chinese traditional colour name, and the WCAG 2.x contrast against white and black with AA/AAA flags. ' +
-      'Colours outside sRGB are gamut-mapped the CSS Color 4 way (`inGamut: false`). lab()/lch() are CIE D50 as in CSS; CMYK is the naive formula, not an ICC profile. ' +
+      'Colours outside sRGB are gamut-mapped the CSS Color 4 way (`inGamut: false`). lab()/lch() are CIE D50 as in CSS; CMYK is the naive formula, not an ICC profile (CSS Color 5’s for device-cmyk(), to one decimal). Every CSS string printed reads back as the same colour. ' +
       'Hues of greys are 0. Remember to write `#` as `%23` in a URL (or leave it out).',
     query: Type.Object({
       color: Type.String({
