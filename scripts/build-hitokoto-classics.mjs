@@ -1,22 +1,28 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S npx tsx
 // Grows data/content/hitokoto.json with public-domain sentences from the chinese-poetry collection (MIT), converted
-// to simplified characters with opencc-js, as scripts/build-poems.mjs does for the poems:
-//   d 文学  诗经 stanzas, 屈原's lines of 楚辞, 幽梦影 (张潮)
+// to simplified characters with opencc-js's t2s and then the project's variant table (variant-chars.ts: 隣 → 邻), as
+// scripts/build-poems.mjs does for the poems. Each work sits in one category (hitokoto.cn's: d 文学 is prose
+// literature, i 诗词 verse, k 哲学 the thinkers):
+//   i 诗词  诗经 stanzas, 屈原's lines of 楚辞, then the couplets of the poems of data/content/poems.json, in that
+//           file's order (唐诗三百首 first, then the collection's own search-rank order), until the hand-written
+//           rows and the couplets number I_TARGET
+//   d 文学  幽梦影 (张潮)
 //   k 哲学  论语 and 孟子 (sayings of one named speaker), 大学 and 中庸 (their sentences)
-//   i 诗词  the couplets of the poems of data/content/poems.json, in that file's order (唐诗三百首 first, then the
-//           collection's own search-rank order), until the category holds I_TARGET sentences
+// Every row says where it comes from in `source`: this script's rows `npm:chinese-poetry@<version>`.
 // Every sentence is whole (ends as a sentence, quotes balanced), 8–100 characters, encodable in GBK, and neither the
 // same as nor part of another one. The rows written by hand (every row whose commit_from is not 'chinese-poetry') are kept as they are, first; the
 // rows of this script are replaced on every run, so running it twice gives the same file. Ids are name-based UUIDs
 // (version 5) of the source and the sentence, so a sentence keeps its id and its drop-in number across runs.
 //
 // The collection is 350 MB, so it is not a dependency of the service. To regenerate:
-//   mkdir -p /tmp/poetry && cd /tmp/poetry && npm init -y && npm install chinese-poetry@2.0.1 opencc-js@1
-//   node scripts/build-hitokoto-classics.mjs /tmp/poetry/node_modules
+//   mkdir -p /tmp/poetry && cd /tmp/poetry && npm init -y && npm install chinese-poetry@2.0.1 opencc-js@1.4.2
+//   npx tsx scripts/build-hitokoto-classics.mjs /tmp/poetry/node_modules
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { normaliseText } from '../packages/server/src/content/content-lint.ts';
+import { standardChars } from '../packages/server/src/content/variant-chars.ts';
 
 const modules = path.resolve(process.argv[2] ?? 'node_modules');
 const require = createRequire(path.join(modules, 'noop.js'));
@@ -30,6 +36,8 @@ const read = (p) => JSON.parse(fs.readFileSync(path.join(dist, p), 'utf8'));
 const FILE = new URL('../data/content/hitokoto.json', import.meta.url);
 const POEMS = new URL('../data/content/poems.json', import.meta.url);
 const SOURCE = 'chinese-poetry';
+/** The provenance of this script's rows: the package and version they were extracted from. */
+const PROVENANCE = `npm:${SOURCE}@${JSON.parse(fs.readFileSync(path.join(modules, SOURCE, 'package.json'), 'utf8')).version}`;
 const I_TARGET = 2600;
 const MIN_CHARS = 8;
 const MAX_CHARS = 100;
@@ -45,12 +53,8 @@ function uuid5(name) {
 }
 
 const chars = (s) => [...s].length;
-/** Punctuation, spaces and case removed (content-lint.ts normaliseText): what makes two sentences the same. */
-const norm = (s) =>
-  s
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\p{P}\p{S}\s]/gu, '');
+/** Punctuation, spaces, case and variant characters aside (the data lint's normaliseText): the same sentence. */
+const norm = normaliseText;
 /** A whole sentence: ends as one, quotes balanced, no editorial marks of the collection. */
 const complete = (s) =>
   /[。！？]["”’]?$/.test(s) &&
@@ -59,7 +63,16 @@ const complete = (s) =>
   (s.match(/‘/g) ?? []).length === (s.match(/’/g) ?? []).length;
 /** Traditional quotation marks to the simplified ones (『』 inside 「」 become ‘’). */
 const quotes = (s) => s.replace(/「/g, '“').replace(/」/g, '”').replace(/『/g, '‘').replace(/』/g, '’');
-const clean = (s) => quotes(toSimplified(s.trim()));
+const clean = (s) => standardChars(quotes(toSimplified(s.trim())));
+/**
+ * The ids of the rows this script wrote before, by sentence (normalised): a sentence keeps its id when its text is
+ * corrected (variant characters written in their standard form since issue 50; the id was made from the old text).
+ */
+const earlierIds = new Map(
+  JSON.parse(fs.readFileSync(FILE, 'utf8'))
+    .filter((r) => r.commit_from === SOURCE)
+    .map((r) => [norm(r.content), r.id]),
+);
 /** Every character has a GBK code, so the drop-in's `charset=gbk` answers the sentence whole (no `?`). */
 const inGbk = (s) => iconv.decode(iconv.encode(s, 'gbk'), 'gbk') === s;
 /**
@@ -92,13 +105,14 @@ function add(type, content, from, fromWho, source) {
   seen.add(n);
   taken.push(n);
   out.push({
-    id: uuid5(`${source}|${content}`),
+    id: earlierIds.get(n) ?? uuid5(`${source}|${content}`),
     type,
     content,
     from,
     from_who: fromWho,
     creator: 'tianji',
     commit_from: SOURCE,
+    source: PROVENANCE,
   });
   counts[source] = (counts[source] ?? 0) + 1;
   return true;
@@ -139,19 +153,21 @@ for (const [file, title] of [
       if (!/曰|[“”‘’]/.test(s)) add('k', s, title, null, title === '大学' ? 'daxue' : 'zhongyong');
 }
 
-// d 文学 ── 诗经: each stanza; the poets are unknown (佚名, as the hand-written rows have it).
+// i 诗词 ── 诗经: each stanza; the poets are unknown (佚名, as the hand-written rows have it). Classical verse, so i
+// (before issue 50 they were filed under d, which hitokoto.cn keeps for prose: 小说、散文、戏剧).
 for (const poem of read('shijing/shijing.json'))
-  for (const stanza of poem.content) add('d', clean(stanza), `诗经·${clean(poem.title)}`, '佚名', 'shijing');
+  for (const stanza of poem.content) add('i', clean(stanza), `诗经·${clean(poem.title)}`, '佚名', 'shijing');
 // 楚辞: 屈原's lines that are whole sentences (九歌's lines carry no punctuation of their own and are left out).
 for (const poem of read('chuci/chuci.json')) {
   if (poem.author !== '屈原') continue;
   const title = poem.section === poem.title ? clean(poem.title) : `${clean(poem.section)}·${clean(poem.title)}`;
-  for (const line of poem.content) add('d', clean(line), `楚辞·${title}`, '屈原', 'chuci');
+  for (const line of poem.content) add('i', clean(line), `楚辞·${title}`, '屈原', 'chuci');
 }
-// 幽梦影 (清 张潮): the aphorisms, without the friends' comments printed after each.
+// d 文学 ── 幽梦影 (清 张潮), prose aphorisms: without the friends' comments printed after each.
 for (const x of read('youmengying/youmengying.json')) add('d', clean(x.content), '幽梦影', '张潮', 'youmengying');
 
-// i 诗词 ── the couplets of the best-known poems, in poems.json's order, until I_TARGET sentences of type i.
+// i 诗词 ── the couplets of the best-known poems, in poems.json's order, until they and the hand-written verse
+// number I_TARGET (诗经 and 楚辞 are not counted: they came on top when they moved from d to i).
 const handWrittenI = kept.filter((r) => r.type === 'i').length;
 for (const poem of JSON.parse(fs.readFileSync(POEMS, 'utf8'))) {
   if (handWrittenI + (counts.poems ?? 0) >= I_TARGET) break;

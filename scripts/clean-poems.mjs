@@ -19,17 +19,23 @@
 //   under two authors, the attribution in PREFERRED (the standard one, e.g. 杜牧《赤壁》, not 李商隐), else the
 //   first (唐诗三百首's, or the more searched of two 全宋词 互见 entries).
 // - `featured` falls back to the first line when it is no longer one of the lines.
+// - A poem whose lines lost a character in the source (a half-line one character short of all the others:
+//   `不容凡鸟坐，应欲俟栖。`, lostCharacterLine in content-lint.ts) is dropped: the character cannot be restored.
 // - Every poem gets a fixed id: the collection's own when it has one, else a UUID v5 of its normalised
 //   author|title|first line (stablePoemId), so every installation seeds the same poem under the same id.
+// - Last (after the id, which stays what it was), variant characters of the title and lines are written in their
+//   standard form (variant-chars.ts: 隣 → 邻, 劒 → 剑): opencc's t2s leaves them as they are.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { v5 as uuidv5 } from 'uuid';
 import {
   findSamePoems,
+  lostCharacterLine,
   normaliseText,
   quoteProblem,
   YUEFU_PREFIX,
 } from '../packages/server/src/content/content-lint.ts';
+import { standardChars } from '../packages/server/src/content/variant-chars.ts';
 
 const FIVE_DYNASTIES = new Set([
   '李煜',
@@ -50,14 +56,21 @@ const FIVE_DYNASTIES = new Set([
 const NUMERAL = /^[一二三四五六七八九十○〇零百0-9]+$/u;
 const APPARATUS = /[（）()「」『』〖〗[\]［］□{}]/u;
 const HAN = /\p{Script=Han}/u;
-const normalise = (s) => s.normalize('NFKC').replace(/[\p{P}\p{S}\s]/gu, '');
 
 /** Namespace of the poems' UUID v5 ids (itself uuidv5('tianji:poems', uuidv5.URL)); never change it. */
 const POEM_ID_NAMESPACE = '67089b75-d4fc-5a3a-a02c-8c8111c4b124';
 
-/** The fixed id of a poem the collection gave no id: a UUID v5 of its normalised author, title and first line. */
-export const stablePoemId = (p) =>
-  uuidv5([p.author, p.title, p.lines[0]].map(normaliseText).join('|'), POEM_ID_NAMESPACE);
+/**
+ * The fixed id of a poem the collection gave no id: a UUID v5 of its normalised author, title and first line, as the
+ * collection writes them. Frozen (punctuation, spaces and case removed, variant characters kept as they were when
+ * the ids were first given): never change it, or shipped poems change their ids.
+ */
+const idText = (s) =>
+  s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}\s]/gu, '');
+export const stablePoemId = (p) => uuidv5([p.author, p.title, p.lines[0]].map(idText).join('|'), POEM_ID_NAMESPACE);
 
 /** The entry that keeps a poem the collection has under two authors (the standard attribution). */
 const PREFERRED = new Set([
@@ -115,7 +128,7 @@ function cleanAuthor(author) {
 
 export function cleanPoems(list) {
   const out = [];
-  const seen = new Set();
+  const seen = new Map();
   for (const p of list) {
     const title = fixQuotes(unbracket(p.title).trim(), true);
     const author = cleanAuthor(p.author.trim());
@@ -124,25 +137,35 @@ export function cleanPoems(list) {
     if (
       lines.some((l) => APPARATUS.test(l) || l.includes('囗')) ||
       /[□{}[\]\s\d]/u.test(author) ||
-      APPARATUS.test(title.replace(/[（）()]/gu, ''))
+      APPARATUS.test(title.replace(/[（）()]/gu, '')) ||
+      lostCharacterLine(lines) !== undefined
     )
       continue;
-    const key = normalise(lines.join(''));
-    if (seen.has(key)) continue;
-    seen.add(key);
     const dynasty = FIVE_DYNASTIES.has(author) ? '五代' : p.dynasty;
     const featured = p.featured && lines.some((l) => l.includes(p.featured)) ? p.featured : lines[0];
-    out.push({ ...(p.id ? { id: p.id } : {}), title, author, dynasty, lines, featured });
+    const entry = { ...(p.id ? { id: p.id } : {}), title, author, dynasty, lines, featured };
+    // The same verse twice (variant characters aside): the first entry, unless the later one is the standard
+    // attribution (杜牧《赤壁》 鏁/锁 in 李商隐's copy).
+    const key = normaliseText(lines.join(''));
+    const earlier = seen.get(key);
+    if (earlier === undefined) {
+      seen.set(key, out.length);
+      out.push(entry);
+    } else if (preferred(entry) && !preferred(out[earlier])) out[earlier] = entry;
   }
   const drop = samePoemKeepers(out);
   const kept = out.filter((_, i) => !drop.has(i));
   const ids = new Set(kept.map((p) => p.id).filter(Boolean));
   return kept.map((p) => {
-    if (p.id) return p;
-    const id = stablePoemId(p);
-    if (ids.has(id)) throw new Error(`two poems share the id ${id}: ${p.author}《${p.title}》`);
-    ids.add(id);
-    return { id, ...p };
+    let id = p.id;
+    if (!id) {
+      id = stablePoemId(p);
+      if (ids.has(id)) throw new Error(`two poems share the id ${id}: ${p.author}《${p.title}》`);
+      ids.add(id);
+    }
+    const lines = p.lines.map(standardChars);
+    const featured = standardChars(p.featured);
+    return { id, ...p, title: standardChars(p.title), lines, featured };
   });
 }
 

@@ -44,6 +44,7 @@ const FIELDS = {
   from_who: { zh: '作者', en: 'Author' },
   creator: { zh: '提交者', en: 'Submitted by' },
   commit_from: { zh: '来源', en: 'Submitted via' },
+  source: { zh: '出处与授权', en: 'Provenance' },
   title: { zh: '标题', en: 'Title' },
   author: { zh: '作者', en: 'Author' },
   dynasty: { zh: '朝代', en: 'Dynasty' },

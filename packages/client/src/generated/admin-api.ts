@@ -653,6 +653,7 @@ export interface paths {
                                     creator: string;
                                     from: string;
                                     from_who: null | string;
+                                    source?: string;
                                     type: string;
                                 })[];
                                 page: number;
@@ -681,6 +682,7 @@ export interface paths {
                         creator: string;
                         from: string;
                         from_who: null | string;
+                        source?: string;
                         type: string;
                     };
                 };
@@ -703,6 +705,7 @@ export interface paths {
                                 creator: string;
                                 from: string;
                                 from_who: null | string;
+                                source?: string;
                                 type: string;
                             };
                         };
@@ -752,6 +755,7 @@ export interface paths {
                                 creator: string;
                                 from: string;
                                 from_who: null | string;
+                                source?: string;
                                 type: string;
                             };
                         };
@@ -777,6 +781,7 @@ export interface paths {
                         creator: string;
                         from: string;
                         from_who: null | string;
+                        source?: string;
                         type: string;
                     };
                 };
@@ -799,6 +804,7 @@ export interface paths {
                                 creator: string;
                                 from: string;
                                 from_who: null | string;
+                                source?: string;
                                 type: string;
                             };
                         };

@@ -2878,7 +2878,7 @@ export interface paths {
                     /**
                      * @description hitokoto.cn：分类字母，可重复（c=a&c=b），与 type 合并 Category letter, repeatable
                      * @example [
-                     *       "a"
+                     *       "i"
                      *     ]
                      */
                     c?: string[];
@@ -2923,7 +2923,7 @@ export interface paths {
                     select?: string;
                     /**
                      * @description Category letters a–l, comma-separated
-                     * @example a,b
+                     * @example d,i
                      */
                     type?: string;
                 };
@@ -2944,17 +2944,17 @@ export interface paths {
                          *       "code": 200,
                          *       "msg": "请求成功",
                          *       "data": {
-                         *         "id": "5eea189c-a215-4248-9ff7-693910f141b6",
-                         *         "from": "原创",
-                         *         "type": "b",
-                         *         "length": 20,
-                         *         "content": "我不需要超能力，只需要一个不认输的理由。",
-                         *         "hitokoto": "我不需要超能力，只需要一个不认输的理由。",
+                         *         "id": "1a8a1505-18bc-5ce1-bdd8-f672215a4491",
+                         *         "from": "秋日赴阙题潼关驿楼",
+                         *         "type": "i",
+                         *         "length": 12,
+                         *         "content": "红叶晚萧萧，长亭酒一瓢。",
+                         *         "hitokoto": "红叶晚萧萧，长亭酒一瓢。",
                          *         "creator": "tianji",
-                         *         "from_who": null,
-                         *         "commit_from": "tianji"
+                         *         "from_who": "许浑",
+                         *         "commit_from": "chinese-poetry"
                          *       },
-                         *       "timestamp": 1795729229897
+                         *       "timestamp": 1796141647450
                          *     }
                          */
                         "application/json": {
@@ -2963,38 +2963,38 @@ export interface paths {
                             data: {
                                 /** @example tianji */
                                 commit_from: string;
-                                /** @example 真相只有一个！ */
+                                /** @example 学而不思则罔，思而不学则殆。 */
                                 content: string;
                                 /** @example tianji */
                                 creator: string;
                                 /**
                                  * @description The work it comes from
-                                 * @example 名侦探柯南
+                                 * @example 论语·为政
                                  */
                                 from: string;
                                 /**
                                  * @description Who said it, or null
-                                 * @example 江户川柯南
+                                 * @example 孔子
                                  */
                                 from_who: string | null;
                                 /**
                                  * @description 与 content 相同，hitokoto.cn 的字段名 The same as content, under hitokoto.cn’s field name
-                                 * @example 真相只有一个！
+                                 * @example 学而不思则罔，思而不学则殆。
                                  */
                                 hitokoto: string;
                                 /**
                                  * Format: uuid
-                                 * @example 0ca1088b-54c6-4e4a-8761-f59b623f36cd
+                                 * @example a3fece9d-92ff-4793-aa7f-59271aa74c4d
                                  */
                                 id: string;
                                 /**
                                  * @description Length of content in characters (Unicode code points)
-                                 * @example 7
+                                 * @example 14
                                  */
                                 length: number;
                                 /**
                                  * @description Category letter: a 动画, b 漫画, c 游戏, d 文学, e 原创, f 来自网络, g 其他, h 影视, i 诗词, j 网易云, k 哲学, l 抖机灵
-                                 * @example a
+                                 * @example k
                                  */
                                 type: string;
                             };

@@ -163,6 +163,41 @@ describe('the data lint', () => {
     expect(lintItems(jokes, [{ content: '一个笑话。' }, { content: '一个笑话！' }])).toHaveLength(1);
   });
 
+  it('finds duplicates that differ only in variant characters (天涯若比邻 / 天涯若比隣)', () => {
+    const hitokoto = libraryByName.get('hitokoto')!;
+    const row = (content: string) => ({ type: 'i', content, from: '送杜少府之任蜀州', from_who: '王勃' });
+    expect(lintItems(hitokoto, [row('海内存知己，天涯若比邻。'), row('海内存知己，天涯若比隣。')])).toEqual([
+      { row: 2, field: 'content', message: '与第 1 行重复' },
+    ]);
+    const problems = lintItems(poems, [
+      poem({ lines: ['一身转战三千里，一剑曾当百万师。'] }),
+      poem({ title: '老将行', lines: ['一身转战三千里，一劒曾当百万师。'] }),
+    ]);
+    expect(problems).toEqual([{ row: 2, field: 'lines', message: '与第 1 行重复' }]);
+  });
+
+  it('finds a half-line that lost a character in the source (不容凡鸟坐，应欲俟栖。)', () => {
+    const lost = poem({
+      title: '敦煌廿咏（并序） 十八、相似树咏',
+      author: '无名氏',
+      lines: [
+        '两树夹招提，三春引影低。',
+        '叶中微有字，阶下已成蹊。',
+        '含气同修短，分条德且齐。',
+        '不容凡鸟坐，应欲俟栖。',
+      ],
+    });
+    expect(messages(lost)).toEqual(['lines/3: 这一句比全诗其他句少一个字，像是底本缺字：“不容凡鸟坐，应欲俟栖。”']);
+    // 乐府's 君不见 lines are a form, not a loss; nor is a ci's uneven metre.
+    const yuefu = poem({
+      title: '塞下曲',
+      author: '高适',
+      lines: ['君不见芳树枝，春花落尽蜂不窥。', '君不见梁上泥，秋风始高燕不栖。', '荡子从军事征战，蛾眉蝉鬓不重妍。'],
+    });
+    expect(messages(yuefu)).toEqual([]);
+    expect(messages(poem({ title: '如梦令', lines: ['知否，知否？应是绿肥红瘦。'] }))).toEqual([]);
+  });
+
   it('leaves template placeholders such as {name} alone', () => {
     expect(
       lintItem(libraryByName.get('mood-quotes')!, { style: 'flattery', content: '{name}一笑，春天都不好意思开花了。' }),

@@ -4,6 +4,7 @@
  * empty, broken, duplicate or editorially marked entry never reaches the public endpoints.
  */
 import type { LibraryDef } from './libraries.js';
+import { standardChars } from './variant-chars.js';
 
 export interface LintProblem {
   /** 1-based row within the checked list (0 for a single item). */
@@ -101,12 +102,33 @@ const QUOTE_PAIRS = [
   ['‘', '’'],
 ] as const;
 
-/** Text with punctuation, spaces and case removed: two entries that differ only there are duplicates. */
+/**
+ * Text with punctuation, spaces and case removed and variant characters in their standard form (variant-chars.ts):
+ * two entries that differ only there are duplicates (天涯若比邻 / 天涯若比隣).
+ */
 export const normaliseText = (s: string) =>
-  s
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\p{P}\p{S}\s]/gu, '');
+  standardChars(
+    s
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[\p{P}\p{S}\s]/gu, ''),
+  );
+
+/**
+ * The half-line of a regular poem that lost a character in the source: every other half-line of the poem (at least
+ * four) has five or seven characters and this one has one fewer (敦煌廿咏《相似树咏》 `不容凡鸟坐，应欲俟栖。`).
+ * Undefined when there is none, or more than one irregular half-line (乐府's `君不见…` is a form, not a loss).
+ */
+export function lostCharacterLine(lines: readonly string[]): string | undefined {
+  const halves = lines.flatMap((l) => l.split(/[，。？！；：、]/u)).filter((h) => h !== '');
+  const len = (h: string) => [...h.replace(/[^\p{Script=Han}]/gu, '')].length;
+  const counts = new Map<number, number>();
+  for (const h of halves) counts.set(len(h), (counts.get(len(h)) ?? 0) + 1);
+  const [regular, n] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [0, 0];
+  if ((regular !== 5 && regular !== 7) || n < 4 || n !== halves.length - 1) return undefined;
+  const odd = halves.find((h) => len(h) !== regular)!;
+  return len(odd) === regular - 1 ? lines.find((l) => l.includes(odd)) : undefined;
+}
 
 /** The text that makes an item itself, for duplicate detection; undefined when the library has no such notion. */
 export function duplicateKey(lib: LibraryDef, item: Item): string | undefined {
@@ -179,6 +201,9 @@ function lintPoem(item: Item, add: (field: string, message: string) => void) {
       if (typeof l === 'string' && COLLATION.test(l))
         add(`lines/${i}`, `诗句中夹有校注（括号、「」或〖〗）：“${l.slice(0, 40)}”`);
     });
+    const lost = lostCharacterLine(lines.filter((l): l is string => typeof l === 'string'));
+    if (lost !== undefined)
+      add(`lines/${lines.indexOf(lost)}`, `这一句比全诗其他句少一个字，像是底本缺字：“${lost.slice(0, 40)}”`);
   }
   if (
     Array.isArray(lines) &&
@@ -267,10 +292,18 @@ function lintSentence(item: Item, add: (field: string, message: string) => void)
 /** Problems of a list of items (rows 1-based), duplicates within the list included. */
 export function lintItems(lib: LibraryDef, items: Item[]): LintProblem[] {
   const problems: LintProblem[] = [];
+  const name = (p: PoemLike) => `${String(p.author)}《${String(p.title)}》`;
+  const twoAuthors = (j: number, i: number): LintProblem => {
+    const [a, b] = [items[j], items[i]] as PoemLike[];
+    return {
+      row: i + 1,
+      field: 'author',
+      message: `与第 ${j + 1} 行是同一首诗，却署了两位作者（${name(a)} / ${name(b)}）：只保留可靠的署名`,
+    };
+  };
   if (lib.name === 'poems')
     for (const [j, i] of findSamePoems(items)) {
       const [a, b] = [items[j], items[i]] as PoemLike[];
-      const name = (p: PoemLike) => `${String(p.author)}《${String(p.title)}》`;
       problems.push(
         a.author === b.author
           ? {
@@ -278,11 +311,7 @@ export function lintItems(lib: LibraryDef, items: Item[]): LintProblem[] {
               field: 'lines',
               message: `与第 ${j + 1} 行是同一首诗的两个版本（${name(a)} / ${name(b)}）：同一首诗只收一次`,
             }
-          : {
-              row: i + 1,
-              field: 'author',
-              message: `与第 ${j + 1} 行是同一首诗，却署了两位作者（${name(a)} / ${name(b)}）：只保留可靠的署名`,
-            },
+          : twoAuthors(j, i),
       );
     }
   const seen = new Map<string, number>();
@@ -291,7 +320,9 @@ export function lintItems(lib: LibraryDef, items: Item[]): LintProblem[] {
     const key = duplicateKey(lib, item);
     if (key === undefined || key === '') return;
     const first = seen.get(key);
-    if (first !== undefined)
+    if (first !== undefined && lib.name === 'poems' && items[first - 1].author !== item.author)
+      problems.push(twoAuthors(first - 1, i));
+    else if (first !== undefined)
       problems.push({
         row: i + 1,
         field: lib.name === 'poems' ? 'lines' : lib.uniqueField!,

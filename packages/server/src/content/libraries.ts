@@ -90,6 +90,16 @@ export const HitokotoItem = Type.Object(
     from_who: Type.Union([Type.Null(), Type.String({ maxLength: 100 })]),
     creator: s(50),
     commit_from: s(50),
+    // Provenance (issue 50): `tianji` (the project's own writing), `public-domain` (a public-domain text the project
+    // transcribed; `from` names the work) or `npm:<package>@<version>` (extracted from that package). Every shipped
+    // row has one (hitokoto-provenance.test.ts); an operator's own rows may leave it out.
+    source: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        'x-hint':
+          '出处与授权：tianji（本项目原创）、public-domain（公有领域作品）、npm:包名@版本（从该包提取），或自行写明出处与授权',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -76,10 +76,18 @@ describe('the shipped sentence library', () => {
   const ours = shipped.filter((s) => s.commit_from !== 'chinese-poetry');
   const classics = shipped.filter((s) => s.commit_from === 'chinese-poetry');
 
-  it('holds at least 5,000 sentences, the 415 written by hand among them, in every category', () => {
+  /** Anime, comics, games and film: no openly licensed source, so the library ships them empty (issue 50). */
+  const EMPTY = ['a', 'b', 'c', 'h'];
+
+  it('holds at least 5,000 sentences, the 384 written by hand among them, in every category with an open source', () => {
     expect(shipped.length).toBeGreaterThanOrEqual(5000);
-    expect(ours).toHaveLength(415);
-    for (const letter of Object.keys(HITOKOTO_CATEGORIES))
+    expect(ours).toHaveLength(384);
+    for (const letter of EMPTY)
+      expect(
+        shipped.filter((s) => s.type === letter),
+        letter,
+      ).toEqual([]);
+    for (const letter of Object.keys(HITOKOTO_CATEGORIES).filter((l) => !EMPTY.includes(l)))
       expect(shipped.filter((s) => s.type === letter).length, letter).toBeGreaterThanOrEqual(30);
     // The classics are literature, philosophy and poetry only: anime, games, film… have no open source.
     expect(new Set(classics.map((s) => s.type))).toEqual(new Set(['d', 'i', 'k']));
@@ -109,13 +117,14 @@ describe('the shipped sentence library', () => {
     ) as Array<{ author: string; lines: string[] }>;
     const lineAuthors = new Map<string, Set<string>>();
     for (const p of poems) for (const l of p.lines) lineAuthors.set(l, (lineAuthors.get(l) ?? new Set()).add(p.author));
-    const lines = classics.filter((s) => s.type === 'i');
+    // 诗经 and 楚辞 are verse too (i since issue 50), but not in poems.json.
+    const lines = classics.filter((s) => s.type === 'i' && !/^(?:诗经|楚辞)·/.test(s.from));
     expect(lines.length).toBeGreaterThan(2000);
     for (const s of lines) expect(lineAuthors.get(s.content)?.has(s.from_who ?? ''), s.content).toBe(true);
   });
 
-  it('leaves enough sentences within hitokoto.cn’s default 30 characters in every category', () => {
-    for (const letter of Object.keys(HITOKOTO_CATEGORIES))
+  it('leaves enough sentences within hitokoto.cn’s default 30 characters in every category it fills', () => {
+    for (const letter of Object.keys(HITOKOTO_CATEGORIES).filter((l) => !EMPTY.includes(l)))
       expect(shipped.filter((s) => s.type === letter && charLength(s.content) <= 30).length).toBeGreaterThan(20);
   });
 });

@@ -15,8 +15,8 @@ const categories = Object.entries(HITOKOTO_CATEGORIES)
   .join(', ');
 
 const V1SentenceSchema = Type.Object({
-  id: Type.Integer({ minimum: 1, description: 'Positive 31-bit number derived from the uuid', examples: [1834517282] }),
-  uuid: Type.String({ format: 'uuid', examples: ['0ca1088b-54c6-4e4a-8761-f59b623f36cd'] }),
+  id: Type.Integer({ minimum: 1, description: 'Positive 31-bit number derived from the uuid', examples: [975829817] }),
+  uuid: Type.String({ format: 'uuid', examples: ['a3fece9d-92ff-4793-aa7f-59271aa74c4d'] }),
   hitokoto: Type.String({ examples: ['学而不思则罔，思而不学则殆。'] }),
   type: Type.String({ description: `Category letter: ${categories}`, examples: ['k'] }),
   from: Type.String({ examples: ['论语·为政'] }),
@@ -24,7 +24,7 @@ const V1SentenceSchema = Type.Object({
   creator: Type.String({ examples: ['tianji'] }),
   creator_uid: Type.Integer({ description: 'Always 0: no user of this service submitted it', examples: [0] }),
   reviewer: Type.Integer({ description: 'Always 0', examples: [0] }),
-  commit_from: Type.String({ examples: ['chinese-poetry'] }),
+  commit_from: Type.String({ examples: ['tianji'] }),
   created_at: Type.String({ description: 'Unix seconds when it entered this library', examples: ['1795000000'] }),
   length: Type.Integer({ description: 'Characters (Unicode code points) of hitokoto', examples: [14] }),
 });

@@ -19,17 +19,17 @@ const categories = Object.entries(HITOKOTO_CATEGORIES)
   .join(', ');
 
 const HitokotoSchema = Type.Object({
-  id: Type.String({ format: 'uuid', examples: ['0ca1088b-54c6-4e4a-8761-f59b623f36cd'] }),
-  from: Type.String({ description: 'The work it comes from', examples: ['名侦探柯南'] }),
-  type: Type.String({ description: `Category letter: ${categories}`, examples: ['a'] }),
-  length: Type.Integer({ description: 'Length of content in characters (Unicode code points)', examples: [7] }),
-  content: Type.String({ examples: ['真相只有一个！'] }),
+  id: Type.String({ format: 'uuid', examples: ['a3fece9d-92ff-4793-aa7f-59271aa74c4d'] }),
+  from: Type.String({ description: 'The work it comes from', examples: ['论语·为政'] }),
+  type: Type.String({ description: `Category letter: ${categories}`, examples: ['k'] }),
+  length: Type.Integer({ description: 'Length of content in characters (Unicode code points)', examples: [14] }),
+  content: Type.String({ examples: ['学而不思则罔，思而不学则殆。'] }),
   hitokoto: Type.String({
     description: '与 content 相同，hitokoto.cn 的字段名 The same as content, under hitokoto.cn’s field name',
-    examples: ['真相只有一个！'],
+    examples: ['学而不思则罔，思而不学则殆。'],
   }),
   creator: Type.String({ examples: ['tianji'] }),
-  from_who: Type.Union([Type.String(), Type.Null()], { description: 'Who said it, or null', examples: ['江户川柯南'] }),
+  from_who: Type.Union([Type.String(), Type.Null()], { description: 'Who said it, or null', examples: ['孔子'] }),
   commit_from: Type.String({ examples: ['tianji'] }),
 });
 
@@ -79,7 +79,7 @@ export default async function hitokotoRoute(app: FastifyInstance) {
         Type.String({
           maxLength: 64,
           description: 'Category letters a–l, comma-separated',
-          examples: ['a,b'],
+          examples: ['d,i'],
           'x-hint': 'a 至 l 的分类字母，多个用逗号分隔，最长 64 个字符',
         }),
       ),
@@ -99,7 +99,7 @@ export default async function hitokotoRoute(app: FastifyInstance) {
         Type.Array(Type.String({ pattern: '^[a-l]$', 'x-hint': 'a 至 l 的单个分类字母' }), {
           maxItems: 12,
           description: 'hitokoto.cn：分类字母，可重复（c=a&c=b），与 type 合并 Category letter, repeatable',
-          examples: [['a']],
+          examples: [['i']],
         }),
       ),
       encode: Type.Optional(

@@ -96,13 +96,14 @@ describe('pickHitokoto', () => {
 });
 
 describe('the shipped library', () => {
-  it('has sentences in every category, each with a UUID and a known letter', () => {
+  it('has sentences in every category with an open source, each with a UUID and a known letter', () => {
     const all = fileSentenceSource().all();
+    // a 动画, b 漫画, c 游戏, h 影视 ship empty: no openly licensed source (issue 50, data/README.md).
     for (const letter of Object.keys(HITOKOTO_CATEGORIES))
       expect(
         all.some((x) => x.type === letter),
         letter,
-      ).toBe(true);
+      ).toBe(!'abch'.includes(letter));
     for (const x of all) {
       expect(x.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(x.content.trim()).toBe(x.content);

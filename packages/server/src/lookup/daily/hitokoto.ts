@@ -19,6 +19,8 @@ export interface Sentence {
   from_who: string | null;
   creator: string;
   commit_from: string;
+  /** Provenance: `tianji`, `public-domain` or `npm:<package>@<version>` (data/README.md); an operator's rows may have none. */
+  source?: string;
   /** When the sentence entered this library (ISO 8601): the content store's row, absent in the shipped file. */
   created_at?: string;
 }
@@ -139,7 +141,13 @@ export function pickHitokoto(source: SentenceSource, q: HitokotoQuery): Hitokoto
   const pool = poolOf(prepare(source.all()), q.types);
   // Only the error messages name the categories: built when one is thrown, not on every pick.
   const names = () => q.types.map((t) => `${t} ${HITOKOTO_CATEGORIES[t]}`).join('，');
-  if (pool.length === 0) throw paramError('type', `所选分类（${names()}）中还没有句子`, q.types.join(','));
+  // a 动画, b 漫画, c 游戏 and h 影视 ship empty (no openly licensed source): the operator fills them (docs/guide/hitokoto.md).
+  if (pool.length === 0)
+    throw paramError(
+      'type',
+      `所选分类（${names()}）中还没有句子：本服务不附带这些分类的句子（没有可公开授权的来源），运营者可在管理后台「一言」内容库或用命令行 tianji content import hitokoto 导入自己的句子`,
+      q.types.join(','),
+    );
   const fits =
     q.minLength === undefined && q.maxLength === undefined
       ? pool
