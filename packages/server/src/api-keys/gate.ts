@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { AppError, API_KEY_INVALID_MESSAGE } from '../errors.js';
 import { LOOKUP_GROUPS } from '../plugins/lookup-platform.js';
 import { routeOf } from '../plugins/route-of.js';
@@ -69,6 +69,27 @@ export function apiKeyGate(defaults: KeyLimits, perIp?: PerIpLimit): onRequestHo
     return count(req, reply, key, app.apiKeyQuota, defaults);
   }
 
+  /**
+   * A key this instance knows is counted at once, without a promise when counting in memory (a Redis count answers
+   * with one); any other waits for its lookup or its count against the address.
+   */
+  function keyed(req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, secret: string): void {
+    const known = req.server.apiKeys.cached(secret);
+    if (!known || !usable(known)) {
+      (known === undefined ? unknown(req, reply, secret) : refuse(req, reply)).then(() => done(), done);
+      return;
+    }
+    let counting: void | Promise<void>;
+    try {
+      counting = count(req, reply, known, req.server.apiKeyQuota, defaults);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    if (counting) counting.then(() => done(), done);
+    else done();
+  }
+
   return function gate(req, reply, done) {
     const secret = presentedKey(req.headers);
     const keys = this.apiKeys;
@@ -90,26 +111,13 @@ export function apiKeyGate(defaults: KeyLimits, perIp?: PerIpLimit): onRequestHo
       perIp.take(req, reply).then(() => done(), done);
       return;
     }
-    // A keyed request is answered from a view of the keys at most a second old (registry.ts).
+    // A keyed request is answered from a view of the keys at most a second old (registry.ts); once read, it is answered
+    // from what was read, however long the read took.
     if (!keys.current()) {
-      keys.refresh().then(() => gate.call(this, req, reply, done), done);
+      keys.refresh().then(() => keyed(req, reply, done, secret), done);
       return;
     }
-    // A key this instance knows is counted at once, without a promise when counting in memory (a Redis count answers
-    // with one); any other waits for its lookup or its count against the address.
-    const known = keys.cached(secret);
-    if (!known || !usable(known)) {
-      (known === undefined ? unknown(req, reply, secret) : refuse(req, reply)).then(() => done(), done);
-      return;
-    }
-    let counting: void | Promise<void>;
-    try {
-      counting = count(req, reply, known, this.apiKeyQuota, defaults);
-    } catch (err) {
-      return done(err as Error);
-    }
-    if (counting) counting.then(() => done(), done);
-    else done();
+    keyed(req, reply, done, secret);
   };
 }
 
