@@ -20,6 +20,7 @@ import * as m0016 from './migrations/0016-super-admin-description.js';
 import * as m0017 from './migrations/0017-api-keys.js';
 import * as m0018 from './migrations/0018-session-reauth.js';
 import * as m0019 from './migrations/0019-api-key-revision.js';
+import * as m0020 from './migrations/0020-hitokoto-provenance.js';
 import * as m0021 from './migrations/0021-holiday-notice-names.js';
 
 /**
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0017-api-keys': m0017,
   '0018-session-reauth': m0018,
   '0019-api-key-revision': m0019,
+  '0020-hitokoto-provenance': m0020,
   '0021-holiday-notice-names': m0021,
 };
 
