@@ -10,6 +10,8 @@ import { memoryStorage, type TokenStorage } from './storage.js';
 export type Me = paths['/api/auth/me']['get']['responses'][200]['content']['application/json']['data'];
 export type MenuNode = components['schemas']['MenuNode'];
 type TokenPair = { accessToken: string; refreshToken: string };
+/** Either sign-in step's answer: the login result, or (password step only) the second step's challenge. */
+type SignInAnswer = paths['/api/auth/login']['post']['responses'][200]['content']['application/json']['data'];
 
 export interface SessionOptions {
   /** Origin of the tianji server, e.g. `location.origin` or `http://127.0.0.1:3000`. */
@@ -23,6 +25,12 @@ export interface SessionOptions {
    * the event stream. `detail` is the server's reason (code and Chinese message) when it gave one: show it.
    */
   onSignedOut?: (reason: SignOutReason, detail?: SignOutDetail) => void;
+  /**
+   * Called once after a sign-in whose answer carries the server's `securityNotice` (wrong second-step codes since the
+   * last sign-in: someone else may hold the password). Show the text as it is, with a way to the user's sessions
+   * (`GET /api/auth/sessions`); `session.securityNotice` holds it too.
+   */
+  onSecurityNotice?: (notice: string) => void;
   /** Called when the server answers 403 (the mask changed under the user); the session reloads `me` right after. */
   onForbidden?: (error: ApiError) => void;
   /** Refresh this long before the access token expires (default 30 s, at most a fifth of its lifetime). */
@@ -60,6 +68,7 @@ export class TianjiSession {
   private access: AccessState | null = null;
   private refreshToken: string | null = null;
   private current: Me | null = null;
+  private notice: string | null = null;
   private menuIndex = new Map<string, MenuNode>();
   private refreshing: Promise<string> | null = null;
   private handoverWaiters = new Set<(token: string | null) => void>();
@@ -117,31 +126,43 @@ export class TianjiSession {
   /**
    * Signs in. For an account with TOTP enabled it throws MfaRequiredError: ask for the code, then call
    * `loginTotp(error.mfaToken, code)`. Afterwards `mustChangePassword` says whether the user must first pick a
-   * new password (every other admin route answers 403 PASSWORD_CHANGE_REQUIRED until `changePassword`).
+   * new password (every other admin route answers 403 PASSWORD_CHANGE_REQUIRED until `changePassword`), and
+   * `securityNotice` what the server warns of at this sign-in.
    */
   async login(username: string, password: string): Promise<Me> {
     const data = await this.signInStep('/api/auth/login', { username, password });
     if ('mfaRequired' in data && data.mfaRequired) throw new MfaRequiredError(String(data.mfaToken));
-    await this.adopt(data as TokenPair, true);
-    return this.me();
+    return this.enter(data);
   }
 
   /** The second step of a TOTP sign-in: the token from MfaRequiredError and a 6-digit or recovery code. */
   async loginTotp(mfaToken: string, code: string): Promise<Me> {
-    const data = await this.signInStep('/api/auth/login/totp', { mfaToken, code });
-    await this.adopt(data as TokenPair, true);
-    return this.me();
+    return this.enter(await this.signInStep('/api/auth/login/totp', { mfaToken, code }));
   }
 
-  private async signInStep(
-    path: string,
-    body: unknown,
-  ): Promise<Partial<TokenPair> & { mfaRequired?: boolean; mfaToken?: string }> {
+  /**
+   * The server's warning at this session's sign-in, in Chinese: wrong second-step codes since the previous sign-in
+   * (「自上次登录以来，你的账号有 N 次两步验证码输入错误…」). Null when it had none; the server says it once.
+   */
+  get securityNotice(): string | null {
+    return this.notice;
+  }
+
+  private async signInStep(path: string, body: unknown): Promise<SignInAnswer> {
     const req = this.jsonRequest('POST', path, body);
     req.headers.set('x-client-kind', this.opts.clientKind ?? 'sdk');
     const res = await this.transport(req);
     if (!res.ok) throw await ApiError.from(res);
-    return ((await res.json()) as { data: Partial<TokenPair> & { mfaRequired?: boolean; mfaToken?: string } }).data;
+    return ((await res.json()) as { data: SignInAnswer }).data;
+  }
+
+  /** Takes the signed-in answer's tokens and notice, loads the user, then passes the notice on. */
+  private async enter(data: SignInAnswer): Promise<Me> {
+    this.notice = data.securityNotice ?? null;
+    await this.adopt(data as TokenPair, true);
+    const me = await this.me();
+    if (this.notice) this.opts.onSecurityNotice?.(this.notice);
+    return me;
   }
 
   /** The password was generated or set by an operator: only changing it (and me, sessions, logout) works meanwhile. */
@@ -367,6 +388,7 @@ export class TianjiSession {
     this.access = null;
     this.refreshToken = null;
     this.current = null;
+    this.notice = null;
     this.menuIndex = new Map();
     if (!fromPeer) await this.storage.save(null);
     if (broadcast) this.coord.post({ type: 'signed-out' });

@@ -42,3 +42,23 @@ export function expectRecoveryCodesFile(file: { name: string; text: string }, us
   expect(codes).toHaveLength(10);
   for (const c of codes) expect(file.text).toContain(`\n${c}\n`);
 }
+
+/**
+ * Someone who holds the password of `username` (USER_PASSWORD) gets past the first step `n` times and enters a wrong
+ * code each time: the owner's next sign-in answers with `securityNotice`.
+ */
+export async function wrongSecondStepCodes(app: FastifyInstance, username: string, n: number) {
+  for (let i = 0; i < n; i++) {
+    const first = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username, password: USER_PASSWORD },
+    });
+    const wrong = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login/totp',
+      payload: { mfaToken: first.json().data.mfaToken, code: '000000' },
+    });
+    expect(wrong.statusCode, wrong.body).toBe(401);
+  }
+}
