@@ -1,3 +1,4 @@
+import { shallowRef } from 'vue';
 import { ApiError, createSession, localStorageAdapter } from '@tianji/client';
 import { isUnreachable, markReachable, markUnreachable, unreachableError } from './connection';
 import type { FieldErrors } from './field-errors';
@@ -30,11 +31,15 @@ export interface AppSessionOptions {
  */
 export function createAppSession(o: AppSessionOptions) {
   const signedOut = signedOutHub();
+  const securityNotice = shallowRef<string | null>(null);
   const session = createSession({
     baseUrl: location.origin,
     clientKind: o.clientKind,
     storage: localStorageAdapter(o.storageKey),
     onSignedOut: (reason, detail) => signedOut.notify(reason, detail),
+    onSecurityNotice: (text) => {
+      securityNotice.value = text;
+    },
     onForbidden: o.onForbidden,
   });
 
@@ -64,6 +69,8 @@ export function createAppSession(o: AppSessionOptions) {
   return {
     session,
     onSignedOut: signedOut.add,
+    /** The server's warning at this tab's sign-in until the app has shown it (`showSecurityNoticeOnce`). */
+    securityNotice,
     ...reactiveSession(session),
     /** Unwraps a typed call (`call(session.api.GET('/api/users', …))`): its data, or an ApiError already shown. */
     async call<T>(p: Promise<Result<T>>, opts: CallOptions = {}): Promise<T> {

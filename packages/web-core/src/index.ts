@@ -20,6 +20,7 @@ export * from './usage';
 export * from './home-numbers';
 export type * from './types';
 export * from './sign-in';
+export * from './security-notice';
 export * from './two-factor';
 export * from './recovery-codes';
 export * from './password-check';
