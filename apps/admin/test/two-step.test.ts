@@ -9,7 +9,11 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
-import { enrolledUser, expectRecoveryCodesFile } from '../../../packages/server/test/totp-fixtures.js';
+import {
+  enrolledUser,
+  expectRecoveryCodesFile,
+  wrongSecondStepCodes,
+} from '../../../packages/server/test/totp-fixtures.js';
 import { USER_PASSWORD, insertUser } from '../../../packages/server/test/auth-fixtures.js';
 import { totpCode } from '../../../packages/server/src/admin/auth/totp.js';
 import { ROOT, ensureBuilt, hasChromium, launchChromium } from './browser.js';
@@ -45,6 +49,9 @@ describe.skipIf(!hasChromium)('two-step sign-in in the admin app', { timeout: 90
     await page.click('[data-testid="login-submit"]');
   }
 
+  /** Screenshots of the security notice: looked at by a person, not kept in the repository. */
+  const NOTICE_SHOTS = path.join(ROOT, 'test-results/security-notice');
+
   async function signIn(page: Page, username: string) {
     await passwordStep(page, username);
     await page.locator('[data-testid="user-menu"]').waitFor();
@@ -76,6 +83,35 @@ describe.skipIf(!hasChromium)('two-step sign-in in the admin app', { timeout: 90
         await page.keyboard.press('Enter');
         await page.locator('[data-testid="user-menu"]').waitFor();
         expect(sent).toEqual(['000000', code]);
+        await page.context().close();
+      });
+
+      it('after wrong codes entered elsewhere, the sign-in shows the server’s notice once, leading to 我的登录设备', async () => {
+        const u = await enrolled();
+        await wrongSecondStepCodes(suite.t.app, u.username, 2);
+        const page = await open(vp);
+        await passwordStep(page, u.username);
+        await page.locator('input[name="totp"]').fill(totpCode(u.secret, Date.now()));
+        const notice = page.locator('.security-notice');
+        await notice.waitFor();
+        expect((await notice.locator('.el-message-box__title').textContent())?.trim()).toBe('安全提醒');
+        expect((await notice.locator('.el-message-box__message').textContent())?.trim()).toMatch(
+          /^自上次登录以来，你的账号有 2 次两步验证码输入错误。如果不是你本人输错，.*请立即修改密码。$/,
+        );
+        const box = (await notice.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(vp.width);
+        fs.mkdirSync(NOTICE_SHOTS, { recursive: true });
+        await page.screenshot({ path: path.join(NOTICE_SHOTS, `admin-security-notice-${vp.name}.png`) });
+        await notice.getByRole('button', { name: '查看我的登录设备' }).click();
+        await page.waitForURL(/\/admin\/profile#sessions$/);
+        await page.locator('[data-testid="own-sessions"] .el-table__row').first().waitFor();
+        await notice.waitFor({ state: 'hidden' });
+        await page.screenshot({ path: path.join(NOTICE_SHOTS, `admin-security-notice-sessions-${vp.name}.png`) });
+        // Once: moving on in the app does not bring it back.
+        await page.goto(`${suite.base}/admin/`);
+        await page.locator('[data-testid="user-menu"]').waitFor();
+        expect(await page.locator('.security-notice').count()).toBe(0);
         await page.context().close();
       });
 
