@@ -8,7 +8,7 @@ import { createAppSession, isHandled } from '@tianji/web-core';
  * `mobile` so the session lists say "移动端". Its own storage key: the desktop app and this one on the same browser
  * are two sessions, each ended on its own.
  */
-export const { session, onSignedOut, can, canCall, currentUser, call, rawCall } = createAppSession({
+export const { session, onSignedOut, securityNotice, can, canCall, currentUser, call, rawCall } = createAppSession({
   clientKind: 'mobile',
   storageKey: 'tianji.m.refreshToken',
   showError: (error) => showFailToast(error.message),

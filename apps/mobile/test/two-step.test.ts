@@ -9,7 +9,11 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
-import { enrolledUser, expectRecoveryCodesFile } from '../../../packages/server/test/totp-fixtures.js';
+import {
+  enrolledUser,
+  expectRecoveryCodesFile,
+  wrongSecondStepCodes,
+} from '../../../packages/server/test/totp-fixtures.js';
 import { USER_PASSWORD, insertUser } from '../../../packages/server/test/auth-fixtures.js';
 import { totpCode } from '../../../packages/server/src/admin/auth/totp.js';
 import { CHROMIUM, ROOT, ensureMobileBuilt, launchChromium } from './build.js';
@@ -66,6 +70,9 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('two-step sign-in in the phone app', {
     await page.locator('[data-testid="totp-step"]').waitFor();
   }
 
+  /** Screenshots of the security notice: looked at by a person, not kept in the repository. */
+  const NOTICE_SHOTS = path.join(ROOT, 'test-results/security-notice');
+
   /** Pastes `text` into the focused field the way a person does: the clipboard, then Ctrl+V. */
   async function paste(page: Page, text: string) {
     await page.evaluate((s) => navigator.clipboard.writeText(s), text);
@@ -98,6 +105,39 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('two-step sign-in in the phone app', {
         await page.keyboard.press('Enter');
         await page.locator('[data-page="home"]').waitFor();
         expect(sent).toEqual(['000000', code]);
+        await page.context().close();
+      });
+
+      it('after wrong codes entered elsewhere, the sign-in shows the server’s notice once, leading to 我的会话', async () => {
+        const u = await enrolled();
+        await wrongSecondStepCodes(suite.t.app, u.username, 2);
+        const page = await open(vp);
+        await passwordStep(page, u.username);
+        await page.locator('input[name="totp"]').fill(totpCode(u.secret, Date.now()));
+        await page.locator('[data-page="home"]').waitFor();
+        const notice = page.locator('.security-notice');
+        await notice.waitFor();
+        expect((await notice.locator('.van-dialog__header').textContent())?.trim()).toBe('安全提醒');
+        expect((await notice.locator('.van-dialog__message').textContent())?.trim()).toMatch(
+          /^自上次登录以来，你的账号有 2 次两步验证码输入错误。如果不是你本人输错，.*请立即修改密码。$/,
+        );
+        // Vant's dialog style is loaded with it (a dialog called as a function brings none by itself): a card over
+        // the page, no wider than Vant's 320 px, not a bare block across it.
+        expect(await notice.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
+        const box = (await notice.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.width).toBeLessThanOrEqual(Math.min(320, vp.width));
+        fs.mkdirSync(NOTICE_SHOTS, { recursive: true });
+        await page.screenshot({ path: path.join(NOTICE_SHOTS, `mobile-security-notice-${vp.name}.png`) });
+        await notice.locator('.van-dialog__confirm', { hasText: '查看我的登录设备' }).click();
+        await page.locator('[data-page="me"]').waitFor();
+        await page.locator('[data-testid="end-own-session"]').first().waitFor();
+        await notice.waitFor({ state: 'hidden' });
+        await page.screenshot({ path: path.join(NOTICE_SHOTS, `mobile-security-notice-sessions-${vp.name}.png`) });
+        // Once: moving on in the app does not bring it back.
+        await page.locator('.van-tabbar-item', { hasText: '首页' }).click();
+        await page.locator('[data-page="home"]').waitFor();
+        expect(await page.locator('.security-notice').isVisible()).toBe(false);
         await page.context().close();
       });
 
