@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, login } from '../../server/test/helpers.js';
 import { startHarness, type CliHarness } from './cli-harness.js';
 import { totpCode } from '../../server/src/admin/auth/totp.js';
+import { USER_PASSWORD } from '../../server/test/auth-fixtures.js';
+import { enrolledUser, wrongSecondStepCodes } from '../../server/test/totp-fixtures.js';
 
 const ALL_ONES = '9223372036854775807';
 
@@ -376,5 +378,42 @@ describe('tianji command line', () => {
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toContain('已登录');
     expect(ok.stderr).not.toContain('必须先修改密码');
+  });
+
+  it('login after wrong second-step codes prints the server’s security notice once, pointing at tianji sessions list', async () => {
+    const u = await enrolledUser(h.t.app, h.t.db, 'cli_notice');
+    const home = h.home();
+    const totpLogin = (code: string, json = false) =>
+      h.run(
+        [
+          'login',
+          '--server',
+          h.server,
+          '--username',
+          u.username,
+          '--password-stdin',
+          '--totp',
+          code,
+          ...(json ? ['--json'] : []),
+        ],
+        { stdin: `${USER_PASSWORD}\n`, home },
+      );
+    await wrongSecondStepCodes(h.t.app, u.username, 2);
+    const told = await totpLogin(totpCode(u.secret, Date.now()));
+    expect(told.code, told.stderr).toBe(0);
+    expect(told.stdout).toContain('已登录');
+    expect(told.stderr).toMatch(/^安全提醒：自上次登录以来，你的账号有 2 次两步验证码输入错误。.*请立即修改密码。$/m);
+    expect(told.stderr).toContain('tianji sessions list');
+
+    await wrongSecondStepCodes(h.t.app, u.username, 1);
+    const json = await totpLogin(totpCode(u.secret, Date.now() + 30_000), true);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout).securityNotice).toMatch(/^自上次登录以来，你的账号有 1 次两步验证码输入错误/);
+
+    // Said once: the next sign-in, with no wrong code since, carries none.
+    const quiet = await totpLogin(u.recoveryCodes[0], true);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(JSON.parse(quiet.stdout)).not.toHaveProperty('securityNotice');
+    expect(quiet.stderr).not.toContain('安全提醒');
   });
 });

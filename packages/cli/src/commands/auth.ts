@@ -94,13 +94,25 @@ export function register(program: Command): void {
           file.profiles[ctx.profile] = { server: ctx.settings.server, username };
           file.current ??= ctx.profile;
           writeProfiles(file);
+          const notice = ctx.session.securityNotice;
           emit(
             {
-              json: { ...identity(me), mustChangePassword: me.mustChangePassword },
+              json: {
+                ...identity(me),
+                mustChangePassword: me.mustChangePassword,
+                ...(notice ? { securityNotice: notice } : {}),
+              },
               text: `已登录：${me.username} @ ${ctx.settings.server}（配置 ${ctx.profile}）`,
             },
             ctx.json,
           );
+          // The server's warning of wrong second-step codes since the last sign-in, said once: where to look next.
+          if (notice)
+            process.stderr.write(
+              `安全提醒：${notice}\n` +
+                '查看登录设备：tianji sessions list；结束可疑的登录：tianji sessions end <ID>\n' +
+                '(Security notice: review your sessions with `tianji sessions list`.)\n',
+            );
           if (me.mustChangePassword)
             process.stderr.write(
               '注意：当前密码由管理员设置或自动生成，必须先修改密码，其他操作才会放行。请运行 tianji password 修改密码。\n' +
