@@ -49,6 +49,20 @@ describe('SDK examples against a real server', () => {
     expect(r.out).toContain('已退出（logout）');
   });
 
+  it('two-step: enrols TOTP with the password as proof, shows ten recovery codes, renews them, turns it off', async () => {
+    const r = await runExample('two-step.ts', {
+      TIANJI_SERVER: server,
+      TIANJI_USERNAME: ADMIN.username,
+      TIANJI_PASSWORD: ADMIN.password,
+    });
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/^密钥：[A-Z2-7]+（或扫描 otpauth:\/\/totp\/.+ 的二维码）$/m);
+    expect(r.out).toContain('两步验证已开启，恢复码 10 个');
+    expect(r.out).toMatch(/身份已验证，\S+ 前有效/);
+    expect(r.out).toContain('新的恢复码 10 个，旧的已作废');
+    expect(r.out).toContain('两步验证已关闭：是');
+  });
+
   it('file storage: the second run resumes from the file without the password; SIGN_OUT removes it', async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tianji-example-')), 'refresh-token');
     const env = { TIANJI_SERVER: server, TIANJI_USERNAME: ADMIN.username, TIANJI_TOKEN_FILE: file };

@@ -43,9 +43,26 @@ export class ApiError extends Error {
         : typeof body === 'string' && body
           ? body
           : res.statusText || `HTTP ${res.status}`;
-    return new ApiError(res.status, code, message, body);
+    return code === 'REAUTH_REQUIRED'
+      ? new ReauthRequiredError(message, body)
+      : new ApiError(res.status, code, message, body);
   }
 }
+
+/**
+ * 403 REAUTH_REQUIRED: an account-security change (enrolling TOTP) needs a proof of identity from the last few
+ * minutes. Ask the person for their current password (or, with TOTP on, a code), then either pass it to the method
+ * as `proof` or call `session.reauthenticate(proof)` and try again. `message` is the server's Chinese sentence.
+ */
+export class ReauthRequiredError extends ApiError {
+  constructor(message: string, body?: unknown) {
+    super(403, 'REAUTH_REQUIRED', message, body);
+    this.name = 'ReauthRequiredError';
+  }
+}
+
+/** Proof that the person is the account's owner: the current password, or (TOTP on) a 6-digit or recovery code. */
+export type IdentityProof = { password: string } | { code: string };
 
 /**
  * Why a session ended: the app shows the sign-in page for all of them. `session-ended`: the server said so on the

@@ -8,7 +8,15 @@
  * if (session.canCall('PATCH /api/users/{id}')) showEditButton();
  * const { data } = await session.api.GET('/api/users', { params: { query: { page: 1, pageSize: 20 } } });
  */
-export { createSession, TianjiSession, type Me, type MenuNode, type SessionOptions } from './session.js';
+export {
+  createSession,
+  TianjiSession,
+  type Me,
+  type MenuNode,
+  type SessionOptions,
+  type TotpEnabled,
+  type TotpSetup,
+} from './session.js';
 export { memoryStorage, localStorageAdapter, type TokenStorage, type WebStorageLike } from './storage.js';
 export {
   crossContextCoordinator,
@@ -18,7 +26,15 @@ export {
   type ContextApis,
   type LockManagerLike,
 } from './coordinator.js';
-export { ApiError, MfaRequiredError, SessionEndedError, type SignOutDetail, type SignOutReason } from './errors.js';
+export {
+  ApiError,
+  MfaRequiredError,
+  ReauthRequiredError,
+  SessionEndedError,
+  type IdentityProof,
+  type SignOutDetail,
+  type SignOutReason,
+} from './errors.js';
 export {
   PERMISSION_POINTS,
   PERMISSION,

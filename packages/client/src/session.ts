@@ -1,6 +1,14 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { crossContextCoordinator, localCoordinator, type Coordinator, type CoordinatorMessage } from './coordinator.js';
-import { ApiError, MfaRequiredError, SessionEndedError, type SignOutDetail, type SignOutReason } from './errors.js';
+import {
+  ApiError,
+  MfaRequiredError,
+  ReauthRequiredError,
+  SessionEndedError,
+  type IdentityProof,
+  type SignOutDetail,
+  type SignOutReason,
+} from './errors.js';
 import type { components, paths } from './generated/admin-api.js';
 import { ROUTE_PERMISSIONS, type RouteKey } from './generated/admin-api.js';
 import { decodeClaims, lifetimeMs } from './jwt.js';
@@ -10,6 +18,11 @@ import { memoryStorage, type TokenStorage } from './storage.js';
 export type Me = paths['/api/auth/me']['get']['responses'][200]['content']['application/json']['data'];
 export type MenuNode = components['schemas']['MenuNode'];
 type TokenPair = { accessToken: string; refreshToken: string };
+/** A new TOTP secret: `secret` to type in, `otpauthUri` for an authenticator, `qrDataUrl` (PNG) to show. */
+export type TotpSetup = paths['/api/auth/totp/setup']['post']['responses'][200]['content']['application/json']['data'];
+/** TOTP is on: the ten recovery codes (shown only now) and how many other sessions ended (`signOutOthers`). */
+export type TotpEnabled =
+  paths['/api/auth/totp/enable']['post']['responses'][200]['content']['application/json']['data'];
 /** Either sign-in step's answer: the login result, or (password step only) the second step's challenge. */
 type SignInAnswer = paths['/api/auth/login']['post']['responses'][200]['content']['application/json']['data'];
 
@@ -216,6 +229,62 @@ export class TianjiSession {
     await this.me();
   }
 
+  /**
+   * Proves the holder of this session with the current password, or (TOTP on) a 6-digit or recovery code: for the
+   * next 10 minutes the account-security changes that asked for it (ReauthRequiredError) work from this session.
+   * Returns until when (ISO). A wrong proof is an ApiError 400 (「参数 password 无效：密码不正确」), counted by the
+   * server's sign-in throttle.
+   */
+  async reauthenticate(proof: IdentityProof): Promise<string> {
+    return (await answer(this.api.POST('/api/auth/reauth', { body: proof }))).until;
+  }
+
+  /**
+   * Runs `call`; when the server answers REAUTH_REQUIRED, proves the holder with `proof` (a value, or a function called
+   * only then with the refusal, e.g. a password prompt showing its message) and runs `call` once more. Without a proof
+   * the ReauthRequiredError surfaces.
+   */
+  async withReauth<T>(
+    call: () => Promise<T>,
+    proof?: IdentityProof | ((refused: ReauthRequiredError) => Promise<IdentityProof>),
+  ): Promise<T> {
+    try {
+      return await call();
+    } catch (e) {
+      if (!(e instanceof ReauthRequiredError) || proof === undefined) throw e;
+      await this.reauthenticate(typeof proof === 'function' ? await proof(e) : proof);
+      return call();
+    }
+  }
+
+  /**
+   * Starts TOTP enrolment: a new secret, pending until `enableTotp`. Needs a proof of identity from the last 10
+   * minutes (the sign-in counts): give `proof`, or catch ReauthRequiredError and ask for one.
+   */
+  async setupTotp(proof?: IdentityProof): Promise<TotpSetup> {
+    return this.withReauth(() => answer(this.api.POST('/api/auth/totp/setup')), proof);
+  }
+
+  /**
+   * Turns TOTP on with a current code from the authenticator; answers the ten recovery codes (show them once, have
+   * them saved). `signOutOthers` ends every other session of the account. Needs a recent proof, as `setupTotp` does.
+   */
+  async enableTotp(code: string, opts: { signOutOthers?: boolean; proof?: IdentityProof } = {}): Promise<TotpEnabled> {
+    const body = { code, ...(opts.signOutOthers ? { signOutOthers: true } : {}) };
+    return this.withReauth(() => answer(this.api.POST('/api/auth/totp/enable', { body })), opts.proof);
+  }
+
+  /** Turns TOTP off, proven by the current password or a code (a recovery code is used up). */
+  async disableTotp(proof: IdentityProof): Promise<void> {
+    await answer(this.api.POST('/api/auth/totp/disable', { body: proof }));
+    await this.me();
+  }
+
+  /** Ten new recovery codes, proven as `disableTotp` is; every earlier one stops working. */
+  async regenerateRecoveryCodes(proof: IdentityProof): Promise<string[]> {
+    return (await answer(this.api.POST('/api/auth/totp/recovery-codes', { body: proof }))).recoveryCodes;
+  }
+
   /** True when the user's mask on `menuCode` holds every given point (no points: the menu is visible). */
   can(menuCode: string, ...bits: Array<PermissionName | number>): boolean {
     const node = this.menuIndex.get(menuCode);
@@ -265,8 +334,12 @@ export class TianjiSession {
       }
     }
     if (res.status === 403 && !req.url.endsWith('/api/auth/me')) {
-      this.opts.onForbidden?.(await ApiError.from(res));
-      void this.me().catch(() => undefined);
+      const refused = await ApiError.from(res);
+      // Not a change of grants: the person is asked to prove who they are (the caller's ReauthRequiredError).
+      if (!(refused instanceof ReauthRequiredError)) {
+        this.opts.onForbidden?.(refused);
+        void this.me().catch(() => undefined);
+      }
     }
     return res;
   }
@@ -461,6 +534,13 @@ export class TianjiSession {
   private emit(): void {
     for (const l of this.listeners) l();
   }
+}
+
+/** The envelope's `data` of an openapi-fetch answer (undefined for 204), or the server's error as an ApiError. */
+async function answer<T>(call: Promise<{ data?: { data: T }; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw ApiError.fromBody(response, error);
+  return data?.data as T;
 }
 
 /** The server's `{code, message}` of a refused answer, if it has one. */

@@ -4343,6 +4343,60 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/auth/reauth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 验证身份（敏感操作前） Prove it is you before an account-security change
+         * @description With the current password, or (TOTP on) a 6-digit or recovery code. Enrolling TOTP then works from this session for 10 minutes (a sign-in counts the same way). A wrong proof is 400 and counts toward the sign-in throttle. Signing other devices out needs no such proof.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code?: string;
+                        password?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * Format: date-time
+                                 * @description When the proof stops counting
+                                 */
+                                until: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/refresh": {
         parameters: {
             query?: never;
@@ -4618,7 +4672,7 @@ export interface paths {
         put?: never;
         /**
          * 用当前动态码确认两步验证，返回十个恢复码 Confirm TOTP with a current code; returns ten recovery codes
-         * @description The recovery codes are shown only here (stored hashed); each signs in once in place of a 6-digit code. A wrong code is 400. With signOutOthers, every other session of the account ends (SESSION_ENDED); signedOut says how many.
+         * @description The recovery codes are shown only here (stored hashed); each signs in once in place of a 6-digit code. A wrong code is 400. With signOutOthers, every other session of the account ends (SESSION_ENDED); signedOut says how many. Needs a proof of identity from the last 10 minutes, as setup does (403 REAUTH_REQUIRED).
          */
         post: {
             parameters: {
@@ -4725,7 +4779,7 @@ export interface paths {
         put?: never;
         /**
          * 开始为自己的账号设置两步验证 Start TOTP enrolment of one’s own account
-         * @description A new secret (pending until POST /api/auth/totp/enable confirms it; calling again replaces it). 409 when TOTP is already enabled.
+         * @description A new secret (pending until POST /api/auth/totp/enable confirms it; calling again replaces it). 409 when TOTP is already enabled. Needs a proof of identity from the last 10 minutes (the sign-in, or POST /api/auth/reauth): else 403 REAUTH_REQUIRED.
          */
         post: {
             parameters: {
@@ -4844,7 +4898,7 @@ export interface paths {
                                          */
                                         zh: string;
                                     };
-                                    /** @description Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, WRONG_TOTP, TOTP_LOCKED (the account’s second step locked after wrong codes), THROTTLED for a failed sign-in; the code a session ended with (SESSION_ENDED, FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise */
+                                    /** @description Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, WRONG_TOTP, TOTP_LOCKED (the account’s second step locked after wrong codes), THROTTLED, ACCOUNT_CHANGED (the account changed while the sign-in was checked) for a failed sign-in; the code a session ended with (SESSION_ENDED, FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise */
                                     reason: string;
                                     /** @description success or failure */
                                     result: "success" | "failure";
@@ -7203,6 +7257,7 @@ export const ROUTE_PERMISSIONS = {
   "POST /api/auth/password-check": "authenticated",
   "GET /api/auth/profile": "authenticated",
   "PATCH /api/auth/profile": "authenticated",
+  "POST /api/auth/reauth": "authenticated",
   "POST /api/auth/refresh": "public",
   "GET /api/auth/sessions": "authenticated",
   "DELETE /api/auth/sessions/{id}": "authenticated",
@@ -7797,6 +7852,10 @@ export const ERROR_MESSAGES = {
     "zh": "你所属的角色要求两步验证：请先在个人资料中启用 TOTP 两步验证，之后才能继续操作",
     "en": "Your role requires two-step sign-in: turn it on in your profile first."
   },
+  "REAUTH_REQUIRED": {
+    "zh": "此操作需要先验证身份：请输入当前密码（已启用两步验证时也可输入验证码），验证后 10 分钟内有效",
+    "en": "Confirm it is you first: enter your current password (or a two-step code); it counts for 10 minutes."
+  },
   "NOT_FOUND": {
     "zh": "记录不存在或已被删除",
     "en": "The record does not exist or was deleted."
@@ -8116,6 +8175,10 @@ export const LOGIN_REASON_NAMES = {
   "ACCOUNT_DISABLED": {
     "zh": "账号已停用",
     "en": "Account disabled"
+  },
+  "ACCOUNT_CHANGED": {
+    "zh": "登录期间账号安全设置已变化",
+    "en": "Account changed during sign-in"
   },
   "TOTP_LOCKED": {
     "zh": "两步验证码错误过多，已暂时锁定",
