@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { LookupError } from '../../errors.js';
 import { checkDigit, inspectIdCard } from '../shared/id-card.js';
-import { issuingCodes, issuingProvinces, randomBirthday, randomIdCard, resolveProvince } from './random-id-card.js';
+import {
+  isStatisticalCode,
+  issuingCodes,
+  issuingProvinces,
+  randomBirthday,
+  randomIdCard,
+  resolveProvince,
+} from './random-id-card.js';
 import { seededRng, secureRng } from '../shared/rng.js';
 
 const TODAY = '2026-11-21';
@@ -42,6 +49,23 @@ describe('random ID numbers', () => {
     expect(codes).not.toContain('110103'); // 崇文区, merged in 2010
     expect(codes).not.toContain('320571'); // 苏州工业园区: a statistics code, not a county
     expect(codes).toContain('440305');
+  });
+
+  it('never use a statistics-only code of the NBS table: 大兴安岭’s 232761–232764, 大柴旦 632857 (issue 50)', () => {
+    const codes = new Set(issuingCodes());
+    for (const code of ['232761', '232762', '232763', '232764', '632857']) expect(codes.has(code), code).toBe(false);
+    expect(codes.has('232701')).toBe(true); // 漠河市, a GB/T 2260 county-level city of the same prefecture
+    // Drawn in the two provinces: 5,000 numbers each, none under a statistics-only code.
+    const rng = seededRng('issue-50');
+    for (const province of ['23', '63']) {
+      const drawn = new Set<string>();
+      for (let i = 0; i < 5000; i++) drawn.add(randomIdCard(rng, { province }, TODAY).id.slice(0, 6));
+      expect(
+        [...drawn].filter((c) => isStatisticalCode(c) || !codes.has(c)),
+        province,
+      ).toEqual([]);
+      expect(drawn.size).toBeGreaterThan(province === '23' ? 100 : 30);
+    }
   });
 
   it('read a province by code, full name or short name', () => {

@@ -14,11 +14,27 @@ import type { Rng } from '../shared/rng.js';
 export const MIN_BIRTH_YEAR = 1900;
 
 /**
- * Region codes a number is drawn from: current codes only, without the statistical codes (`xxxx7x`, 苏州工业园区 and
- * other development zones) the NBS table adds, which are not GB/T 2260 counties.
+ * Codes of the NBS table (统计用区划代码, the current table of data/id-card-regions.json) that no GB/T 2260 table of
+ * the Ministry of Civil Affairs has: areas counted for statistics that are not county-level divisions, so no ID
+ * number is issued under them. Development zones are the `xxxx7x` block (苏州工业园区 320571, …); besides those:
  */
+export const STATISTICAL_CODES: ReadonlyMap<string, string> = new Map([
+  // 大兴安岭地区's four districts, set up by 黑龙江 and never approved as divisions: the GB/T 2260 prefecture has
+  // 漠河市 232701, 呼玛县 232721 and 塔河县 232722 only.
+  ['232761', '加格达奇区'],
+  ['232762', '松岭区'],
+  ['232763', '新林区'],
+  ['232764', '呼中区'],
+  // An administrative committee of 海西州, not a county (GB/T 2260: 格尔木市, 德令哈市, 茫崖市 and three counties).
+  ['632857', '大柴旦行政委员会'],
+]);
+
+/** Whether a code is one of the NBS's statistics-only codes (a development zone or STATISTICAL_CODES). */
+export const isStatisticalCode = (code: string) => /7\d$/u.test(code) || STATISTICAL_CODES.has(code);
+
+/** Region codes a number is drawn from: current codes only, without the NBS's statistics-only codes. */
 export function issuingCodes(table = idRegions()): string[] {
-  return [...table].filter(([code, r]) => !r.historical && !/7\d$/u.test(code)).map(([code]) => code);
+  return [...table].filter(([code, r]) => !r.historical && !isStatisticalCode(code)).map(([code]) => code);
 }
 
 export interface ProvinceChoice {
