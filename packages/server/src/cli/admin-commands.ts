@@ -44,6 +44,16 @@ Commands:
   reset-mfa <username>                              Turn TOTP two-step sign-in off for a user who lost their
                                                     authenticator and recovery codes (they may enrol again).
 
+Moving and saving the whole installation (docs/deploy.md, 从单机迁移到集群 / 备份与恢复):
+  copy-database --to <postgres://… | sqlite:file> [--replace]
+                                                    Copy every table of the configured database into an empty
+                                                    database (migrated first), then compare row counts and
+                                                    checksums of every table. --replace empties a target first.
+  backup <file> [--replace]                         Write the configured database to one portable file
+                                                    (gzipped JSON lines, either dialect), then check the file.
+  restore <file> [--replace]                        Load a backup into the configured database, which must be
+                                                    empty (--replace empties it first), then check it.
+
 Passing --password puts it in your shell history: prefer --password-stdin (the first line of standard input,
 e.g. from a password manager), or omit both to get a generated one, which its user must replace at the next
 sign-in. A chosen password is scored by the same policy as the admin API (PASSWORD_MIN_LENGTH, PASSWORD_MIN_SCORE):
@@ -277,6 +287,18 @@ async function chosenPassword(io: CliIo, flag: string | undefined, fromStdin: bo
 }
 
 /**
+ * When argv asks for help or names no command: prints the usage and returns the exit code (0 for help, 2 for
+ * nothing); otherwise undefined. Opens nothing, so `--help` never creates a database.
+ */
+export function answerHelp(argv: string[], io: CliIo): number | undefined {
+  const help = argv.includes('--help') || argv.includes('-h');
+  const command = argv.find((a) => !a.startsWith('-'));
+  if (!help && command !== undefined && command !== 'help') return undefined;
+  io.out(USAGE);
+  return help || command === 'help' ? EXIT.OK : EXIT.USAGE;
+}
+
+/**
  * Runs one command against an open, migrated database and returns the exit code. Messages go to `io`
  * (stdout for results, stderr for errors), so tests call this directly.
  */
@@ -286,6 +308,8 @@ export async function runAdminCli(
   io: CliIo,
   opts: AdminCliOptions = {},
 ): Promise<number> {
+  const answered = answerHelp(argv, io);
+  if (answered !== undefined) return answered;
   try {
     const { positionals, values } = parseArgs({
       args: argv,
@@ -297,10 +321,6 @@ export async function runAdminCli(
       },
     });
     const [command, username, ...extra] = positionals;
-    if (values.help || command === undefined || command === 'help') {
-      io.out(USAGE);
-      return command === undefined && !values.help ? EXIT.USAGE : EXIT.OK;
-    }
     const needsUser = ['reset-password', 'create-super-admin', 'unlock', 'reset-mfa'].includes(command);
     if (needsUser && (!username || extra.length)) throw new UsageError(`${command} takes exactly one <username>`);
     const given = await chosenPassword(io, values.password, values['password-stdin'] ?? false);

@@ -2,7 +2,8 @@ import { type Config, ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { seedDatabase } from '../admin/seed.js';
-import { EXIT, runAdminCli, type CliIo } from './admin-commands.js';
+import { EXIT, answerHelp, runAdminCli, type CliIo } from './admin-commands.js';
+import { isDatabaseCommand, runDatabaseCli } from './database-commands.js';
 
 /** All of standard input, as text (for --password-stdin). */
 async function readStdin(): Promise<string> {
@@ -17,6 +18,8 @@ async function readStdin(): Promise<string> {
  */
 async function main(argv: string[]): Promise<number> {
   const io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l), readStdin };
+  const answered = answerHelp(argv, io);
+  if (answered !== undefined) return answered;
   let config: Config;
   try {
     config = loadConfig();
@@ -27,6 +30,8 @@ async function main(argv: string[]): Promise<number> {
     }
     throw e;
   }
+  // These read or fill the whole database as it is: no migration or first-start seed before them.
+  if (isDatabaseCommand(argv)) return runDatabaseCli(argv, config.databaseUrl, io);
   const db = openDatabase(config.databaseUrl);
   try {
     await migrateToLatest(db);

@@ -51,6 +51,9 @@ const migrations: Record<string, Migration> = {
   '0021-holiday-notice-names': m0021,
 };
 
+/** The migrations this code knows, in order: a database's schema version is the list it has applied. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
+
 class ListedMigrations implements MigrationProvider {
   async getMigrations() {
     return migrations;
