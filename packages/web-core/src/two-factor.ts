@@ -1,6 +1,7 @@
 import { computed, reactive } from 'vue';
 import type { createAppSession } from './app-session';
 import type { FieldErrors } from './field-errors';
+import { useIdentityProof } from './identity-proof';
 import { codeDigits, CODE_LENGTH } from './sign-in';
 
 type AppSession = Pick<ReturnType<typeof createAppSession>, 'session' | 'call' | 'currentUser'>;
@@ -8,11 +9,14 @@ type AppSession = Pick<ReturnType<typeof createAppSession>, 'session' | 'call' |
 /**
  * Two-step sign-in (TOTP) of one's own account, as both apps manage it: turn on (the server's secret and QR code,
  * confirmed with a current code, optionally signing out the other devices), turn off and replace the recovery codes
- * (each proven by the current password), and the ten recovery codes, shown once after either. The server decides
- * everything; the apps draw this state in their UI kit and ask for the password their own way.
+ * (each proven by the current password), and the ten recovery codes, shown once after either. Turning on asks the
+ * current password again when the sign-in is too old for the server (`proof`, drawn by the app; a wrong one shows
+ * under `passwordForm`'s password field). The server decides everything; the apps draw this state in their UI kit
+ * and ask for the password their own way.
  */
-export function useTwoFactor(app: AppSession, form?: FieldErrors) {
+export function useTwoFactor(app: AppSession, form?: FieldErrors, passwordForm?: FieldErrors) {
   const { session, call } = app;
+  const proof = useIdentityProof(app, passwordForm);
   const state = reactive({
     setup: null as { secret: string; qrDataUrl: string } | null,
     code: '',
@@ -37,13 +41,17 @@ export function useTwoFactor(app: AppSession, form?: FieldErrors) {
     state,
     enabled,
     required,
+    /** The question for the current password that turning on may need first (`useIdentityProof`). */
+    proof,
     /** Asks the server for a new secret (replacing a pending one) and shows its QR code. */
     start: () =>
-      busy(async () => {
-        const { secret, qrDataUrl } = (await call(session.api.POST('/api/auth/totp/setup'))).data;
-        state.setup = { secret, qrDataUrl };
-        state.code = '';
-      }),
+      proof.withProof(() =>
+        busy(async () => {
+          const { secret, qrDataUrl } = (await call(session.api.POST('/api/auth/totp/setup'))).data;
+          state.setup = { secret, qrDataUrl };
+          state.code = '';
+        }),
+      ),
     /** The code field's text, digits only (typed or pasted with spaces). */
     input(raw: string) {
       state.code = codeDigits(raw);
@@ -52,16 +60,20 @@ export function useTwoFactor(app: AppSession, form?: FieldErrors) {
     codeComplete: computed(() => state.code.length === CODE_LENGTH),
     /** Turns it on with the current code: the recovery codes show; resolves how many other devices were signed out. */
     confirm: () =>
-      busy(async () => {
-        const res = await call(
-          session.api.POST('/api/auth/totp/enable', { body: { code: state.code, signOutOthers: state.signOutOthers } }),
-          { form },
-        );
-        state.recoveryCodes = res.data.recoveryCodes;
-        state.setup = null;
-        await session.me();
-        return res.data.signedOut;
-      }),
+      proof.withProof(() =>
+        busy(async () => {
+          const res = await call(
+            session.api.POST('/api/auth/totp/enable', {
+              body: { code: state.code, signOutOthers: state.signOutOthers },
+            }),
+            { form },
+          );
+          state.recoveryCodes = res.data.recoveryCodes;
+          state.setup = null;
+          await session.me();
+          return res.data.signedOut;
+        }),
+      ),
     cancel() {
       state.setup = null;
       state.code = '';
