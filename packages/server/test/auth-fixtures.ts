@@ -4,6 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { hashPassword } from '../src/admin/auth/service.js';
 import type { Db } from '../src/db/index.js';
 import { usernameKey } from '../src/admin/shared/username-key.js';
+import { REAUTH_WINDOW_MS } from '../src/admin/auth/reauth.js';
 
 /**
  * Helpers for the authentication suites. Users are written straight into the database (the way an operator or a
@@ -62,6 +63,19 @@ export async function signIn(
   if (res.statusCode !== 200) throw new Error(`sign-in as ${username} failed: ${res.statusCode} ${res.body}`);
   const { accessToken, refreshToken } = res.json().data;
   return { accessToken, refreshToken };
+}
+
+/**
+ * Moves every sign-in of the user `ms` into the past (by default just beyond the re-authentication window) and
+ * forgets later proofs of identity: its sessions then get 403 REAUTH_REQUIRED for account-security changes until
+ * POST /api/auth/reauth (admin/auth/reauth.ts), as a sign-in of an hour ago would.
+ */
+export async function ageSignIns(db: Db, userId: string, ms = REAUTH_WINDOW_MS + 60_000): Promise<void> {
+  await db.kysely
+    .updateTable('sessions')
+    .set({ created_at: new Date(Date.now() - ms).toISOString(), reauthenticated_at: null })
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 export const me = (app: FastifyInstance, token: string) =>

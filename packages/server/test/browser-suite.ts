@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { getTestInstance, type TestInstance } from './helpers.js';
 
 export interface BrowserSuiteOptions {
@@ -55,4 +55,22 @@ export function useBrowserSuite(o: BrowserSuiteOptions) {
     },
     shot: (page: Page, name: string) => page.screenshot({ path: path.join(o.shots, `${name}.png`) }),
   };
+}
+
+/** The statuses the server answers to the page's POSTs to `url`, in order (filled while the page runs). */
+export function postStatuses(page: Page, url: string): number[] {
+  const statuses: number[] = [];
+  page.on('response', (r) => {
+    if (r.request().method() === 'POST' && r.url().endsWith(url)) statuses.push(r.status());
+  });
+  return statuses;
+}
+
+/** Nothing on the page is wider than the window: no sideways scroll. */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const { scroll, client } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
+  expect(scroll, 'the page scrolls sideways').toBeLessThanOrEqual(client);
 }

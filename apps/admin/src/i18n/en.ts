@@ -362,6 +362,8 @@ const en: typeof zh = {
     regenerate: 'New recovery codes',
     regeneratePrompt: 'Enter your current password. Once the new codes are made, every old one stops working.',
     currentPassword: 'Current password',
+    reauthTitle: 'Confirm it is you',
+    reauthPrompt: 'To protect your account, enter your current password again to continue setting up two-step sign-in.',
     copyAll: 'Copy all',
     copied: 'Copied',
     copyFailed: 'Could not copy: download them or write them down',

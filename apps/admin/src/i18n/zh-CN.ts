@@ -358,6 +358,8 @@ export default {
     regenerate: '重新生成恢复码',
     regeneratePrompt: '请输入当前密码。新的恢复码生成后，旧的恢复码全部失效。',
     currentPassword: '当前密码',
+    reauthTitle: '验证身份',
+    reauthPrompt: '为了保护你的账号，请再次输入当前密码以继续设置两步验证。',
     copyAll: '复制全部',
     copied: '已复制',
     copyFailed: '复制失败，请下载或手动抄写',
