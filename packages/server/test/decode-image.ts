@@ -34,3 +34,27 @@ export function decodePng(png: Buffer, format?: ZxingFormat): { format: string; 
   const segments = result.getResultMetadata()?.get(zxing.ResultMetadataType.BYTE_SEGMENTS) as Uint8Array[] | undefined;
   return { format: BarcodeFormat[result.getBarcodeFormat()], text: result.getText(), bytes: segments?.[0] };
 }
+
+/**
+ * The data codewords ZXing reads from a Data Matrix or PDF417 image (before it interprets them), with the text it
+ * makes of them: to check what a symbol carries beyond what ZXing-js interprets, such as an ECI marker (ZXing-js
+ * skips the Data Matrix ECI codeword 241 and reads the ECI number after it as an ASCII codeword, and reads the PDF417
+ * ECI codewords 927 n without applying the character set).
+ */
+export function decodeCodewords(png: Buffer, format: 'DATA_MATRIX' | 'PDF_417'): { codewords: number[]; text: string } {
+  const parser = (format === 'DATA_MATRIX'
+    ? zxing.DataMatrixDecodedBitStreamParser
+    : zxing.PDF417DecodedBitStreamParser) as unknown as { decode: (...args: unknown[]) => unknown };
+  const original = parser.decode;
+  let codewords: number[] = [];
+  parser.decode = (...args: unknown[]) => {
+    codewords = [...(args[0] as ArrayLike<number>)];
+    return original.apply(parser, args);
+  };
+  try {
+    const { text } = decodePng(png, format);
+    return { codewords, text };
+  } finally {
+    parser.decode = original;
+  }
+}

@@ -50,7 +50,7 @@ const optionsOf = (q: Q): BarcodeOptions => ({
 const rules =
   'Numeric codes accept spaces and hyphens as typed on packaging. GS1 codes (EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, ISBN) take the digits without ' +
   'the check digit (it is computed and appended) or with it (it is verified: a wrong one is an error that gives the right one). ' +
-  'ISBN-10 is converted to its ISBN-13. 2D codes encode UTF-8 bytes without an ECI marker. Types: ' +
+  'ISBN-10 is converted to its ISBN-13. 2D codes (Data Matrix, PDF417) carry text beyond Latin-1, such as Chinese, as UTF-8 behind the ECI 26 marker, so scanners read it as UTF-8; Latin-1 text goes as is. Types: ' +
   typeList;
 
 export default async function barcodeRoute(app: FastifyInstance) {

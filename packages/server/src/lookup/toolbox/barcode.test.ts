@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodePng, type ZxingFormat } from '../../../test/decode-image.js';
+import { decodeCodewords, decodePng, type ZxingFormat } from '../../../test/decode-image.js';
 import { drawBarcode, prepareBarcode, type BarcodeOptions, type BarcodeType } from './barcode.js';
 
 const opts = (type: BarcodeType, text: string, more: Partial<BarcodeOptions> = {}): BarcodeOptions => ({
@@ -93,11 +93,34 @@ describe('drawn barcodes scan back to their text (ZXing)', () => {
     expect(decoded.text).toBe(expected);
   });
 
-  it('a 2D code carries Chinese text as UTF-8 bytes', async () => {
-    const { job } = prepareBarcode(opts('datamatrix', '天机 2026'));
-    const decoded = decodePng(Buffer.from((await drawBarcode(job)).body), 'DATA_MATRIX');
-    // Without an ECI marker ZXing reads bytes as Latin-1; the bytes themselves are the UTF-8 of the text.
-    expect(Buffer.from(decoded.text, 'latin1').toString('utf8')).toBe('天机 2026');
+  it('a 2D code carries Chinese text as UTF-8 behind the ECI 26 marker, so scanners read UTF-8 (issue 50)', async () => {
+    const texts = ['天机 2026', '你好，世界', '价格 ^ 上涨 5%', '北京市海淀区中关村大街 1 号', '😀 表情', '€ 与 ¥'];
+    for (const text of texts) {
+      const utf8 = Buffer.from(text, 'utf8').toString('latin1');
+      // Data Matrix: ECI codeword 241, then 27 (ECI 26 + 1), then the bytes (ZXing-js reads the 27 as ASCII 26).
+      const dm = decodeCodewords(
+        Buffer.from((await drawBarcode(prepareBarcode(opts('datamatrix', text)).job)).body),
+        'DATA_MATRIX',
+      );
+      expect(dm.codewords.slice(0, 2), text).toEqual([241, 27]);
+      expect(dm.text, text).toBe(`\x1a${utf8}`);
+      // PDF417: after the length descriptor, ECI codeword 927 with the ECI number 26, then the bytes.
+      const pdf = decodeCodewords(
+        Buffer.from((await drawBarcode(prepareBarcode(opts('pdf417', text)).job)).body),
+        'PDF_417',
+      );
+      expect(pdf.codewords.slice(1, 3), text).toEqual([927, 26]);
+      expect(pdf.text, text).toBe(utf8);
+    }
+  });
+
+  it('a 2D code of Latin-1 text carries no ECI marker (ISO-8859-1 is the symbols’ default)', async () => {
+    const dm = decodeCodewords(
+      Buffer.from((await drawBarcode(prepareBarcode(opts('datamatrix', 'Café ^ 1')).job)).body),
+      'DATA_MATRIX',
+    );
+    expect(dm.codewords[0]).not.toBe(241);
+    expect(dm.text).toBe('Café ^ 1');
   });
 
   it('an SVG carries its size and no text of the input as markup', async () => {

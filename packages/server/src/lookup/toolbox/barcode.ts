@@ -147,13 +147,20 @@ const any =
     return { text, checkDigit: null };
   };
 
+/** ECI 26: the bytes that follow are UTF-8 (ISO/IEC 15424 and AIM's ECI register). */
+const ECI_UTF8 = '^ECI000026';
+
 /**
- * The bytes a 2D symbol carries, as the one-byte-per-character string bwip-js takes. Their default character set is
- * ISO-8859-1, so such text goes as is; beyond it (Chinese) bwip-js would keep only the low byte of each code unit,
- * so the text is written as its UTF-8 bytes, which phone scanners assume for non-Latin text without an ECI marker.
+ * What a 2D symbol carries, as the bwip-js options for it (one byte per character). The symbols' default character
+ * set is ISO-8859-1, so such text goes as is. Text beyond it (Chinese) goes as its UTF-8 bytes behind the ECI 26
+ * marker, so ZXing and phone scanners know to read UTF-8 rather than guess (without it ZXing shows Latin-1
+ * mojibake). The marker is written `^ECI000026` with `parsefnc`, under which a caret of the text is written `^^`.
  */
-const bytesFor2d = (text: string) =>
-  [...text].every((ch) => ch.codePointAt(0)! <= 0xff) ? text : Buffer.from(text, 'utf8').toString('latin1');
+function symbolText2d(text: string): { text: string; parsefnc?: true } {
+  if ([...text].every((ch) => ch.codePointAt(0)! <= 0xff)) return { text };
+  const bytes = Buffer.from(text, 'utf8').toString('latin1');
+  return { text: `${ECI_UTF8}${bytes.replaceAll('^', '^^')}`, parsefnc: true };
+}
 
 export const SYMBOLOGIES: Record<BarcodeType, Symbology> = {
   code128: {
@@ -256,7 +263,7 @@ export function prepareBarcode(o: BarcodeOptions): { job: BarcodeJob; prepared: 
   const prepared = sym.prepare(o.text);
   const bwip = {
     bcid: sym.bcid,
-    text: sym.twoD ? bytesFor2d(prepared.text) : prepared.text,
+    ...(sym.twoD ? symbolText2d(prepared.text) : { text: prepared.text }),
     scale: o.scale,
     ...(sym.twoD ? {} : { height: o.height, includetext: o.includeText, textxalign: 'center' }),
     paddingwidth: sym.twoD ? 2 : 10,
