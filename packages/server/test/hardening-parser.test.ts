@@ -183,6 +183,19 @@ describe('over keep-alive connections', () => {
       expect(JSON.parse(res.body)).toEqual({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/Host/) });
     });
 
+    it('a request with two Host headers gets a 400 envelope naming Host, and the connection closes (issue 50)', async () => {
+      for (const hosts of ['Host: t\r\nHost: evil.example\r\n', 'Host: t\r\nhOsT: t\r\n']) {
+        const all = responses(await exchange(port(), Buffer.concat([get(bmi), get(bmi, hosts), get(bmi)])));
+        expect(all.map((r) => r.status)).toEqual([200, 400]);
+        expectEnvelope(all[1], 400, /Host 请求头重复/);
+        expect(all[1].headers['access-control-allow-origin']).toBe('*');
+        expect(all[1].headers.connection).toBe('close');
+      }
+      const [admin] = responses(await exchange(port(), get('/api/auth/me', 'Host: a\r\nHost: b\r\n')));
+      expect(admin.status).toBe(400);
+      expect(JSON.parse(admin.body)).toEqual({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/Host/) });
+    });
+
     it('an HTTP/1.0 request needs no Host', async () => {
       const [res] = responses(await exchange(port(), `GET ${bmi} HTTP/1.0\r\n\r\n`));
       expect(res.status).toBe(200);

@@ -28,6 +28,10 @@ const NO_HOST: Message = [
   '缺少 Host 请求头：HTTP/1.1 请求必须带 Host（如 Host: api.example.com）',
   'the Host header is required in HTTP/1.1 requests',
 ];
+const TWO_HOSTS: Message = [
+  'Host 请求头重复：一个请求只能有一个 Host（如 Host: api.example.com）',
+  'a request must carry exactly one Host header',
+];
 const CONNECT: Message = [
   '不支持 CONNECT 方法：本服务不是代理，请求方法只能是 GET、HEAD、OPTIONS（管理接口另有 POST、PUT、PATCH、DELETE）',
   'CONNECT is not supported: this service is not a proxy',
@@ -191,19 +195,32 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, messa
   res.writeHead(status, { ...headers, ...length, ...(close ? { connection: 'close' } : {}) }).end(body);
 }
 
+/** Whether the request has more than one Host header (Node keeps the first in `headers` and drops the others). */
+function twoHosts(req: IncomingMessage): boolean {
+  const raw = req.rawHeaders;
+  let seen = 0;
+  for (let i = 0; i < raw.length; i += 2)
+    if (raw[i].length === 4 && raw[i].toLowerCase() === 'host' && ++seen > 1) return true;
+  return false;
+}
+
 /**
  * The requests Node itself would answer bare, answered like the parser's refusals: an HTTP/1.1 request without Host
  * (400, and the connection closes, as Node does; needs `http: { requireHostHeader: false }` so that it reaches us),
- * an Expect other than 100-continue (417), CONNECT (405 and the connection closes: this service is no proxy).
+ * an Expect other than 100-continue (417), CONNECT (405 and the connection closes: this service is no proxy). And one
+ * Node lets through: a request with two Host headers, which RFC 9112 (3.2) says a server must refuse with 400 (Node
+ * would answer for the first while a proxy in front may have routed by the other); the connection closes.
  */
 export function refuseBareRequests(app: FastifyInstance): void {
   const server = app.server;
-  // Node has no event for a missing Host: the check sits in front of Fastify's request listener (one property read).
+  // Node has no event for a missing or repeated Host: the checks sit in front of Fastify's request listener (a
+  // property read, and a pass over the raw header names).
   const [fastifyHandler] = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
   server.removeListener('request', fastifyHandler);
   server.on('request', (req, res) => {
     if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1)
       return refuse(req, res, 400, NO_HOST, true);
+    if (twoHosts(req)) return refuse(req, res, 400, TWO_HOSTS, true);
     fastifyHandler(req, res);
   });
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
