@@ -7,6 +7,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { recordAudit } from '../src/admin/audit/recorder.js';
 import { MENUS } from '../src/catalogue.js';
 import { totpCode } from '../src/admin/auth/totp.js';
 import { EXIT, type CliIo } from '../src/cli/admin-commands.js';
@@ -160,6 +161,44 @@ describeEachDb('copy-database, backup and restore', (source) => {
       expect(run.text()).toContain('不一致：audit_logs。不要使用这份目标');
     } finally {
       await target.close();
+    }
+  });
+
+  it('copies one consistent snapshot while another connection writes to the source', SLOW, async () => {
+    // SQLite: a file (an in-memory database has one connection), written by a second connection; PostgreSQL: the
+    // app's pool, another connection than the copy's read transaction.
+    const file = path.join(dir, `${source}-live.db`);
+    if (source === 'sqlite') writeFileSync(file, t.db.snapshot!());
+    const live = source === 'sqlite' ? openDatabase(`sqlite:${file}`) : t.db;
+    const writer = source === 'sqlite' ? openDatabase(`sqlite:${file}`) : t.db;
+    const target = await freshDb(other);
+    try {
+      const audit = async (db: Db) => (await checkTables(db)).find((c) => c.table === 'audit_logs')!;
+      const before = await audit(live);
+      const run = captured();
+      let wrote = false;
+      const tamper = async (table: string, rows: Row[]) => {
+        if (table === 'users' && !wrote) {
+          wrote = true;
+          await recordAudit(writer.kysely, {
+            actorId: null,
+            actorUsername: '(test)',
+            ip: 'local',
+            action: 'test.during-copy',
+            targetType: 'user',
+            targetId: null,
+          });
+        }
+        return rows;
+      };
+      expect(await copyDatabase(live, target, run.io, { tamper }), run.text()).toBe(EXIT.OK);
+      expect(wrote).toBe(true);
+      expect(await audit(target)).toEqual(before);
+      expect((await audit(live)).rows).toBe(before.rows + 1);
+      if (source === 'sqlite') expect(run.text()).toContain('注意：复制期间有别的进程写了源数据库');
+    } finally {
+      await target.close();
+      if (source === 'sqlite') await Promise.all([live.close(), writer.close()]);
     }
   });
 

@@ -42,8 +42,11 @@ export interface TransferOptions {
   replace?: boolean;
   /** How the target is named in messages (its URL without the password). */
   targetLabel?: string;
-  /** Tests only: what is written of each batch read, to break a copy on purpose and see the check catch it. */
-  tamper?: (table: TableName, rows: Row[]) => Row[];
+  /**
+   * Tests only: what is written of each batch read, to break a copy on purpose and see the check catch it, or to
+   * write to the source from elsewhere mid-copy and see the snapshot hold.
+   */
+  tamper?: (table: TableName, rows: Row[]) => Row[] | Promise<Row[]>;
 }
 
 /** A database URL with its password replaced, for messages. */
@@ -199,7 +202,7 @@ export async function copyDatabase(source: Db, target: Db, io: CliIo, opts: Tran
       async function* read() {
         for await (const rows of reader.batches(table, columns[table])) {
           for (const r of rows) sum.add(r);
-          yield opts.tamper ? opts.tamper(table, rows) : rows;
+          yield opts.tamper ? await opts.tamper(table, rows) : rows;
         }
       }
       await writeWithProgress(io, target, table, columns[table], total, read()).catch((e) =>
