@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { BACKUP_FORMAT, BACKUP_VERSION, BackupWriter, backupTables, verifyBackup } from '../db/backup-file.js';
+import {
+  BACKUP_FORMAT,
+  BACKUP_VERSION,
+  BackupWriter,
+  backupHeader,
+  backupTables,
+  verifyBackup,
+} from '../db/backup-file.js';
 import { openDatabase, type Db } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
 import {
@@ -86,10 +93,10 @@ async function checkSource(source: Db): Promise<string[]> {
 }
 
 /**
- * Makes `db` an empty database of this code's schema version: refuses one of a newer version, and one holding rows
- * unless `replace`; migrates it; empties it when `replace`. Nothing is written before the refusals.
+ * Refuses, before anything is written, a database of a newer schema version, and one holding rows unless `replace`.
+ * Returns what it holds ('users 3 行、…'), for makeEmpty.
  */
-async function prepareEmpty(db: Db, what: string, io: CliIo, replace: boolean): Promise<void> {
+async function checkEmpty(db: Db, what: string, replace: boolean): Promise<string | undefined> {
   const problem = versionProblem(await reach(what, () => appliedMigrations(db)), what, true);
   if (problem) throw new TransferError(problem);
   const found = await rowsFound(db);
@@ -97,11 +104,15 @@ async function prepareEmpty(db: Db, what: string, io: CliIo, replace: boolean): 
     throw new TransferError(
       `${what}不是空的，里面有：${found}。确认这些数据可以丢弃后加 --replace（先清空再写入），或换一个空的数据库`,
     );
+  return found;
+}
+
+/** Migrates a database checkEmpty accepted, and empties it when it held rows (`--replace`). */
+async function makeEmpty(db: Db, what: string, io: CliIo, found: string | undefined): Promise<void> {
   await migrateToLatest(db);
-  if (found) {
-    await clearTables(db);
-    io.out(`已清空${what}原有的数据（--replace）：${found}`);
-  }
+  if (!found) return;
+  await clearTables(db);
+  io.out(`已清空${what}原有的数据（--replace）：${found}`);
 }
 
 function sameColumns(a: Record<string, string[]>, b: Record<string, string[]>, what: string): void {
@@ -180,12 +191,8 @@ async function undo(target: Db, what: string, e: unknown): Promise<never> {
 /** `copy-database`: every row of `source` into the empty `target`, then the check. Returns the exit code. */
 export async function copyDatabase(source: Db, target: Db, io: CliIo, opts: TransferOptions = {}): Promise<number> {
   await checkSource(source);
-  await prepareEmpty(
-    target,
-    `目标数据库${opts.targetLabel ? `（${opts.targetLabel}）` : ''}`,
-    io,
-    opts.replace ?? false,
-  );
+  const what = `目标数据库${opts.targetLabel ? `（${opts.targetLabel}）` : ''}`;
+  await makeEmpty(target, what, io, await checkEmpty(target, what, opts.replace ?? false));
   const columns = await schemaOf(source);
   sameColumns(columns, await schemaOf(target), '源和目标');
   // SQLite tells a connection whether another one committed since it last asked: a server still writing.
@@ -266,18 +273,23 @@ export async function restoreDatabase(
   io: CliIo,
   opts: TransferOptions = {},
 ): Promise<number> {
-  const { header, checks } = await verifyBackup(file);
-  const problem = versionProblem(header.migrations, '备份文件');
+  const problem = versionProblem((await backupHeader(file)).migrations, '备份文件');
   if (problem) throw new TransferError(problem);
+  const found = await checkEmpty(target, '数据库', opts.replace ?? false);
+  const started = Date.now();
+  const { header, checks } = await verifyBackup(file);
   io.out(`备份文件完整（${header.createdAt} 从 ${header.dialect} 备份，${header.tables.length} 张表）。`);
-  await prepareEmpty(target, '数据库', io, opts.replace ?? false);
+  await makeEmpty(target, '数据库', io, found);
   const columns = await schemaOf(target);
   sameColumns(Object.fromEntries(header.tables.map((t) => [t.name, t.columns])), columns, '备份文件和数据库');
   for await (const { table, batches } of backupTables(file, batchSize)) {
     const total = header.tables.find((t) => t.name === table)!.rows;
     await writeWithProgress(io, target, table, columns[table], total, batches).catch((e) => undo(target, '数据库', e));
   }
-  return printChecks(io, ['文件', '数据库'], checks, await checkTables(target)) ? EXIT.OK : EXIT.FAILED;
+  const checked = Date.now();
+  const same = printChecks(io, ['文件', '数据库'], checks, await checkTables(target));
+  io.out(`恢复用时 ${seconds(checked - started)}（含先把文件完整读一遍），核对用时 ${seconds(Date.now() - checked)}。`);
+  return same ? EXIT.OK : EXIT.FAILED;
 }
 
 /** The configured database as a source: a SQLite file must exist (opening would create an empty one). */

@@ -108,6 +108,18 @@ function headerOf(file: string, line: unknown): BackupHeader {
   return header;
 }
 
+/** The file's first line, checked to be a backup header (reads no further). */
+export async function backupHeader(file: string): Promise<BackupHeader> {
+  const lines = jsonLines(file);
+  try {
+    const first = await lines.next();
+    if (first.done) throw new TransferError(`${file} 是空文件，不是天机的备份文件`);
+    return headerOf(file, first.value);
+  } finally {
+    await lines.return(undefined);
+  }
+}
+
 /**
  * Reads the whole file once and checks it: the header, every row's shape, and each table's row count and checksum
  * against the header and the last line. Returns the header and the checks, or throws before anything is written.
