@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HITOKOTO_CATEGORIES } from '../lookup/daily/hitokoto.js';
 import { V1Failure, pickV1, readV1Query, renderV1, renderV1Failure, type V1Reply } from './hitokoto-v1.js';
 
@@ -63,6 +63,7 @@ const DESCRIPTION = [
   '- `encode=json|text|js` (anything else = json); `js` writes the sentence into `select` (default `.hitokoto`). `charset=gbk` answers GBK bytes. `callback` answers JSONP `;callback({...});` as `text/javascript`.',
   '- **What differs on purpose:** `select` is escaped (hitokoto.cn pastes it into the script, so a crafted link runs code on the embedding page); a `callback` that is not a function name is a 400; the category is drawn by its weight (every sentence in range equally likely), not uniformly; `creator_uid` and `reviewer` are 0 and `id` is derived from `uuid`.',
   '- Same as the rest of the public API: open CORS, the same rate limit (429 in this surface’s `{status, message}` shape), API keys as `/api/hitokoto` (group 每日 daily: a key limited to other groups is 403, a key required for daily is 401 without one, all in the `{status, message}` shape), no caching headers (every call is a new pick). Counted in usage as its own endpoint.',
+  '- Another method or a path below `/hitokoto/` is HTTP 404 in the same `{status, message, data: [], ts}` shape, whatever its body.',
 ].join('\n');
 
 /** Statuses a caller acts on differently from a bad query (fix the key, wait): answered as they are. */
@@ -73,14 +74,45 @@ function send(reply: FastifyReply, r: V1Reply) {
 }
 
 /**
+ * Errors before the handler (a refused key, the rate limit) in this surface's shape, never the envelope of /api; a
+ * key refused keeps its status (401 invalid or required, 403 not allowed, 429 quota), as the /api routes answer.
+ */
+function sendV1Error(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  // An unknown method or path is unknown whatever its body, as under /api (plugins/error-handler.ts).
+  if (req.is404 && err.code?.startsWith('FST_ERR_CTP_')) return sendV1NotFound(req, reply);
+  const code = err.statusCode ?? 500;
+  const status = KEPT_STATUS.has(code) ? code : code < 500 ? 400 : 500;
+  if (status === 500) req.log.error({ err }, 'hitokoto drop-in failed');
+  const message = status === 500 ? '服务器内部错误，请稍后重试' : err.message;
+  for (const [k, v] of Object.entries((err as { headers?: Record<string, string> }).headers ?? {})) reply.header(k, v);
+  return send(reply, renderV1Failure(new V1Failure(status, message), { charset: 'utf-8' }));
+}
+
+/** Another method or a path under /hitokoto/ that does not exist, in hitokoto.cn's shape. */
+function sendV1NotFound(req: FastifyRequest, reply: FastifyReply) {
+  const path = req.url.split('?')[0].slice(0, 80);
+  const message = `接口不存在：${req.method} ${path}（hitokoto.cn 兼容接口只有 GET /hitokoto/）`;
+  return send(reply, renderV1Failure(new V1Failure(404, message), { charset: 'utf-8' }));
+}
+
+/**
  * The drop-ins: other services' public APIs answered exactly as they answer, outside /api, so their clients only
- * change the host. One so far, `GET /hitokoto/` (and `/hitokoto`: the router ignores a trailing slash): hitokoto.cn's
- * v1 root over the same sentence library as `/api/hitokoto` (the content store's in-memory snapshot).
+ * change the host. One so far, registered under the prefix `/hitokoto` (lookup/index.ts): `GET /hitokoto/` (and
+ * `/hitokoto`: the router ignores a trailing slash), hitokoto.cn's v1 root over the same sentence library as
+ * `/api/hitokoto` (the content store's in-memory snapshot). Everything under the prefix fails in hitokoto.cn's shape
+ * `{status, message, data: [], ts}`: another method or path (404, whatever its body), a refused key or the rate
+ * limit.
  */
 export default async function dropIns(app: FastifyInstance) {
+  app.setErrorHandler(sendV1Error);
+  // Whatever the body: an unknown method's body is read (and may be refused) before this runs; sendV1Error sends here.
+  app.setNotFoundHandler(sendV1NotFound);
   app.route({
     method: 'GET',
-    url: '/hitokoto/',
+    url: '/',
+    // One route, `/hitokoto/` (what usage and the API reference name); the router's ignoreTrailingSlash serves
+    // `/hitokoto` by it. Fastify's default would register `/hitokoto` as a second route.
+    prefixTrailingSlash: 'slash',
     // The same sentences as /api/hitokoto, so the same group: a key's `groups` allow-list and the require-key policy
     // treat both alike (an operator who closes 每日 to anonymous callers closes its drop-in too).
     config: { area: 'other', countsUsage: true, lookupGroup: 'daily' },
@@ -108,17 +140,6 @@ export default async function dropIns(app: FastifyInstance) {
     },
     // The schema documents; hitokoto.cn reads any value leniently (readV1Query), so nothing is refused by a validator.
     validatorCompiler: () => () => true,
-    // Errors before the handler (a refused key, the rate limit) in this surface's shape, never the envelope of /api;
-    // a key refused keeps its status (401 invalid or required, 403 not allowed, 429 quota), as the /api routes answer.
-    errorHandler: (err: FastifyError, req, reply) => {
-      const code = err.statusCode ?? 500;
-      const status = KEPT_STATUS.has(code) ? code : code < 500 ? 400 : 500;
-      if (status === 500) req.log.error({ err }, 'hitokoto drop-in failed');
-      const message = status === 500 ? '服务器内部错误，请稍后重试' : err.message;
-      for (const [k, v] of Object.entries((err as { headers?: Record<string, string> }).headers ?? {}))
-        reply.header(k, v);
-      return send(reply, renderV1Failure(new V1Failure(status, message), { charset: 'utf-8' }));
-    },
     handler: (req, reply) => {
       const { query, failure } = readV1Query(req.query as Record<string, unknown>);
       if (failure) return send(reply, renderV1Failure(failure, query));

@@ -77,5 +77,6 @@ export default async function lookupApi(app: FastifyInstance) {
     },
     { prefix: '/api' },
   );
-  await app.register(dropIns);
+  // Under its own prefix, so that its 404 and error handlers answer everything below /hitokoto in its shape.
+  await app.register(dropIns, { prefix: '/hitokoto' });
 }

@@ -19,6 +19,8 @@ export default fp(
   async (app) => {
     app.decorateRequest('callerError', false);
     app.setErrorHandler((err: FastifyError & Partial<AppError>, req, reply) => {
+      // An unknown path is unknown whatever its body: the body is read (and refused) before the 404 handler runs.
+      if (req.is404 && typeof err.code === 'string' && err.code.startsWith('FST_ERR_CTP_')) return notFound(req, reply);
       const area = areaOf(req);
       if (err instanceof AppError) {
         for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
@@ -27,19 +29,22 @@ export default fp(
       return sendAdminError(err, req, reply);
     });
 
-    app.setNotFoundHandler((req, reply) => {
-      const path = req.url.split('?')[0];
-      if (areaOfUrl(req.url) === 'admin') {
-        return reply
-          .code(404)
-          .header('cache-control', NO_STORE)
-          .send({ code: 'NOT_FOUND', message: `no route ${req.method} ${path}` });
-      }
-      return reply.code(404).send(fail(404, `接口不存在：${req.method} ${truncate(path)}（未知路径，请查看 /docs）`));
-    });
+    app.setNotFoundHandler(notFound);
   },
   { name: 'error-handler' },
 );
+
+/** An unknown path (or method), in its area's body. */
+function notFound(req: FastifyRequest, reply: FastifyReply) {
+  const path = req.url.split('?')[0];
+  if (areaOfUrl(req.url) === 'admin') {
+    return reply
+      .code(404)
+      .header('cache-control', NO_STORE)
+      .send({ code: 'NOT_FOUND', message: `no route ${req.method} ${path}` });
+  }
+  return reply.code(404).send(fail(404, `接口不存在：${req.method} ${truncate(path)}（未知路径，请查看 /docs）`));
+}
 
 /**
  * Errors the router raises before any route or hook runs: a malformed percent-escape in the path, an over-long path
