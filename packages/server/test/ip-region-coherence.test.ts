@@ -9,22 +9,14 @@ import { placeKey, subdivision } from '../src/lookup/life/ip-gazetteer.js';
 import { ChinaCityNames, cityPinyin, OfflineIpRegionProvider } from '../src/lookup/life/ip-region.js';
 import { openIpSources, type CityPlace } from '../src/lookup/life/ip-region-sources.js';
 import { loadPostcodes } from '../src/lookup/shared/postcodes.js';
+import { seededRng } from '../src/lookup/shared/rng.js';
 
 const ADDRESSES = 10_000;
 
-/** A fixed sequence of public-looking IPv4 addresses (xorshift32): the same 10,000 on every run. */
+/** A fixed sequence of IPv4 addresses outside 0/8 and the multicast and reserved blocks: the same on every run. */
 function* addresses(count: number): Generator<string> {
-  let x = 0x9e3779b9;
-  const next = () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return x >>> 0;
-  };
-  for (let i = 0; i < count; i++) {
-    const n = next();
-    yield [1 + ((n >>> 24) % 223), (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
-  }
+  const rng = seededRng('issue-50 addresses');
+  for (let i = 0; i < count; i++) yield [1 + rng.int(223), rng.int(256), rng.int(256), rng.int(256)].join('.');
 }
 
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { convertColor } from './color-convert.js';
 import { cmykOf } from './color-space.js';
+import { seededRng } from './rng.js';
 
 describe('colour conversion', () => {
   it('converts Tailwind blue-500 #3b82f6 into every notation', () => {
@@ -84,18 +85,11 @@ describe('colour conversion', () => {
   });
 
   it('reads back every notation it prints as the same colour, in gamut, for 1,000 random colours', () => {
-    // xorshift32: the same 1,000 colours on every run.
-    let x = 0x2545f491;
-    const next = () => {
-      x ^= x << 13;
-      x ^= x >>> 17;
-      x ^= x << 5;
-      return x >>> 0;
-    };
+    const rng = seededRng('issue-50 colours'); // the same 1,000 colours on every run
     const notations = ['rgb', 'hsl', 'hwb', 'cmyk', 'lab', 'lch', 'oklab', 'oklch'] as const;
     const differ: string[] = [];
     for (let i = 0; i < 1000; i++) {
-      const hex = `#${(next() & 0xffffff).toString(16).padStart(6, '0')}`;
+      const hex = `#${rng.int(0x1000000).toString(16).padStart(6, '0')}`;
       const c = convertColor(hex);
       for (const n of notations) {
         let back: string;
