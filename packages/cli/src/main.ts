@@ -12,6 +12,7 @@ import * as menus from './commands/menus.js';
 import * as profiles from './commands/profiles.js';
 import * as roles from './commands/roles.js';
 import * as sessions from './commands/sessions.js';
+import * as totp from './commands/totp.js';
 import * as users from './commands/users.js';
 import { CliError, describeFailure, EXIT, reportFailure } from './output.js';
 
@@ -22,7 +23,7 @@ export function buildProgram(): Command {
     .option('--json', '输出 JSON（给脚本用）')
     .showHelpAfterError('（用 --help 查看用法）')
     .exitOverride();
-  for (const group of [auth, users, roles, menus, content, audit, sessions, loginLog, keys, profiles])
+  for (const group of [auth, totp, users, roles, menus, content, audit, sessions, loginLog, keys, profiles])
     group.register(program);
   return program;
 }
