@@ -68,6 +68,15 @@ export interface ClientDriver {
   /** The refresh token the client keeps (to play the thief who uses it first). */
   storedRefreshToken(): Promise<string>;
   logout(): Promise<void>;
+  /**
+   * Turns on TOTP from the signed-in session the way the client offers it (setup, then a code from `authenticator`
+   * given the secret), giving `password` if and when the client asks the user to confirm who they are. Says whether
+   * it asked and which recovery codes it showed. Absent while the client's surface for it is pending.
+   */
+  enrolTotp?(
+    password: string,
+    authenticator: (secret: string) => string,
+  ): Promise<{ askedForPassword: boolean; recoveryCodes: string[] }>;
   /** True while the client shows a signed-in user. */
   signedIn(): Promise<boolean>;
   /**

@@ -283,6 +283,31 @@ export const SCENARIOS: Scenario[] = [
       expect((await d.identity()).shownName).toBe(user.username);
     },
   },
+  {
+    id: 'reauth-before-totp',
+    title: {
+      zh: '登录超过 10 分钟的会话开启两步验证前要再次输入密码',
+      en: 'a session signed in over ten minutes ago re-enters the password before enrolling TOTP',
+    },
+    clients: {
+      sdk: { via: '`setupTotp()` throws ReauthRequiredError; `setupTotp({ password })` re-authenticates and retries' },
+      cli: {
+        via: '`tianji totp setup` exits 3 (REAUTH_REQUIRED) without a terminal; again with `--password-stdin`, then `tianji totp enable --code`',
+      },
+      web: { pending: 'the desktop re-authentication dialog (the web apps’ own work)' },
+      mobile: { pending: 'the phone re-authentication sheet (the web apps’ own work)' },
+    },
+    async run(d, world) {
+      const user = await world.user('reauth', { [USERS]: 1 });
+      await d.signIn(user.username, user.password);
+      await world.ageSessions(user);
+      const enrolled = await d.enrolTotp!(user.password, (secret) => world.authenticator(secret)()!);
+      expect(enrolled.askedForPassword).toBe(true);
+      expect(enrolled.recoveryCodes).toHaveLength(10);
+      expect(await world.totpEnabled(user)).toBe(true);
+      expect(await d.signedIn()).toBe(true);
+    },
+  },
 ];
 
 const mark = (c: Coverage, notes: string[]): string => {

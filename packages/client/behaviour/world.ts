@@ -7,6 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import { adminCall, createRole, createUser, PASSWORD, setGrants } from '../../server/test/admin-fixtures.js';
 import { getTestInstance, type TestInstance } from '../../server/test/helpers.js';
+import { ageSessions } from '../../server/test/reauth-fixtures.js';
 import * as OTPAuth from 'otpauth';
 import { createSession } from '../src/index.js';
 
@@ -40,6 +41,12 @@ export interface World {
    * call gives a code the server has not accepted yet (this step's, the next step's, then a recovery code).
    */
   enrolTotp(user: ScenarioUser): Promise<() => string>;
+  /** An authenticator app holding `secret`: each call gives a code of the server's clock not handed out yet, or null. */
+  authenticator(secret: string): () => string | null;
+  /** Every open session of the user now looks signed in 11 minutes ago: enrolling TOTP from it asks for a proof. */
+  ageSessions(user: ScenarioUser): Promise<void>;
+  /** True once the user's TOTP is enabled (read from the database). */
+  totpEnabled(user: ScenarioUser): Promise<boolean>;
   setGrants(user: ScenarioUser, grants: Record<string, number>): Promise<void>;
   /** The operator ends every live session of the user (menu 在线会话). */
   endSessions(user: ScenarioUser): Promise<number>;
@@ -82,10 +89,38 @@ export async function startWorld(): Promise<World> {
     return res;
   };
 
+  function authenticator(secret: string) {
+    const totp = new OTPAuth.TOTP({
+      secret: OTPAuth.Secret.fromBase32(secret),
+      digits: 6,
+      period: 30,
+      algorithm: 'SHA1',
+    });
+    // The server accepts each step's code once and the neighbouring steps (±30 s): hand out steps not used yet.
+    let lastStep = -1;
+    return (): string | null => {
+      const now = Math.floor((Date.now() + clockOffset) / 30_000); // the server's clock (see stealRefreshToken)
+      const step = Math.max(now, lastStep + 1);
+      if (step > now + 1) return null;
+      lastStep = step;
+      return totp.generate({ timestamp: step * 30_000 });
+    };
+  }
+
   return {
     baseUrl,
     t,
     refreshes: () => refreshes,
+    authenticator,
+    ageSessions: (user) => ageSessions(t.db, user.username, 11 * 60_000 + clockOffset),
+    async totpEnabled(user) {
+      const row = await t.db.kysely
+        .selectFrom('users')
+        .select('totp_enabled_at')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      return row.totp_enabled_at !== null;
+    },
     async user(prefix, grants = {}, opts = {}) {
       const call = await admin();
       const username = `${prefix}-${suffix}`;
@@ -105,22 +140,7 @@ export async function startWorld(): Promise<World> {
       await own.login(user.username, user.password);
       const setup = await own.api.POST('/api/auth/totp/setup');
       if (!setup.data) throw new Error(`TOTP setup: ${setup.response.status}`);
-      const { secret } = setup.data.data;
-      const totp = new OTPAuth.TOTP({
-        secret: OTPAuth.Secret.fromBase32(secret),
-        digits: 6,
-        period: 30,
-        algorithm: 'SHA1',
-      });
-      // The server accepts each step's code once and the neighbouring steps (±30 s): hand out steps not used yet.
-      let lastStep = -1;
-      const next = (): string | null => {
-        const now = Math.floor((Date.now() + clockOffset) / 30_000); // the server's clock (see stealRefreshToken)
-        const step = Math.max(now, lastStep + 1);
-        if (step > now + 1) return null;
-        lastStep = step;
-        return totp.generate({ timestamp: step * 30_000 });
-      };
+      const next = authenticator(setup.data.data.secret);
       const enabled = await own.api.POST('/api/auth/totp/enable', { body: { code: next()! } });
       if (!enabled.data) throw new Error(`TOTP enable: ${enabled.response.status}`);
       const recovery = [...enabled.data.data.recoveryCodes];

@@ -109,6 +109,23 @@ export async function cliDriver(world: World): Promise<ClientDriver> {
     async logout() {
       await ok(['logout']);
     },
+    // Not on a terminal, so no hidden prompt: the command says to pass --password-stdin, and is run again with it.
+    async enrolTotp(password, authenticator) {
+      let setup = await tianji(['totp', 'setup', '--json']);
+      const askedForPassword = setup.code === 3 && errorOf(setup).code === 'REAUTH_REQUIRED';
+      if (askedForPassword) {
+        if (!errorOf(setup).message.includes('--password-stdin'))
+          throw new Error(`tianji totp setup did not say how to give the password: ${setup.stderr}`);
+        setup = await tianji(['totp', 'setup', '--password-stdin', '--json'], `${password}\n`);
+      }
+      if (setup.code !== 0) throw new Error(`tianji totp setup exited ${setup.code}: ${setup.stderr}`);
+      const { secret } = JSON.parse(setup.stdout) as { secret: string };
+      const enable = await ok(['totp', 'enable', '--code', authenticator(secret), '--json']);
+      return {
+        askedForPassword,
+        recoveryCodes: (JSON.parse(enable.stdout) as { recoveryCodes: string[] }).recoveryCodes,
+      };
+    },
     async signedIn() {
       return (await tianji(['whoami', '--json'])).code === 0;
     },

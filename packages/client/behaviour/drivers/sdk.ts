@@ -2,6 +2,7 @@
 import {
   ApiError,
   MfaRequiredError,
+  ReauthRequiredError,
   SessionEndedError,
   createSession,
   memoryStorage,
@@ -89,6 +90,17 @@ export async function sdkDriver(world: World): Promise<ClientDriver> {
     async shownReason() {
       if (session.signedIn) await outcome(listUsers);
       return ended ? { code: ended.code, message: ended.message } : null;
+    },
+    async enrolTotp(password, authenticator) {
+      // As an app does: try, and on ReauthRequiredError ask for the password and pass it to the same method.
+      let askedForPassword = false;
+      const setup = await session.setupTotp().catch((e: unknown) => {
+        if (!(e instanceof ReauthRequiredError)) throw e;
+        askedForPassword = true;
+        return session.setupTotp({ password });
+      });
+      const { recoveryCodes } = await session.enableTotp(authenticator(setup.secret));
+      return { askedForPassword, recoveryCodes };
     },
     async close() {
       session.close();
