@@ -48,7 +48,7 @@ export function decodeCodewords(png: Buffer, format: 'DATA_MATRIX' | 'PDF_417'):
   const original = parser.decode;
   let codewords: number[] = [];
   parser.decode = (...args: unknown[]) => {
-    codewords = [...(args[0] as ArrayLike<number>)];
+    codewords = Array.from(args[0] as ArrayLike<number>);
     return original.apply(parser, args);
   };
   try {
