@@ -71,9 +71,9 @@ export interface ClientDriver {
   /**
    * Turns on TOTP from the signed-in session the way the client offers it (setup, then a code from `authenticator`
    * given the secret), giving `password` if and when the client asks the user to confirm who they are. Says whether
-   * it asked and which recovery codes it showed. Absent while the client's surface for it is pending.
+   * it asked and which recovery codes it showed.
    */
-  enrolTotp?(
+  enrolTotp(
     password: string,
     authenticator: (secret: string) => string,
   ): Promise<{ askedForPassword: boolean; recoveryCodes: string[] }>;

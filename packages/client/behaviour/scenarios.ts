@@ -294,14 +294,18 @@ export const SCENARIOS: Scenario[] = [
       cli: {
         via: '`tianji totp setup` exits 3 (REAUTH_REQUIRED) without a terminal; again with `--password-stdin`, then `tianji totp enable --code`',
       },
-      web: { pending: 'the desktop re-authentication dialog (the web apps’ own work)' },
-      mobile: { pending: 'the phone re-authentication sheet (the web apps’ own work)' },
+      web: {
+        via: 'the user menu’s 个人资料, 两步验证: 开启两步验证 opens the 验证身份 dialog; the password lets the setup go on, then 确认开启 with the code',
+      },
+      mobile: {
+        via: '我的 → 两步验证: 开启两步验证 opens the 验证身份 bottom sheet; the password lets the setup go on, then 确认开启 with the code',
+      },
     },
     async run(d, world) {
       const user = await world.user('reauth', { [USERS]: 1 });
       await d.signIn(user.username, user.password);
       await world.ageSessions(user);
-      const enrolled = await d.enrolTotp!(user.password, (secret) => world.authenticator(secret)()!);
+      const enrolled = await d.enrolTotp(user.password, (secret) => world.authenticator(secret)()!);
       expect(enrolled.askedForPassword).toBe(true);
       expect(enrolled.recoveryCodes).toHaveLength(10);
       expect(await world.totpEnabled(user)).toBe(true);

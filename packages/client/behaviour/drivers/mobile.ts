@@ -9,7 +9,7 @@ import type { MenuNode } from '../../src/index.js';
 import { pointsIn } from '../../src/index.js';
 import { findMenu, type ClientDriver, type Outcome } from '../driver.js';
 import type { World } from '../world.js';
-import { EVENT_NOTICE_GRACE_MS, lastMeAnswer, maskIn, settle, sharedBrowser } from './web.js';
+import { EVENT_NOTICE_GRACE_MS, enrolTotpOnPage, lastMeAnswer, maskIn, settle, sharedBrowser } from './web.js';
 import { MENUS } from '../../../server/src/catalogue.js';
 
 const TOKEN_KEY = 'tianji.m.refreshToken';
@@ -238,6 +238,22 @@ export function mobileDriver() {
         await page.locator('[data-testid="sign-out"]').click();
         await page.locator('.van-dialog__confirm').click();
         await page.waitForURL(/\/m\/login/);
+      },
+      async enrolTotp(password, authenticator) {
+        // 我的 → 两步验证; the page asks for the password in a bottom sheet.
+        if (await page.locator('[data-page="me"]').count()) await openTab(page, '首页', 'home');
+        await openTab(page, '我的', 'me');
+        await navigate(page, page.locator('[data-testid="two-factor-link"]'), 'two-factor', false);
+        return enrolTotpOnPage(
+          page,
+          {
+            box: '[data-testid="reauth-sheet"]',
+            password: 'input[name="reauth-password"]',
+            confirm: '[data-testid="reauth-confirm"]',
+          },
+          password,
+          authenticator,
+        );
       },
       async signedIn() {
         const stored = await page.evaluate((k) => localStorage.getItem(k), TOKEN_KEY);

@@ -65,6 +65,47 @@ export const EVENT_NOTICE_GRACE_MS = 1000;
 export const settle = (p: Page) =>
   p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null)))));
 
+/** Where a web app asks for the current password before turning on TOTP: its container, field and confirm button. */
+export interface ProofSurface {
+  box: string;
+  password: string;
+  confirm: string;
+}
+
+/**
+ * Turns on TOTP on the app's two-step page, already open: both apps draw web-core's useTwoFactor with the same test
+ * ids (totp-start, totp-qr, totp-secret, totp-code, totp-enable, recovery-codes). Each step that the server refuses
+ * for an old sign-in opens `proof` (the desktop dialog, the phone sheet): the password goes there and the step goes on
+ * by itself. Says whether the app asked and the recovery codes it shows.
+ */
+export async function enrolTotpOnPage(
+  page: Page,
+  proof: ProofSurface,
+  password: string,
+  authenticator: (secret: string) => string,
+): Promise<{ askedForPassword: boolean; recoveryCodes: string[] }> {
+  let askedForPassword = false;
+  const asking = page.locator(`${proof.box}:visible`);
+  /** Clicks `button`, gives the password if the app asks for it, and waits for what the step shows: `next`. */
+  const step = async (button: string, next: string) => {
+    await page.click(button);
+    await page.locator(`${next}:visible, ${proof.box}:visible`).first().waitFor();
+    if (await asking.isVisible()) {
+      askedForPassword = true;
+      await asking.locator(proof.password).fill(password);
+      await asking.locator(proof.confirm).click();
+      await asking.waitFor({ state: 'hidden' });
+    }
+    await page.locator(next).first().waitFor();
+  };
+  await step('[data-testid="totp-start"]', '[data-testid="totp-qr"]');
+  const secret = ((await page.locator('[data-testid="totp-secret"]').textContent()) ?? '').trim();
+  await page.locator('input[name="totp-code"]').fill(authenticator(secret));
+  await step('[data-testid="totp-enable"]', '[data-testid="recovery-codes"] li');
+  const recoveryCodes = await page.locator('[data-testid="recovery-codes"] li').allTextContents();
+  return { askedForPassword, recoveryCodes: recoveryCodes.map((c) => c.trim()) };
+}
+
 export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, height: 860 } }) {
   return async (world: World): Promise<ClientDriver> => {
     const context: BrowserContext = await (await sharedBrowser()).newContext({
@@ -266,6 +307,22 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
         await page.locator('[data-testid="user-menu"]').click();
         await page.locator('[data-testid="logout"]').click();
         await page.waitForURL(/\/admin\/login/);
+      },
+      async enrolTotp(password, authenticator) {
+        // 个人资料 from the user menu; its two-step card asks for the password in the card's password dialog.
+        await page.locator('[data-testid="user-menu"]').click();
+        await page.locator('[data-testid="open-profile"]').click();
+        await page.locator('[data-page="profile"] [data-testid="totp-start"]').waitFor();
+        return enrolTotpOnPage(
+          page,
+          {
+            box: '[data-dialog="two-factor-password"]',
+            password: 'input[name="current-password"]',
+            confirm: '[data-testid="totp-password-confirm"]',
+          },
+          password,
+          authenticator,
+        );
       },
       async signedIn() {
         const stored = await page.evaluate(() => localStorage.getItem('tianji.refreshToken'));
