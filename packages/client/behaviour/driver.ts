@@ -47,6 +47,11 @@ export interface ClientDriver {
    * still shows no signed-in user).
    */
   signIn(username: string, password: string, totp?: () => string): Promise<void>;
+  /**
+   * The security notice the client showed after its last sign-in (the server's sentence on wrong second-step codes
+   * since the sign-in before), read as the user sees it and then dismissed as they would; null when it showed none.
+   */
+  securityNotice(): Promise<string | null>;
   /** True while the client shows that the user must first change the password (and offers that only). */
   mustChangePassword(): Promise<boolean>;
   /** Changes the signed-in user's own password, the way the client offers it. */

@@ -280,6 +280,8 @@ export const SCENARIOS: Scenario[] = [
       expect(await d.signedIn()).toBe(false);
       await d.signIn(user.username, user.password, authenticator);
       expect(await d.signedIn()).toBe(true);
+      // The owner learns of the wrong code at once, in every client (the server's sentence, shown once).
+      expect(await d.securityNotice()).toMatch(/自上次登录以来，你的账号有 1 次两步验证码输入错误/);
       expect((await d.identity()).shownName).toBe(user.username);
     },
   },

@@ -46,6 +46,7 @@ export async function cliDriver(world: World): Promise<ClientDriver> {
   const home = fs.mkdtempSync(path.join(root, 'home-'));
   const tianji = (args: string[], stdin?: string) => runCli(bundle, args, { home, stdin });
   let loginSaidMustChange = false;
+  let notice: string | null = null;
   const ok = async (args: string[]) => {
     const r = await tianji(args);
     if (r.code !== 0) throw new Error(`tianji ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
@@ -54,13 +55,17 @@ export async function cliDriver(world: World): Promise<ClientDriver> {
   return {
     kind: 'cli',
     async signIn(username, password, totp) {
+      notice = null;
       const args = ['login', '--server', world.baseUrl, '--username', username, '--password-stdin', '--json'];
       const r = await tianji(totp ? [...args, '--totp', totp()] : args, password);
       if (r.code !== 0) throw new Error(`tianji login exited ${r.code}: ${r.stderr}`);
-      loginSaidMustChange = (JSON.parse(r.stdout) as { mustChangePassword?: boolean }).mustChangePassword === true;
+      const said = JSON.parse(r.stdout) as { mustChangePassword?: boolean; securityNotice?: string };
+      loginSaidMustChange = said.mustChangePassword === true;
+      notice = said.securityNotice ?? null;
       if (loginSaidMustChange && !/必须先修改密码/.test(r.stderr))
         throw new Error(`tianji login printed no notice: ${r.stderr}`);
     },
+    securityNotice: async () => notice,
     // What `tianji login` said, while the next command is still refused for it (every command reads the user anew).
     async mustChangePassword() {
       if (!loginSaidMustChange) return false;

@@ -4,12 +4,20 @@
  * actions are tabs of one browser context (one localStorage, Web Locks and BroadcastChannel).
  * Where the phone app has no page (roles, menus, the mask) the driver reads the /api/auth/me answer it renders from.
  */
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page, Response } from 'playwright-core';
 import type { MenuNode } from '../../src/index.js';
 import { pointsIn } from '../../src/index.js';
 import { findMenu, type ClientDriver, type Outcome } from '../driver.js';
 import type { World } from '../world.js';
-import { EVENT_NOTICE_GRACE_MS, enrolTotpOnPage, lastMeAnswer, maskIn, settle, sharedBrowser } from './web.js';
+import {
+  EVENT_NOTICE_GRACE_MS,
+  enrolTotpOnPage,
+  lastMeAnswer,
+  maskIn,
+  readSecurityNotice,
+  settle,
+  sharedBrowser,
+} from './web.js';
 import { MENUS } from '../../../server/src/catalogue.js';
 
 const TOKEN_KEY = 'tianji.m.refreshToken';
@@ -30,6 +38,7 @@ export function mobileDriver() {
     const base = world.baseUrl;
     const meAnswer = lastMeAnswer(page);
     let signedInAs = '';
+    let notice: string | null = null;
     const onLogin = (p: Page) => new URL(p.url()).pathname.startsWith('/m/login');
     const tab = (p: Page, label: string) => p.locator('[data-testid="tabbar"] .van-tabbar-item', { hasText: label });
     const loadedMenus = (): MenuNode[] => (JSON.parse(meAnswer()) as { data: { menus: MenuNode[] } }).data.menus;
@@ -96,6 +105,8 @@ export function mobileDriver() {
       kind: 'mobile',
       async signIn(username, password, totp) {
         signedInAs = username;
+        notice = null;
+        let answer: Response | null = null;
         await page.goto(`${base}/m/`);
         await page.waitForURL(/\/m\/login/);
         await page.fill('input[name="username"]', username);
@@ -113,11 +124,14 @@ export function mobileDriver() {
             await shown.waitFor();
             throw new Error(`the code was refused: ${((await shown.textContent()) ?? '').trim()}`);
           }
+          answer = res;
         }
         // Home, or 我的 when the password must be changed first.
         await page.locator('[data-page="home"], [data-page="me"]').first().waitFor();
         await (await me)?.finished();
+        notice = await readSecurityNotice(page, answer);
       },
+      securityNotice: async () => notice,
       async mustChangePassword() {
         await settle(page);
         // Told by /api/auth/me: the app must now show 我的 with 修改密码 open.

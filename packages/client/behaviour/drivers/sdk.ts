@@ -50,6 +50,7 @@ export async function sdkDriver(world: World): Promise<ClientDriver> {
         await session.loginTotp(e.mfaToken, totp());
       }
     },
+    securityNotice: async () => session.securityNotice,
     async mustChangePassword() {
       return session.mustChangePassword;
     },

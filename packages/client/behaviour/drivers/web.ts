@@ -78,6 +78,22 @@ export interface ProofSurface {
  * for an old sign-in opens `proof` (the desktop dialog, the phone sheet): the password goes there and the step goes on
  * by itself. Says whether the app asked and the recovery codes it shows.
  */
+/**
+ * The sign-in's security notice as the page shows it (a dialog of class `security-notice` in both apps), when the
+ * sign-in's answer carried one: its text, after which it is dismissed with 知道了 as its reader would. Null when the
+ * answer carried none.
+ */
+export async function readSecurityNotice(page: Page, answer: Response | null): Promise<string | null> {
+  const body = answer?.ok() ? ((await answer.json()) as { data?: { securityNotice?: string } }) : undefined;
+  if (!body?.data?.securityNotice) return null;
+  const dialog = page.locator('.security-notice').first();
+  await dialog.waitFor();
+  const text = ((await dialog.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+  await dialog.getByRole('button', { name: '知道了' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  return text;
+}
+
 export async function enrolTotpOnPage(
   page: Page,
   proof: ProofSurface,
@@ -161,9 +177,13 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
     const reasonShown = () => page.locator('.signed-out-reason').first();
     const passwordForm = () => page.getByRole('dialog', { name: '修改密码' });
 
+    let notice: string | null = null;
+
     return {
       kind: 'web',
       async signIn(username, password, totp) {
+        notice = null;
+        let answer: Response | null = null;
         await page.goto(`${base}/admin/`);
         await page.waitForURL(/\/admin\/login/);
         await page.fill('input[name="username"]', username);
@@ -181,11 +201,14 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
             await shown.waitFor();
             throw new Error(`the code was refused: ${((await shown.textContent()) ?? '').trim()}`);
           }
+          answer = res;
         }
         await page.waitForURL((u) => !u.pathname.startsWith('/admin/login'));
         await page.locator('.side-menu').waitFor();
         await (await me)?.finished();
+        notice = await readSecurityNotice(page, answer);
       },
+      securityNotice: async () => notice,
       async mustChangePassword() {
         await settle(page);
         const form = passwordForm();
