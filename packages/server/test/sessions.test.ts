@@ -220,28 +220,35 @@ describeEachDb('sessions', (dialect) => {
     expect((await admin('POST', '/api/users/00000000-0000-4000-8000-000000000000/force-logout')).statusCode).toBe(404);
   });
 
-  it('an operator who is not a super administrator cannot end a super administrator’s sessions, but can end others', async () => {
+  it('a delegated operator sees why a super administrator’s sessions are not its to end, and is refused in Chinese', async () => {
     const op = await userWithGrants(t.app, admin, `op${++n}`, {
       'system:session': bitsOf(['SEARCH', 'DELETE', 'BATCH_DELETE']),
     });
     const boss = await signInFrom(t.app, ADMIN.username, CHROME_WINDOWS, 'web', ADMIN.password);
-    const [bossSession] = (await op.call('GET', `/api/sessions?keyword=${ADMIN.username}&clientKind=web`)).json().data
-      .items;
-    const refused = await op.call('DELETE', `/api/sessions/${bossSession.id}`);
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({
-      code: 'SUPER_ADMIN_PROTECTED',
-      message: expect.stringMatching(/超级管理员/),
-    });
     const { username, id } = await freshUser();
     const member = await signInFrom(t.app, username, CHROME_WINDOWS, 'web');
+    const [bossSession] = (await op.call('GET', `/api/sessions?keyword=${ADMIN.username}&clientKind=web`)).json().data
+      .items;
     const [memberSession] = (await op.call('GET', `/api/sessions?userId=${id}`)).json().data.items;
+    // The list says why before anyone confirms anything: the same sentence the refusal carries.
+    const reason = `用户「${ADMIN.username}」拥有你没有的权限（超级管理员的全部权限），你不能结束该用户的会话`;
+    expect(bossSession.deniedReason).toBe(reason);
+    expect(memberSession).not.toHaveProperty('deniedReason');
+    // A super administrator may end anyone's: no reason on any row.
+    const all = (await admin('GET', '/api/sessions?pageSize=100')).json().data.items as Array<object>;
+    expect(all.filter((s) => 'deniedReason' in s)).toEqual([]);
+
+    const refused = await op.call('DELETE', `/api/sessions/${bossSession.id}`);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ code: 'PRIVILEGE_ESCALATION', message: reason });
     // All or nothing: a batch holding the super administrator's session ends none.
-    expect(
-      (await op.call('POST', '/api/sessions/batch-delete', { ids: [memberSession.id, bossSession.id] })).statusCode,
-    ).toBe(409);
+    const batch = await op.call('POST', '/api/sessions/batch-delete', { ids: [memberSession.id, bossSession.id] });
+    expect(batch.statusCode).toBe(403);
+    expect(batch.json().message).toBe(reason);
     expect((await me(t.app, member.accessToken)).statusCode).toBe(200);
-    expect((await op.call('POST', `/api/users/${(await login(t.app)).user.id}/force-logout`)).statusCode).toBe(409);
+    const forced = await op.call('POST', `/api/users/${(await login(t.app)).user.id}/force-logout`);
+    expect(forced.statusCode).toBe(403);
+    expect(forced.json().message).toBe(reason.replace('结束该用户的会话', '强制该用户下线'));
     expect((await me(t.app, boss.accessToken)).statusCode).toBe(200);
     expect((await op.call('DELETE', `/api/sessions/${memberSession.id}`)).statusCode).toBe(204);
     expectUnauthorized(await me(t.app, member.accessToken), /会话已结束/, 'SESSION_ENDED');

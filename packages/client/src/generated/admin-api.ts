@@ -5817,7 +5817,7 @@ export interface paths {
         };
         /**
          * 列出在线会话 List live sessions
-         * @description Sessions that have not ended or expired, most recently refreshed first. Filters: userId, ip (prefix), clientKind, keyword (username or nickname).
+         * @description Sessions that have not ended or expired, most recently refreshed first. Filters: userId, ip (prefix), clientKind, keyword (username or nickname). `deniedReason` says why you may not end a row (its user holds permissions you lack).
          */
         get: {
             parameters: {
@@ -5849,7 +5849,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                items: {
+                                items: ({
                                     /** @description What signed in, from the X-Client-Kind header: web, mobile, cli, sdk or other */
                                     clientKind: "web" | "mobile" | "cli" | "sdk" | "other";
                                     /**
@@ -5890,7 +5890,10 @@ export interface paths {
                                     userAgent: string;
                                     userId: string;
                                     username: string;
-                                }[];
+                                } & {
+                                    /** @description Why you may not end this session or sign its user out everywhere (the user holds permissions you lack, a super administrator among them); absent when you may */
+                                    deniedReason?: string;
+                                })[];
                                 page: number;
                                 pageSize: number;
                                 total: number;
@@ -5920,7 +5923,7 @@ export interface paths {
         post?: never;
         /**
          * 结束会话 End a session
-         * @description Its tokens answer 401 SESSION_ENDED from their next use. Only a super administrator may end a super administrator’s session (409 SUPER_ADMIN_PROTECTED).
+         * @description Its tokens answer 401 SESSION_ENDED from their next use. Only the sessions of users whose permissions you hold (never a super administrator’s, unless you are one): otherwise 403 PRIVILEGE_ESCALATION.
          */
         delete: {
             parameters: {
@@ -5959,7 +5962,7 @@ export interface paths {
         put?: never;
         /**
          * 批量结束会话 End several sessions
-         * @description All or nothing: if one of them belongs to a super administrator and you are not one, none ends (409). Unknown or ended ids are ignored.
+         * @description All or nothing: if one of them belongs to a user whose permissions you do not hold (a super administrator, when you are not one), none ends (403 PRIVILEGE_ESCALATION). Unknown or ended ids are ignored.
          */
         post: {
             parameters: {
@@ -6313,7 +6316,7 @@ export interface paths {
         put?: never;
         /**
          * 强制用户在所有设备下线 Force a user to sign out everywhere
-         * @description token_version + 1: every token on every device answers 401 FORCED_LOGOUT from its next use. Only a super administrator may do this to a super administrator (409).
+         * @description token_version + 1: every token on every device answers 401 FORCED_LOGOUT from its next use. Only for users whose permissions you hold (never a super administrator, unless you are one): otherwise 403 PRIVILEGE_ESCALATION.
          */
         post: {
             parameters: {

@@ -16,8 +16,6 @@ export const SUPER_ADMIN_RULES = {
   lastDisable:
     'cannot disable the last active super administrator: the system must keep at least one enabled super administrator',
   lastRole: 'cannot remove the super administrator role from the last active super administrator',
-  endSessions:
-    '只有超级管理员可以结束超级管理员的会话 (only a super administrator may end a super administrator’s sessions)',
 } as const;
 
 /** Error for a violated super-administrator rule: 409 SUPER_ADMIN_PROTECTED with the rule in the message. */

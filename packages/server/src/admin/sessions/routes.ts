@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { data } from '../auth/schemas.js';
 import { actorOf } from '../shared/actor.js';
 import { DeletedSchema, IdParams, IdsBody, NoContent, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
-import { OwnSessionSchema, SessionQuery, SessionSchema } from './schemas.js';
+import { OnlineSessionSchema, OwnSessionSchema, SessionQuery } from './schemas.js';
 import type { SessionsService } from './service.js';
 import type { SessionEvents } from './events.js';
 import { MENUS } from '../../catalogue.js';
@@ -37,14 +37,15 @@ export default async function sessionRoutes(parent: FastifyInstance) {
         tags,
         summary: '列出在线会话 List live sessions',
         description:
-          'Sessions that have not ended or expired, most recently refreshed first. Filters: userId, ip (prefix), clientKind, keyword (username or nickname).',
+          'Sessions that have not ended or expired, most recently refreshed first. Filters: userId, ip (prefix), clientKind, keyword (username or nickname). ' +
+          '`deniedReason` says why you may not end a row (its user holds permissions you lack).',
         querystring: SessionQuery,
-        response: { 200: PagedSchema(SessionSchema) },
+        response: { 200: PagedSchema(OnlineSessionSchema) },
       },
     },
     async (req) => {
       const q = req.query;
-      return { data: { ...(await sessions.list(q)), page: q.page, pageSize: q.pageSize } };
+      return { data: { ...(await sessions.list(actorOf(req), q)), page: q.page, pageSize: q.pageSize } };
     },
   );
 
@@ -56,7 +57,7 @@ export default async function sessionRoutes(parent: FastifyInstance) {
         tags,
         summary: '结束会话 End a session',
         description:
-          'Its tokens answer 401 SESSION_ENDED from their next use. Only a super administrator may end a super administrator’s session (409 SUPER_ADMIN_PROTECTED).',
+          'Its tokens answer 401 SESSION_ENDED from their next use. Only the sessions of users whose permissions you hold (never a super administrator’s, unless you are one): otherwise 403 PRIVILEGE_ESCALATION.',
         params: IdParams,
         response: { 204: NoContent },
       },
@@ -75,7 +76,7 @@ export default async function sessionRoutes(parent: FastifyInstance) {
         tags,
         summary: '批量结束会话 End several sessions',
         description:
-          'All or nothing: if one of them belongs to a super administrator and you are not one, none ends (409). Unknown or ended ids are ignored.',
+          'All or nothing: if one of them belongs to a user whose permissions you do not hold (a super administrator, when you are not one), none ends (403 PRIVILEGE_ESCALATION). Unknown or ended ids are ignored.',
         body: IdsBody,
         response: { 200: DeletedSchema },
       },
@@ -91,7 +92,7 @@ export default async function sessionRoutes(parent: FastifyInstance) {
         tags,
         summary: '强制用户在所有设备下线 Force a user to sign out everywhere',
         description:
-          'token_version + 1: every token on every device answers 401 FORCED_LOGOUT from its next use. Only a super administrator may do this to a super administrator (409).',
+          'token_version + 1: every token on every device answers 401 FORCED_LOGOUT from its next use. Only for users whose permissions you hold (never a super administrator, unless you are one): otherwise 403 PRIVILEGE_ESCALATION.',
         params: IdParams,
         response: { 200: data(Type.Object({ ended: Type.Integer({ description: 'Sessions that were live' }) })) },
       },

@@ -29,6 +29,19 @@ export type SessionDto = Static<typeof SessionSchema>;
 /** A session as stored: without its 登录地点, which is looked up as it is read. */
 export type SessionRecord = Omit<SessionDto, 'location'>;
 
+/** A session in the operators' list: with why the actor may not end it, as the users list says why not per row. */
+export const OnlineSessionSchema = Type.Intersect([
+  SessionSchema,
+  Type.Object({
+    deniedReason: Type.Optional(
+      Type.String({
+        description:
+          'Why you may not end this session or sign its user out everywhere (the user holds permissions you lack, a super administrator among them); absent when you may',
+      }),
+    ),
+  }),
+]);
+
 export const OwnSessionSchema = Type.Intersect([
   SessionSchema,
   Type.Object({ current: Type.Boolean({ description: 'The session of the token making this request' }) }),

@@ -7,29 +7,35 @@ import type { Actor } from '../shared/actor.js';
 import { unique } from '../shared/actor.js';
 import { offsetOf } from '../shared/query.js';
 import { withLocation } from '../shared/location.js';
-import { isSuperAdmin, superAdminProtected, SUPER_ADMIN_RULES } from '../super-admin.js';
 import { sessionsRepository as repo } from './repository.js';
 import type { SessionFilter } from './schemas.js';
-import { EscalationGuard, type AccountAction } from '../escalation.js';
+import { EscalationGuard, privilegeEscalation, type AccountAction } from '../escalation.js';
 
 /**
- * May `actor` end the sessions of these users? The one place operator session routes ask (one call per route): only a
- * super administrator may end a super administrator's sessions (409 SUPER_ADMIN_PROTECTED), and below that only the
- * sessions of users whose grants the actor covers (403 PRIVILEGE_ESCALATION). One's own sessions are always one's own.
+ * Why `actor` may not end the sessions of each of these users (absent: it may). The one rule every operator session
+ * route and the list's `deniedReason` ask: only the sessions of users whose grants the actor covers (escalation.ts,
+ * rule 3), so below a super administrator never a super administrator's. One's own sessions are always one's own.
  */
-export async function assertMayActOnUsers(
+async function refusalsToEnd(
+  db: Kysely<Database>,
+  actor: Actor,
+  userIds: string[],
+  action: AccountAction,
+): Promise<Map<string, string>> {
+  if (actor.isSuper) return new Map();
+  const others = unique(userIds).filter((id) => id !== actor.id);
+  return (await EscalationGuard.of(db, actor)).refusalsForUsers(others, action);
+}
+
+/** Refuses (403 PRIVILEGE_ESCALATION, the reason in Chinese) when one of these users' sessions is not the actor's to end. */
+async function assertMayActOnUsers(
   db: Kysely<Database>,
   actor: Actor,
   userIds: string[],
   action: AccountAction,
 ): Promise<void> {
-  if (actor.isSuper) return;
-  const others = unique(userIds).filter((id) => id !== actor.id);
-  for (const id of others) {
-    if (await isSuperAdmin(db, id)) throw superAdminProtected(SUPER_ADMIN_RULES.endSessions);
-  }
-  // Below super administrators: only the sessions of users the actor covers (escalation.ts, rule 3).
-  await (await EscalationGuard.of(db, actor)).assertMayActOn(others, action);
+  const [first] = (await refusalsToEnd(db, actor, userIds, action)).values();
+  if (first) throw privilegeEscalation(first);
 }
 
 /** Sessions seen and ended by their own user and by operators (menu system:session). */
@@ -41,9 +47,20 @@ export class SessionsService {
     private readonly place: (ip: string) => { zh: string; en: string },
   ) {}
 
-  async list(f: SessionFilter) {
+  /** A page of live sessions, each with why the actor may not end it (`deniedReason`, absent when it may). */
+  async list(actor: Actor, f: SessionFilter) {
     const { items, total } = await repo.list(this.db, this.auth.iso(), f, f.pageSize, offsetOf(f));
-    return { items: withLocation(items, this.place), total };
+    const refusals = await refusalsToEnd(
+      this.db,
+      actor,
+      items.map((s) => s.userId),
+      '结束该用户的会话',
+    );
+    const rows = withLocation(items, this.place).map((s) => ({
+      ...s,
+      ...(refusals.has(s.userId) && { deniedReason: refusals.get(s.userId) }),
+    }));
+    return { items: rows, total };
   }
 
   /** The user's own live sessions, `current` marking the one making the request. */
