@@ -3,39 +3,25 @@
  * error line keeps its place while the field is corrected, so clicking 保存 with the caret still in that field (the
  * blur validates it and removes the error) lands on the button that was under the pointer when it went down.
  */
-import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
+('../../../packages/server/test/helpers.js');
 import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
-import { ensureBuilt, hasChromium, launchChromium, openPage, signInAdmin, VIEWPORTS } from './browser.js';
+import { ensureBuilt, hasChromium, launchChromium, signInAdmin } from './browser.js';
 
-const SHOTS = process.env.TIANJI_SHOTS;
+/** Screenshots for the issue's closing note, outside the repository (TIANJI_SHOTS to choose where). */
+const SHOTS = process.env.TIANJI_SHOTS ?? path.join(os.tmpdir(), 'tianji-shots');
 
 describe.skipIf(!hasChromium)('form errors do not move the buttons', { timeout: 90_000 }, () => {
-  let t: TestInstance;
-  let base: string;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ensureBuilt();
-    t = await getTestInstance('sqlite');
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const suite = useBrowserSuite({ build: ensureBuilt, launch: launchChromium, shots: SHOTS });
 
   it('fixing the field in error and clicking 保存 at once saves (the caret still in the field)', async () => {
     const username = `shift-${Math.random().toString(36).slice(2, 8)}`;
-    await createUser(await adminCall(t.app), username);
-    const page = await openPage(browser, VIEWPORTS[0]);
-    await signInAdmin(page, base, username, PASSWORD);
+    await createUser(await adminCall(suite.t.app), username);
+    const page = await suite.open({ viewport: { width: 1440, height: 900 } });
+    await signInAdmin(page, suite.base, username, PASSWORD);
     await page.locator('[data-testid="user-menu"]').click();
     await page.locator('[data-testid="open-password"]').click();
     const dialog = page.locator('[data-dialog="change-password"]');
@@ -50,10 +36,7 @@ describe.skipIf(!hasChromium)('form errors do not move the buttons', { timeout: 
     await dialog.locator('input[name="confirm-password"]').fill(next);
     await dialog.locator('input[name="old-password"]').fill(PASSWORD);
     expect(await oldItem.locator('.el-form-item__error').count()).toBe(1);
-    if (SHOTS) {
-      fs.mkdirSync(SHOTS, { recursive: true });
-      await page.screenshot({ path: `${SHOTS}/admin-form-error-desktop.png` });
-    }
+    await suite.shot(page, `admin-form-error-desktop`);
 
     // Where the button is before the blur: the pointer goes down there, the blur validates, the pointer comes up there.
     const box = (await save.boundingBox())!;
