@@ -183,6 +183,15 @@ export class TianjiSession {
     return this.current?.mustChangePassword ?? false;
   }
 
+  /**
+   * What the account must do before anything else, as the server decides it (every other admin route answers 403 with
+   * this code until done): change the password an operator set, or turn on the two-step sign-in a role requires.
+   */
+  get pendingStep(): 'PASSWORD_CHANGE_REQUIRED' | 'TOTP_SETUP_REQUIRED' | null {
+    if (this.mustChangePassword) return 'PASSWORD_CHANGE_REQUIRED';
+    return this.current?.totpRequired && !this.current.totpEnabled ? 'TOTP_SETUP_REQUIRED' : null;
+  }
+
   /** Revokes the refresh token on the server and forgets the session here and in every tab sharing it. */
   async logout(): Promise<void> {
     // Stop listening first: the server ends this session on logout and says so on the event stream, which must not
