@@ -26,6 +26,20 @@ const CODE_OF_EXIT: Record<number, string> = { 2: 'USAGE', 3: 'FORBIDDEN', 4: 'S
 
 export const usageError = (message: string) => new CliError(EXIT.USAGE, message);
 
+/**
+ * What to run when the account must do something first (the server answers every other command 403 with the code):
+ * one sentence, said right after `tianji login` and for any command refused so.
+ */
+export const PENDING_STEPS: Record<string, string> = {
+  PASSWORD_CHANGE_REQUIRED:
+    '当前密码由管理员设置或自动生成，必须先修改密码，其他操作才会放行：请运行 tianji password 修改密码' +
+    '（you must change your password first: run `tianji password`）',
+  TOTP_SETUP_REQUIRED:
+    '你所属的角色要求两步验证，开启前其他操作都会被拒绝：请先运行 tianji totp setup 扫描二维码，' +
+    '再运行 tianji totp enable --code <6位验证码> 开启' +
+    '（your role requires two-step sign-in: run `tianji totp setup`, then `tianji totp enable --code <code>`）',
+};
+
 /** Prints a failure on stderr: `tianji: <message>`, or with --json one JSON object scripts can read. */
 export function reportFailure(failure: CliError, asJson: boolean): void {
   process.stderr.write(
@@ -154,6 +168,8 @@ export function describeFailure(e: unknown, rejection: LastRejection = {}, serve
   }
   if (e instanceof ApiError) {
     const text = `${e.message} (${e.code})`;
+    if (e.status === 403 && Object.hasOwn(PENDING_STEPS, e.code))
+      return new CliError(EXIT.FORBIDDEN, PENDING_STEPS[e.code], e.code);
     if (e.status === 403)
       return new CliError(EXIT.FORBIDDEN, e.message.startsWith('无权限') ? text : `无权限：${text}`, e.code);
     if (e.status === 401) return new CliError(EXIT.SIGNED_OUT, `会话已结束：${text}；请重新运行 tianji login`, e.code);

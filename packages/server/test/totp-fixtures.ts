@@ -4,6 +4,7 @@ import type { Db } from '../src/db/index.js';
 import { totpCode } from '../src/admin/auth/totp.js';
 import { bearer } from './helpers.js';
 import { USER_PASSWORD, insertUser } from './auth-fixtures.js';
+import { createRole, createUser, type Call } from './admin-fixtures.js';
 
 /**
  * A new user (password USER_PASSWORD) with two-step sign-in on, enabled with the previous time step's code (accepted:
@@ -61,4 +62,16 @@ export async function wrongSecondStepCodes(app: FastifyInstance, username: strin
     });
     expect(wrong.statusCode, wrong.body).toBe(401);
   }
+}
+
+/**
+ * A new member (password PASSWORD of admin-fixtures) of a new role that requires two-step sign-in and may read the
+ * sessions and the API usage (so that the home page, once enrolled, has numbers): they have not turned it on yet, so
+ * every admin route but the enrolment's answers 403 TOTP_SETUP_REQUIRED.
+ */
+export async function totpRoleMember(admin: Call, username: string): Promise<string> {
+  const role = await createRole(admin, `r_${username}`, { 'system:session': 1, 'monitor:api': 1 });
+  const required = await admin('PATCH', `/api/roles/${role}`, { requireTotp: true });
+  expect(required.statusCode, required.body).toBe(200);
+  return createUser(admin, username, [role]);
 }

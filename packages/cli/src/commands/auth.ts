@@ -3,7 +3,7 @@ import { ApiError, MfaRequiredError, toMask, type Me } from '@tianji/client';
 import type { Command } from 'commander';
 import { readProfiles, writeProfiles } from '../config.js';
 import { action, openContext, type GlobalOptions } from '../context.js';
-import { CliError, describeFailure, EXIT, emit, fields, usageError } from '../output.js';
+import { CliError, describeFailure, EXIT, emit, fields, PENDING_STEPS, usageError } from '../output.js';
 import { ask, password } from '../prompt.js';
 import { interactive } from '../config.js';
 
@@ -100,6 +100,7 @@ export function register(program: Command): void {
               json: {
                 ...identity(me),
                 mustChangePassword: me.mustChangePassword,
+                totpSetupRequired: me.totpRequired && !me.totpEnabled,
                 ...(notice ? { securityNotice: notice } : {}),
               },
               text: `已登录：${me.username} @ ${ctx.settings.server}（配置 ${ctx.profile}）`,
@@ -113,11 +114,9 @@ export function register(program: Command): void {
                 '查看登录设备：tianji sessions list；结束可疑的登录：tianji sessions end <ID>\n' +
                 '(Security notice: review your sessions with `tianji sessions list`.)\n',
             );
-          if (me.mustChangePassword)
-            process.stderr.write(
-              '注意：当前密码由管理员设置或自动生成，必须先修改密码，其他操作才会放行。请运行 tianji password 修改密码。\n' +
-                '(You must change your password first: run `tianji password`.)\n',
-            );
+          // Something the account must do before any other command: which command does it.
+          const pending = ctx.session.pendingStep;
+          if (pending) process.stderr.write(`注意：${PENDING_STEPS[pending]}\n`);
         } catch (e) {
           throw describeFailure(e, ctx.rejection, ctx.settings.server);
         } finally {
