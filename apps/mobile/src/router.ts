@@ -71,7 +71,7 @@ router.afterEach((to) => {
 export const { signedOutNotice } = guardRouter(router, {
   session,
   onSignedOut,
-  names: { login: 'login', home: 'home', password: 'me' },
+  names: { login: 'login', home: 'home', password: 'me', totp: 'two-factor' },
   allowed: (to) => {
     const needs = to.meta.needs as RouteKey | undefined;
     return !needs || session.canCall(needs);

@@ -74,3 +74,14 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
   }));
   expect(scroll, 'the page scrolls sideways').toBeLessThanOrEqual(client);
 }
+
+/** The API paths the server answers with `status` while the page runs (filled as they come), e.g. every 403. */
+export function answeredWith(page: Page, status: number): string[] {
+  const paths: string[] = [];
+  page.on('response', (r) => {
+    const url = new URL(r.url());
+    if (r.status() === status && url.pathname.startsWith('/api/'))
+      paths.push(`${r.request().method()} ${url.pathname}`);
+  });
+  return paths;
+}

@@ -6,7 +6,7 @@
 export { createAppSession, type AppSessionOptions, type CallOptions } from './app-session';
 export { fieldErrorOf, useFieldErrors, type FieldErrors } from './field-errors';
 export { reactiveSession, signedOutHub, isHandled, type SignedOutHandler } from './reactive-session';
-export { guardRouter, type GuardOptions } from './router-guard';
+export { guardRouter, totpSetupText, type GuardOptions } from './router-guard';
 export { connection, isUnreachable, markUnreachable } from './connection';
 export { signedOutText } from './signed-out';
 export { offeredPoints, pointOfRoute, pointIcon } from './route-access';

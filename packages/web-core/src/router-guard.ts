@@ -3,15 +3,18 @@ import { ref } from 'vue';
 import type { createSession, SignOutDetail, SignOutReason } from '@tianji/client';
 import { isUnreachable, markReachable, markUnreachable } from './connection';
 import { signedOutText } from './signed-out';
-import type { Lang } from './texts';
+import { TEXTS, type Lang } from './texts';
 
 type Session = ReturnType<typeof createSession>;
 
 export interface GuardOptions {
   session: Session;
   onSignedOut: (h: (reason: SignOutReason, detail?: SignOutDetail) => void) => void;
-  /** Route names: the sign-in page, the home page, the page where a password is changed. */
-  names: { login: string; home: string; password: string };
+  /**
+   * Route names: the sign-in page, the home page, the account's own page (password, devices, sign-out), and the
+   * two-step sign-in set-up an account lands on while a role requires it and it is off.
+   */
+  names: { login: string; home: string; password: string; totp: string };
   /** Whether the signed-in user may see `to` (the menus were just reloaded). */
   allowed: (to: RouteLocationNormalized) => boolean;
   /** Shows a short message in the app's UI kit. */
@@ -27,6 +30,8 @@ export interface GuardOptions {
  *   and a page the user may no longer see is left for the home page;
  * - no session: the sign-in page, which returns to where the user was headed; signed in (in any tab) while on it: on;
  * - an account that must change its password goes to the page where it can;
+ * - an account whose role requires two-step sign-in it has not turned on goes to its set-up (or stays on its own page):
+ *   no other page mounts to fire requests the server refuses with 403 TOTP_SETUP_REQUIRED;
  * - the session ended: the sign-in page, saying why (「已退出登录」 after one's own sign-out);
  * - no answer from the server: stay, say 「无法连接服务器」 with a retry, keep the session.
  * Returns `signedOutNotice`: why the last session ended, for the sign-in page to show until the next sign-in.
@@ -40,7 +45,11 @@ export function guardRouter(router: Router, o: GuardOptions) {
     if (pending === to) pending = null;
   });
 
-  router.beforeEach(async (to) => {
+  /** While two-step sign-in must be turned on, only its set-up and the account's own page stay open. */
+  const mayStayPending = (to: RouteLocationNormalized) =>
+    session.pendingStep !== 'TOTP_SETUP_REQUIRED' || to.name === o.names.totp || to.name === o.names.password;
+
+  router.beforeEach(async (to, from) => {
     pending = to;
     if (to.meta.public) return true;
     try {
@@ -66,6 +75,11 @@ export function guardRouter(router: Router, o: GuardOptions) {
       o.notify('warning', o.texts().mustChange);
       return { name: o.names.password };
     }
+    if (!mayStayPending(to)) {
+      // The set-up itself says why; bounced from another page of the app, the user is told why the click led here.
+      if (from.matched.length > 0 && !from.meta.public) o.notify('warning', totpSetupText(o.lang?.() ?? 'zh'));
+      return { name: o.names.totp };
+    }
     if (!o.allowed(to)) {
       o.notify('error', o.texts().noPermission);
       return to.name === o.names.home ? true : { name: o.names.home };
@@ -84,8 +98,10 @@ export function guardRouter(router: Router, o: GuardOptions) {
       void router.replace(typeof to === 'string' && to.startsWith('/') ? to : '/');
       return;
     }
+    // A role now requires two-step sign-in (a 403 reloaded the user): on to its set-up.
+    if (session.user && !mayStayPending(route)) void router.replace({ name: o.names.totp });
     // The menus changed (e.g. after a 403): leave a page the user may no longer see.
-    if (session.user && !o.allowed(route)) void router.replace({ name: o.names.home });
+    else if (session.user && !o.allowed(route)) void router.replace({ name: o.names.home });
   });
 
   o.onSignedOut((reason, detail) => {
@@ -108,3 +124,6 @@ export function guardRouter(router: Router, o: GuardOptions) {
 
   return { signedOutNotice };
 }
+
+/** Why the account lands on the two-step sign-in set-up: the server's own sentence (generated ERROR_MESSAGES). */
+export const totpSetupText = (lang: Lang): string => TEXTS[lang].errors.TOTP_SETUP_REQUIRED;

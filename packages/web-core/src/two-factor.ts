@@ -24,6 +24,8 @@ export function useTwoFactor(app: AppSession, form?: FieldErrors, passwordForm?:
     signOutOthers: true,
     recoveryCodes: [] as string[],
     busy: false,
+    /** This enrolment was the one a role required: once the codes are saved, the app goes on to its home. */
+    wasRequired: false,
   });
   const enabled = computed(() => app.currentUser.value?.totpEnabled === true);
   const required = computed(() => app.currentUser.value?.totpRequired === true);
@@ -37,21 +39,33 @@ export function useTwoFactor(app: AppSession, form?: FieldErrors, passwordForm?:
     }
   }
 
+  /** A role requires it and it is off: the server refuses everything else (403 TOTP_SETUP_REQUIRED) until it is on. */
+  const mustEnrol = computed(() => app.currentUser.value !== null && session.pendingStep === 'TOTP_SETUP_REQUIRED');
+  /** Asks the server for a new secret (replacing a pending one) and shows its QR code. */
+  const start = () =>
+    proof.withProof(() =>
+      busy(async () => {
+        const { secret, qrDataUrl } = (await call(session.api.POST('/api/auth/totp/setup'))).data;
+        state.setup = { secret, qrDataUrl };
+        state.code = '';
+      }),
+    );
+
   return {
     state,
     enabled,
     required,
+    mustEnrol,
+    /**
+     * On the page the app lands on while it must be turned on: the set-up starts at once (the QR code shows, no
+     * click). Right after the sign-in no password is asked; an older session asks it first (`proof`).
+     */
+    async startIfRequired() {
+      if (mustEnrol.value && !state.setup && !state.busy) await start();
+    },
     /** The question for the current password that turning on may need first (`useIdentityProof`). */
     proof,
-    /** Asks the server for a new secret (replacing a pending one) and shows its QR code. */
-    start: () =>
-      proof.withProof(() =>
-        busy(async () => {
-          const { secret, qrDataUrl } = (await call(session.api.POST('/api/auth/totp/setup'))).data;
-          state.setup = { secret, qrDataUrl };
-          state.code = '';
-        }),
-      ),
+    start,
     /** The code field's text, digits only (typed or pasted with spaces). */
     input(raw: string) {
       state.code = codeDigits(raw);
@@ -62,6 +76,7 @@ export function useTwoFactor(app: AppSession, form?: FieldErrors, passwordForm?:
     confirm: () =>
       proof.withProof(() =>
         busy(async () => {
+          const wasRequired = mustEnrol.value;
           const res = await call(
             session.api.POST('/api/auth/totp/enable', {
               body: { code: state.code, signOutOthers: state.signOutOthers },
@@ -69,6 +84,7 @@ export function useTwoFactor(app: AppSession, form?: FieldErrors, passwordForm?:
             { form },
           );
           state.recoveryCodes = res.data.recoveryCodes;
+          state.wasRequired = wasRequired;
           state.setup = null;
           await session.me();
           return res.data.signedOut;
@@ -93,9 +109,15 @@ export function useTwoFactor(app: AppSession, form?: FieldErrors, passwordForm?:
         });
         state.recoveryCodes = res.data.recoveryCodes;
       }),
-    /** The user saved them: they leave the screen for good. */
-    saved() {
+    /**
+     * The user saved them: they leave the screen for good. True when this was the set-up a role required: the app
+     * goes on to its home page, which works now.
+     */
+    saved(): boolean {
       state.recoveryCodes = [];
+      const wasRequired = state.wasRequired;
+      state.wasRequired = false;
+      return wasRequired;
     },
   };
 }

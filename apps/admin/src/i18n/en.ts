@@ -358,7 +358,6 @@ const en: typeof zh = {
     saved: 'I have saved them',
     disablePrompt: 'Enter your current password to turn off two-step sign-in',
     passwordRequired: 'Enter your password',
-    requiredByRole: 'Your role requires two-step sign-in; other features are unavailable until you turn it on.',
     regenerate: 'New recovery codes',
     regeneratePrompt: 'Enter your current password. Once the new codes are made, every old one stops working.',
     currentPassword: 'Current password',

@@ -354,7 +354,6 @@ export default {
     saved: '我已保存',
     disablePrompt: '请输入当前密码以关闭两步验证',
     passwordRequired: '请输入密码',
-    requiredByRole: '你的角色要求开启两步验证，开启前其他功能不可用。',
     regenerate: '重新生成恢复码',
     regeneratePrompt: '请输入当前密码。新的恢复码生成后，旧的恢复码全部失效。',
     currentPassword: '当前密码',

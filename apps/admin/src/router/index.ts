@@ -49,7 +49,7 @@ const lang = () => (i18n.global.locale.value === 'en' ? 'en' : 'zh');
 guardRouter(router, {
   session,
   onSignedOut,
-  names: { login: 'login', home: 'home', password: 'profile' },
+  names: { login: 'login', home: 'home', password: 'profile', totp: 'profile' },
   allowed: (to) => {
     const menu = menuOfRoute(to.path);
     return !menu || session.can(menu);
