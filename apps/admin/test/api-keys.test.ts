@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
 import { adminCall, type Call } from '../../../packages/server/test/admin-fixtures.js';
-import { ROOT, ensureBuilt, hasChromium, launchChromium } from './browser.js';
+import { ROOT, clickMenu, ensureBuilt, hasChromium, launchChromium } from './browser.js';
 
 const SHOTS = path.join(ROOT, 'docs/screenshots');
 const VIEWPORTS = [
@@ -87,15 +87,7 @@ describe.skipIf(!hasChromium)('API keys in the admin app', { timeout: 90_000 }, 
 
   /** Opens 监控 › 接口密钥 from the side menu (on a phone, from the drawer). */
   async function openKeys(page: Page) {
-    const toggle = page.locator('[data-testid="menu-toggle"]');
-    const drawer = await toggle.isVisible();
-    if (drawer) await toggle.click();
-    const sub = page.locator('.side-menu [data-menu="monitor"]');
-    await sub.waitFor();
-    if (!(await sub.evaluate((el) => el.classList.contains('is-opened'))))
-      await sub.locator('.el-sub-menu__title').click();
-    await page.locator('.side-menu [data-menu="monitor:api-key"]').click();
-    if (drawer) await page.locator('.side-menu').waitFor({ state: 'hidden' });
+    await clickMenu(page, 'monitor', 'monitor:api-key');
     const keys = page.locator('[data-page="api-keys"]');
     await keys.locator('.el-table__row', { hasText: '合作方 A 小程序' }).first().waitFor();
     await keys.locator('.el-loading-mask').waitFor({ state: 'hidden' });

@@ -84,3 +84,20 @@ export async function signInAdmin(page: Page, base: string, username: string, pa
   await page.waitForURL((u) => !u.pathname.startsWith('/admin/login'));
   await page.locator('[data-testid="user-menu"]').waitFor();
 }
+
+/**
+ * Clicks the menu entry `leaf` under `parent` (codes as in data-menu), from the side menu or, on a phone, from the
+ * drawer behind the hamburger.
+ */
+export async function clickMenu(page: Page, parent: string, leaf: string) {
+  const toggle = page.locator('[data-testid="menu-toggle"]');
+  const drawer = await toggle.isVisible();
+  if (drawer) await toggle.click();
+  const sub = page.locator(`.side-menu [data-menu="${parent}"]`);
+  await sub.waitFor();
+  if (!(await sub.evaluate((el) => el.classList.contains('is-opened'))))
+    await sub.locator('.el-sub-menu__title').click();
+  await page.locator(`.side-menu [data-menu="${leaf}"]`).click();
+  // On a phone the drawer closes behind the click (or after 无法连接服务器).
+  if (drawer) await page.locator('.side-menu').waitFor({ state: 'hidden' });
+}

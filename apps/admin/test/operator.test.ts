@@ -23,6 +23,7 @@ import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/a
 import {
   ROOT,
   VIEWPORTS,
+  clickMenu,
   ensureBuilt,
   hasChromium,
   launchChromium,
@@ -58,20 +59,6 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
 
   const signIn = (page: Page, username = ADMIN.username, password = ADMIN.password) =>
     signInAdmin(page, base, username, password);
-
-  /** Clicks a menu entry, from the side menu or, on a phone, from the drawer behind the hamburger. */
-  async function clickMenu(page: Page, parent: string, leaf: string) {
-    const toggle = page.locator('[data-testid="menu-toggle"]');
-    const drawer = await toggle.isVisible();
-    if (drawer) await toggle.click();
-    const sub = page.locator(`.side-menu [data-menu="${parent}"]`);
-    await sub.waitFor();
-    if (!(await sub.evaluate((el) => el.classList.contains('is-opened'))))
-      await sub.locator('.el-sub-menu__title').click();
-    await page.locator(`.side-menu [data-menu="${leaf}"]`).click();
-    // On a phone the drawer closes behind the click (or after 无法连接服务器).
-    if (drawer) await page.locator('.side-menu').waitFor({ state: 'hidden' });
-  }
 
   for (const vp of VIEWPORTS) {
     describe(`at ${vp.width}×${vp.height}`, () => {

@@ -17,7 +17,7 @@ import {
   userWithGrants,
   type Call,
 } from '../../../packages/server/test/admin-fixtures.js';
-import { ROOT, ensureBuilt, hasChromium, launchChromium } from './browser.js';
+import { ROOT, clickMenu, ensureBuilt, hasChromium, launchChromium } from './browser.js';
 
 const SHOTS = path.join(ROOT, 'docs/screenshots');
 const VIEWPORTS = [
@@ -64,19 +64,6 @@ describe.skipIf(!hasChromium)('roles and account security in the admin app', { t
     await page.locator('[data-testid="user-menu"]').waitFor();
   }
 
-  /** Opens a page of the system menu, from the side menu or, on a phone, from the drawer. */
-  async function clickMenu(page: Page, leaf: string) {
-    const toggle = page.locator('[data-testid="menu-toggle"]');
-    const drawer = await toggle.isVisible();
-    if (drawer) await toggle.click();
-    const sub = page.locator('.side-menu [data-menu="system"]');
-    await sub.waitFor();
-    if (!(await sub.evaluate((el) => el.classList.contains('is-opened'))))
-      await sub.locator('.el-sub-menu__title').click();
-    await page.locator(`.side-menu [data-menu="${leaf}"]`).click();
-    if (drawer) await page.locator('.side-menu').waitFor({ state: 'hidden' });
-  }
-
   const confirmBox = (page: Page) => page.locator('.el-message-box .el-button--primary').click();
   const signInStatus = (username: string, password: string) =>
     t.app
@@ -90,7 +77,7 @@ describe.skipIf(!hasChromium)('roles and account security in the admin app', { t
       it('the role dialog sets 要求两步验证; a taken name shows under 名称; the list tags the role', async () => {
         const page = await open(vp);
         await signIn(page);
-        await clickMenu(page, 'system:role');
+        await clickMenu(page, 'system', 'system:role');
         await page.locator('[data-page="roles"] [data-action="ADD"]').click();
         const dialog = page.locator('[data-dialog="role-form"]');
         await dialog.locator('input[name="code"]').fill(`totp_${tag}`);
@@ -116,7 +103,7 @@ describe.skipIf(!hasChromium)('roles and account security in the admin app', { t
         await userWithGrants(t.app, api, op, { system: 0, 'system:role': 1 | 2 | 4 });
         const page = await open(vp);
         await signIn(page, op, PASSWORD);
-        await clickMenu(page, 'system:role');
+        await clickMenu(page, 'system', 'system:role');
         await page.locator('[data-page="roles"] [data-action="ADD"]').click();
         const dialog = page.locator('[data-dialog="role-form"]');
         await dialog.getByText('只有超级管理员可以修改此项').waitFor();
@@ -129,7 +116,7 @@ describe.skipIf(!hasChromium)('roles and account security in the admin app', { t
         expect((await api('POST', '/api/menus', { code: custom, name: `运维手册${tag}` })).statusCode).toBe(201);
         const page = await open(vp);
         await signIn(page);
-        await clickMenu(page, 'system:role');
+        await clickMenu(page, 'system', 'system:role');
         const row = page.locator('[data-page="roles"] .el-table__row', { hasText: `totp_${tag}` });
         await row.locator('[data-action="GRANT"]').click();
         const editor = page.locator('[data-dialog="grant-editor"]');
@@ -181,7 +168,7 @@ describe.skipIf(!hasChromium)('roles and account security in the admin app', { t
 
         const page = await open(vp);
         await signIn(page);
-        await clickMenu(page, 'system:user');
+        await clickMenu(page, 'system', 'system:user');
         const lockedRow = page.locator('[data-page="users"] .el-table__row', { hasText: locked });
         await lockedRow.locator('[data-testid="more-actions"]').click();
         await page.locator('.el-dropdown-menu__item[data-route="POST /api/users/{id}/unlock"]:visible').click();
@@ -218,7 +205,7 @@ describe.skipIf(!hasChromium)('roles and account security in the admin app', { t
       it('a taken username and a taken menu code show under their fields, with the field’s label', async () => {
         const page = await open(vp);
         await signIn(page);
-        await clickMenu(page, 'system:user');
+        await clickMenu(page, 'system', 'system:user');
         await page.locator('[data-page="users"] [data-action="ADD"]').click();
         const user = page.locator('[data-dialog="user-form"]');
         await user.locator('input[name="username"]').fill('ADMIN');
@@ -229,7 +216,7 @@ describe.skipIf(!hasChromium)('roles and account security in the admin app', { t
         await page.keyboard.press('Escape');
         await user.waitFor({ state: 'hidden' });
 
-        await clickMenu(page, 'system:menu');
+        await clickMenu(page, 'system', 'system:menu');
         await page.locator('[data-page="menus"] [data-action="ADD"]').first().click();
         const menu = page.locator('[data-dialog="menu-form"]');
         await menu.locator('input[name="code"]').fill('system');

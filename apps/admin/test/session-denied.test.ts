@@ -5,12 +5,11 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
 import { ADMIN, login } from '../../../packages/server/test/helpers.js';
 import { adminCall, PASSWORD, userWithGrants } from '../../../packages/server/test/admin-fixtures.js';
-import { ensureBuilt, hasChromium, launchChromium, signInAdmin, VIEWPORTS } from './browser.js';
+import { clickMenu, ensureBuilt, hasChromium, launchChromium, signInAdmin, VIEWPORTS } from './browser.js';
 
 /** Screenshots for the issue's closing note, outside the repository (TIANJI_SHOTS to choose where). */
 const SHOTS = process.env.TIANJI_SHOTS ?? path.join(os.tmpdir(), 'tianji-shots');
@@ -18,19 +17,6 @@ const REASON = `用户「${ADMIN.username}」拥有你没有的权限（超级�
 
 describe.skipIf(!hasChromium)('sessions an operator may not end, in the admin app', { timeout: 90_000 }, () => {
   const suite = useBrowserSuite({ build: ensureBuilt, launch: launchChromium, shots: SHOTS });
-
-  /** Opens 在线会话 from the side menu or, on a phone, from the drawer. */
-  async function openSessions(page: Page) {
-    const toggle = page.locator('[data-testid="menu-toggle"]');
-    const drawer = await toggle.isVisible();
-    if (drawer) await toggle.click();
-    const sub = page.locator('.side-menu [data-menu="system"]');
-    await sub.waitFor();
-    if (!(await sub.evaluate((el) => el.classList.contains('is-opened'))))
-      await sub.locator('.el-sub-menu__title').click();
-    await page.locator('.side-menu [data-menu="system:session"]').click();
-    if (drawer) await page.locator('.side-menu').waitFor({ state: 'hidden' });
-  }
 
   for (const vp of VIEWPORTS) {
     it(`at ${vp.width}×${vp.height}: a super administrator's session offers its actions disabled, saying why`, async () => {
@@ -42,7 +28,7 @@ describe.skipIf(!hasChromium)('sessions an operator may not end, in the admin ap
       await login(suite.t.app); // a live session of the super administrator
       const page = await suite.open({ viewport: { width: vp.width, height: vp.height } });
       await signInAdmin(page, suite.base, name, PASSWORD);
-      await openSessions(page);
+      await clickMenu(page, 'system', 'system:session');
       const rows = page.locator('[data-page="sessions"] .el-table__body-wrapper .el-table__row');
       const boss = rows.filter({ hasText: ADMIN.username }).first();
       const own = rows.filter({ hasText: name }).first();
