@@ -17,15 +17,18 @@ export const isNumeric = (s: SchemaNode | undefined): boolean =>
     (s.type === 'array' && isNumeric(s.items)) ||
     !!s.anyOf?.some(isNumeric));
 
+/** The top-level number or integer fields of a route schema (a query string, path parameters, a body). */
+function numericFields(schema: SchemaNode | undefined): Array<[string, SchemaNode]> {
+  return Object.entries(schema?.properties ?? {}).filter(([, s]) => isNumeric(s));
+}
+
 /**
- * The first top-level number or integer field of `data` (a parsed query string, path parameters) holding ±Infinity
- * or NaN, as the ajv error of a value of the wrong type, so it is worded as one: 参数 page 无效：应为整数，范围 1 至
- * 1000000，收到 "Infinity".
+ * The first of `fields` in `data` holding ±Infinity or NaN, as the ajv error of a value of the wrong type, so it is
+ * worded as one: 参数 page 无效：应为整数，范围 1 至 1000000，收到 "Infinity".
  */
-export function nonFiniteError(schema: SchemaNode | undefined, data: unknown): AjvError | undefined {
-  if (!schema?.properties || !data || typeof data !== 'object') return undefined;
-  for (const [name, s] of Object.entries(schema.properties)) {
-    if (!isNumeric(s)) continue;
+function nonFiniteError(fields: Array<[string, SchemaNode]>, data: unknown): AjvError | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  for (const [name, s] of fields) {
     const v = (data as Record<string, unknown>)[name];
     const bad = (Array.isArray(v) ? v : [v]).find((x) => typeof x === 'number' && !Number.isFinite(x));
     if (bad === undefined) continue;
@@ -49,9 +52,12 @@ export function withFiniteNumbers<C extends Compilers>(compilers: C): C {
       const compile = compilers.buildValidator(externalSchemas, ajvOptions);
       return (routeSchema) => {
         const validate = compile(routeSchema);
+        // Found once per route, not at every request: most routes have none, and their validator is ajv's own.
+        const fields = numericFields(routeSchema.schema as SchemaNode);
+        if (fields.length === 0) return validate;
         const checked: Validator = (data) => {
           const ok = validate(data);
-          const bad = ok ? nonFiniteError(routeSchema.schema as SchemaNode, data) : undefined;
+          const bad = ok ? nonFiniteError(fields, data) : undefined;
           checked.errors = bad ? [bad] : validate.errors;
           return ok && !bad;
         };
