@@ -97,7 +97,19 @@ export async function clickMenu(page: Page, parent: string, leaf: string) {
   await sub.waitFor();
   if (!(await sub.evaluate((el) => el.classList.contains('is-opened'))))
     await sub.locator('.el-sub-menu__title').click();
-  await page.locator(`.side-menu [data-menu="${leaf}"]`).click();
-  // On a phone the drawer closes behind the click (or after 无法连接服务器).
-  if (drawer) await page.locator('.side-menu').waitFor({ state: 'hidden' });
+  const entry = page.locator(`.side-menu [data-menu="${leaf}"]`);
+  await entry.click();
+  if (!drawer) return;
+  // On a phone the drawer closes behind the click (or after 无法连接服务器). A tap while the drawer was still
+  // opening was once lost in a fresh-clone CI run (the drawer stayed open): tap once more before giving up.
+  const menu = page.locator('.side-menu');
+  if (
+    await menu.waitFor({ state: 'hidden', timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
+  if (await entry.isVisible()) await entry.click();
+  await menu.waitFor({ state: 'hidden' });
 }
