@@ -87,9 +87,10 @@ export async function signInAdmin(page: Page, base: string, username: string, pa
 
 /**
  * Clicks the menu entry `leaf` under `parent` (codes as in data-menu), from the side menu or, on a phone, from the
- * drawer behind the hamburger.
+ * drawer behind the hamburger. `navigates: false` when the click is not expected to change the address (the page is
+ * already open, or the server is unreachable).
  */
-export async function clickMenu(page: Page, parent: string, leaf: string) {
+export async function clickMenu(page: Page, parent: string, leaf: string, { navigates = true } = {}) {
   const toggle = page.locator('[data-testid="menu-toggle"]');
   const drawer = await toggle.isVisible();
   if (drawer) await toggle.click();
@@ -98,18 +99,23 @@ export async function clickMenu(page: Page, parent: string, leaf: string) {
   if (!(await sub.evaluate((el) => el.classList.contains('is-opened'))))
     await sub.locator('.el-sub-menu__title').click();
   const entry = page.locator(`.side-menu [data-menu="${leaf}"]`);
+  const before = page.url();
   await entry.click();
-  if (!drawer) return;
-  // On a phone the drawer closes behind the click (or after 无法连接服务器). A tap while the drawer was still
-  // opening was once lost in a fresh-clone CI run (the drawer stayed open): tap once more before giving up.
-  const menu = page.locator('.side-menu');
-  if (
-    await menu.waitFor({ state: 'hidden', timeout: 5_000 }).then(
-      () => true,
-      () => false,
-    )
-  )
-    return;
-  if (await entry.isVisible()) await entry.click();
-  await menu.waitFor({ state: 'hidden' });
+  // A click that did not take (no navigation, and on a phone the drawer still open) was seen twice in fresh-clone CI
+  // runs on a loaded machine and never locally: once the drawer stayed open, once the desktop stayed on its page.
+  // Wait for the address to change; if it has not after 5 s, say so and click once more before giving up.
+  const moved =
+    !navigates ||
+    (await page
+      .waitForURL((u) => u.href !== before, { timeout: 5_000 })
+      .then(
+        () => true,
+        () => false,
+      ));
+  if (!moved) {
+    console.warn(`[clickMenu] ${leaf}: no navigation 5 s after the click; clicking again`);
+    if (await entry.isVisible()) await entry.click();
+    await page.waitForURL((u) => u.href !== before);
+  }
+  if (drawer) await page.locator('.side-menu').waitFor({ state: 'hidden' });
 }
