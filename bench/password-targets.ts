@@ -1,7 +1,7 @@
 /**
  * Password-strength targets. zxcvbn costs a fraction of a millisecond per ordinary password and several per crafted
  * one (seconds in v3 without password-matchers.ts), so the service runs it on worker threads in two lanes
- * (packages/server/src/lookup/toolbox/password-pool.ts). These two
+ * (packages/server/src/engines/password/password-pool.ts). These two
  * targets measure ordinary checks alone, and the same checks while an attacker hammers the endpoint with crafted
  * slow passwords; the aim (issue 13) is ≥ 500 checks/s and p99 < 150 ms at 50 connections in both, with no error.
  */

@@ -163,8 +163,8 @@ async function main() {
     if (m === 'stop-idle-threads' && kind === 'app') {
       // The module buildApp loaded (same file, same instance): its pools stop as after ten idle minutes.
       const { stopPasswordThreads } = (await import(
-        `${DIST}/lookup/toolbox/password-pool.js`
-      )) as typeof import('../packages/server/src/lookup/toolbox/password-pool.js');
+        `${DIST}/engines/password/password-pool.js`
+      )) as typeof import('../packages/server/src/engines/password/password-pool.js');
       await stopPasswordThreads();
       process.send!({ idleThreadsStopped: true });
     }

@@ -24,7 +24,7 @@ import {
   blocksFingerprint,
   nearestMatch,
   type ColorBlocksFile,
-} from '../packages/server/src/lookup/shared/chinese-colors.js';
+} from '../packages/server/src/engines/color/chinese-colors.js';
 
 /** The rows of the file for red block `red`: [green block][blue block] → the sorted indices of its answers. */
 function blocksOfRed(red: number): number[][][] {

@@ -13,7 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Package from 'country-state-city';
-import type { GazetteerData } from '../packages/server/src/lookup/life/ip-gazetteer.js';
+import type { GazetteerData } from '../packages/server/src/engines/ip/ip-gazetteer.js';
 
 const require = createRequire(import.meta.url);
 const { City, Country, State } = require('country-state-city') as typeof Package;

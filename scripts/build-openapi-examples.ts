@@ -1,7 +1,7 @@
 /**
  * Builds `data/openapi-examples.json`: one real answer of every public JSON endpoint, asked with the example values
  * of its own parameters exactly as the reference page at /docs fills them (packages/server/test/scalar-example-request.ts),
- * shown as the whole-response example in the OpenAPI document (plugins/openapi.ts).
+ * shown as the whole-response example in the OpenAPI document (web/openapi.ts).
  *
  *   npx tsx scripts/build-openapi-examples.ts
  *
@@ -15,7 +15,7 @@ import path from 'node:path';
 import { buildApp } from '../packages/server/src/app.js';
 import { loadConfig } from '../packages/server/src/config.js';
 import { openDatabase } from '../packages/server/src/db/index.js';
-import { LOOKUP_GROUPS } from '../packages/server/src/plugins/lookup-platform.js';
+import { LOOKUP_GROUPS } from '../packages/server/src/public/platform/lookup-platform.js';
 import { type DocParam, snippetQuery } from '../packages/server/test/scalar-example-request.js';
 
 const PUBLIC_TAGS = new Set<string>(Object.values(LOOKUP_GROUPS).map((g) => g.name));

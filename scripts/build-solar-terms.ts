@@ -7,10 +7,10 @@
  * Source: `astronomy-engine` (a dev dependency, never loaded at run time). `SearchSunLongitude` finds the moment
  * the Sun's apparent geocentric longitude (true equinox of date, aberration included) reaches k·15°, to 0.01 s of
  * the library's model; the moment is then rounded to the nearest second. The same library re-checks the table in
- * `packages/server/src/lookup/life/solar-terms-data.test.ts`.
+ * `packages/server/src/public/groups/life/solar-terms-data.test.ts`.
  */
 import { writeFileSync } from 'node:fs';
-import { computeSolarTermTable } from '../packages/server/src/lookup/life/solar-terms-astronomy.js';
+import { computeSolarTermTable } from '../packages/server/src/engines/calendar/solar-terms-astronomy.js';
 
 const table = computeSolarTermTable(1900, 2100);
 const lines = Object.entries(table).map(([year, moments]) => `  "${year}": ${JSON.stringify(moments)}`);

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitepress';
 
 /**
- * The documentation site, served by the server at /docs (packages/server/src/plugins/docs-site.ts); the API
+ * The documentation site, served by the server at /docs (packages/server/src/web/docs-site.ts); the API
  * reference sits beside it at /docs/api/. Everything is built into the site: no font, script or search service
  * from another host, so it works offline and under the server's CSP.
  */
@@ -15,7 +15,7 @@ export default defineConfig({
   // Site data and the page-hash map in a script file rather than inline: the server's CSP allows no inline script.
   metaChunk: true,
   lastUpdated: false,
-  // Served by the server beside the site, not pages here: Scalar's console (plugins/api-reference.ts).
+  // Served by the server beside the site, not pages here: Scalar's console (web/api-reference.ts).
   ignoreDeadLinks: [/^\/api\/scalar\//],
   srcExclude: ['screenshots/**', 'README.md'],
   head: [['meta', { name: 'theme-color', content: '#3c6ef0' }]],

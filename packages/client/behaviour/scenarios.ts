@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { CLIENT_KINDS, CLIENT_LABELS, type ClientDriver, type ClientKind, type ShownReason } from './driver.js';
 import type { World } from './world.js';
 import { ADMIN } from '../../server/test/helpers.js';
-import { MENUS } from '../../server/src/catalogue.js';
+import { MENUS } from '../../server/src/catalogue/index.js';
 
 const USERS = MENUS.users.code;
 const ROLES = MENUS.roles.code;

@@ -16,9 +16,9 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
-import { areaOfUrl } from '../../server/src/plugins/areas.js';
-import { CATALOGUE } from '../../server/src/catalogue.js';
-import { LOOKUP_GROUPS } from '../../server/src/plugins/lookup-platform.js';
+import { areaOfUrl } from '../../server/src/http/areas.js';
+import { CATALOGUE } from '../../server/src/catalogue/index.js';
+import { LOOKUP_GROUPS } from '../../server/src/public/platform/lookup-platform.js';
 import { PERMISSION_POINTS, POINT_NAMES } from '../../server/src/admin/permissions/points.js';
 import { ERROR_MESSAGES } from '../../server/src/error-messages.js';
 import { AUDIT_ACTIONS, AUDIT_TARGETS } from '../../server/src/admin/audit/actions.js';
@@ -130,7 +130,7 @@ async function renderAdminTypes(doc: OpenAPI3): Promise<string> {
     '/** The ten permission points (the server’s admin/permissions/points.ts; the same as GET /api/permissions). */',
     `export const PERMISSION_POINTS = ${JSON.stringify(PERMISSION_POINTS, null, 2)} as const;`,
     '',
-    '/** The built-in menus (the server’s catalogue.ts): code, parent, names, path, icon, sort, API prefix and app page. */',
+    '/** The built-in menus (the server’s catalogue/index.ts): code, parent, names, path, icon, sort, API prefix and app page. */',
     `export const MENU_CATALOGUE = ${JSON.stringify(CATALOGUE, null, 2)} as const;`,
     '',
     'export type CatalogueMenu = (typeof MENU_CATALOGUE)[number];',

@@ -1,33 +1,33 @@
-import proxyWarnings from './plugins/proxy-warnings.js';
+import proxyWarnings from './http/proxy-warnings.js';
 import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
-import { handleClientError, refuseBareRequests } from './plugins/client-errors.js';
+import { handleClientError, refuseBareRequests } from './http/client-errors.js';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { withStartupLock } from './db/startup-lock.js';
-import { apiSecurityHeaders, helmetHeaders } from './plugins/security-headers.js';
-import errorHandler, { renderFrameworkError } from './plugins/error-handler.js';
-import openapi from './plugins/openapi.js';
-import cors from './plugins/cors.js';
-import { declareRouteOf } from './plugins/route-of.js';
-import { lazySchemaCompilers } from './plugins/lazy-schemas.js';
-import { withFiniteNumbers } from './plugins/finite-numbers.js';
-import { AdminErrorSchema, ErrorEnvelopeSchema } from './plugins/envelope.js';
+import { apiSecurityHeaders, helmetHeaders } from './http/security-headers.js';
+import errorHandler, { renderFrameworkError } from './http/error-handler.js';
+import openapi from './web/openapi.js';
+import cors from './http/cors.js';
+import { declareRouteOf } from './http/route-of.js';
+import { lazySchemaCompilers } from './http/lazy-schemas.js';
+import { withFiniteNumbers } from './http/finite-numbers.js';
+import { AdminErrorSchema, ErrorEnvelopeSchema } from './http/envelope.js';
 import { MenuNodeSchema } from './admin/auth/schemas.js';
 import { TokenService, resolveSecret } from './admin/auth/tokens.js';
 import { seedDatabase } from './admin/seed.js';
 import { warnUsernameCollisions } from './admin/shared/username-key.js';
 import adminApi from './admin/index.js';
-import lookupApi from './lookup/index.js';
-import healthRoutes from './plugins/health.js';
-import adminApp from './plugins/admin-app.js';
-import mobileApp from './plugins/mobile-app.js';
-import docsSite from './plugins/docs-site.js';
+import lookupApi from './public/index.js';
+import healthRoutes from './http/health.js';
+import adminApp from './web/admin-app.js';
+import mobileApp from './web/mobile-app.js';
+import docsSite from './web/docs-site.js';
 import { ContentStore } from './content/store.js';
 import monitor from './monitor/plugin.js';
-import ipLookup from './plugins/ip-lookup.js';
-import apiKeys from './api-keys/plugin.js';
+import ipLookup from './engines/ip/plugin.js';
+import apiKeys from './public/keys/plugin.js';
 import './types.js';
 
 export interface BuildOptions {
@@ -73,14 +73,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       customOptions: { verbose: true, keywords: ['x-hint', 'x-names'], allErrors: false, removeAdditional: false },
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    // Malformed paths are answered in the area's own body shape, not Fastify's (plugins/error-handler.ts).
+    // Malformed paths are answered in the area's own body shape, not Fastify's (http/error-handler.ts).
     frameworkErrors: renderFrameworkError,
     // What Node's parser refuses (431, malformed request line, raw UTF-8 in the URL) gets the area's body too.
     clientErrorHandler: (err, socket) => handleClientError(app, err, socket),
     // A request without Host, too, answered by refuseBareRequests below rather than by Node with an empty 400.
     http: { requireHostHeader: false },
-    // Route schemas are compiled on a route's first request, not at start-up (plugins/lazy-schemas.ts); a number
-    // parameter that ajv coerced to ±Infinity is refused like any wrong value (plugins/finite-numbers.ts).
+    // Route schemas are compiled on a route's first request, not at start-up (http/lazy-schemas.ts); a number
+    // parameter that ajv coerced to ±Infinity is refused like any wrong value (http/finite-numbers.ts).
     schemaController: { compilersFactory: withFiniteNumbers(lazySchemaCompilers()) as never },
     // fast-json-stringify checks an anyOf branch with ajv, which would warn about its own `unsafe` format (AsciiText).
     serializerOpts: { ajv: { formats: { unsafe: true } } },
@@ -111,7 +111,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
     app.decorate('redis', redis);
     // A moment for the first connection, so the first requests already share counts; without Redis the service
-    // starts all the same (rate limits per instance until it connects; see plugins/rate-limit-store.ts).
+    // starts all the same (rate limits per instance until it connects; see http/rate-limit-store.ts).
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, 3000);
       redis.once('ready', () => {
@@ -163,13 +163,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await app.register(errorHandler);
   await app.register(proxyWarnings, { trustProxy: config.trustProxy });
-  // Pages' security headers, from helmet; API answers get the lean set (issue 31). Set with CORS's in one hook (plugins/cors.ts).
+  // Pages' security headers, from helmet; API answers get the lean set (issue 31). Set with CORS's in one hook (http/cors.ts).
   const pageHeaders = helmetHeaders({
     crossOriginResourcePolicy: { policy: 'cross-origin' },
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        // No 'unsafe-inline' for scripts: pages that need an inline script allow it by hash (plugins/csp-hashes.ts).
+        // No 'unsafe-inline' for scripts: pages that need an inline script allow it by hash (web/csp-hashes.ts).
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],

@@ -1,6 +1,6 @@
 /**
  * Stable, named error codes. Admin API errors render as `{code, message}`; public API errors render
- * in the `{code, msg, data, timestamp}` envelope (see plugins/error-handler.ts).
+ * in the `{code, msg, data, timestamp}` envelope (see http/error-handler.ts).
  */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,

@@ -1,7 +1,7 @@
 import type { Db } from './db/index.js';
 import type { Config } from './config.js';
-import type { Area } from './plugins/areas.js';
-import type { LookupGroup } from './plugins/lookup-platform.js';
+import type { Area } from './http/areas.js';
+import type { LookupGroup } from './public/platform/lookup-platform.js';
 import type { AuthDeclaration, AuthContext } from './admin/auth/guard.js';
 import type { Redis } from 'ioredis';
 import type { PendingCode } from './errors.js';
@@ -9,7 +9,7 @@ import type { ContentStore } from './content/store.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Which error/body shape the route uses; see plugins/areas.ts. */
+    /** Which error/body shape the route uses; see http/areas.ts. */
     area?: Area;
     lookupGroup?: LookupGroup;
     /** Public routes: media types answered besides the JSON envelope (documented in OpenAPI). */
@@ -30,7 +30,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     auth?: AuthContext;
-    /** Set by the error handler when a failed answer is the caller's doing (plugins/error-handler.ts). */
+    /** Set by the error handler when a failed answer is the caller's doing (http/error-handler.ts). */
     callerError: boolean;
   }
 }

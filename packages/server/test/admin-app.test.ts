@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import adminApp from '../src/plugins/admin-app.js';
+import adminApp from '../src/web/admin-app.js';
 
 async function serve(root: string) {
   const app = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true } });

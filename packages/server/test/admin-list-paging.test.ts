@@ -1,7 +1,7 @@
 /**
  * Every admin list refuses a page or page size that is not a finite number in range with a 400 naming the
  * parameter, never a 500: ajv coerces `1e309` and `Infinity` to ±Infinity and lets them through `maximum`
- * (plugins/finite-numbers.ts). The lists are read from the OpenAPI document: every GET with `page` and `pageSize`.
+ * (http/finite-numbers.ts). The lists are read from the OpenAPI document: every GET with `page` and `pageSize`.
  */
 import { beforeAll, expect, it } from 'vitest';
 import { adminCall, type Call } from './admin-fixtures.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { MENUS } from '../src/catalogue.js';
+import { MENUS } from '../src/catalogue/index.js';
 import { describeEachDb, getTestInstance, type TestInstance } from './helpers.js';
 import { adminCall, type Call } from './admin-fixtures.js';
 

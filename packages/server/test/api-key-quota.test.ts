@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { KeyQuota } from '../src/api-keys/quota.js';
+import { KeyQuota } from '../src/public/keys/quota.js';
 
 const quiet = pino({ level: 'silent' });
 /** 2026-11-27 15:59:30 UTC = 23:59:30 Beijing: the minute and the Beijing day both turn over 30 s later. */

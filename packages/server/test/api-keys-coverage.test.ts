@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { MENUS } from '../src/catalogue.js';
+import { MENUS } from '../src/catalogue/index.js';
 import { PERMISSION } from '../src/admin/permissions/points.js';
 import { adminCall, userWithGrants, type Call } from './admin-fixtures.js';
 import { describeEachDb, useTestApp } from './helpers.js';

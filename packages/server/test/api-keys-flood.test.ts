@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newSecret } from '../src/api-keys/secret.js';
+import { newSecret } from '../src/public/keys/secret.js';
 import { adminCall } from './admin-fixtures.js';
 import { useTestApp } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
-import { MENUS } from '../src/catalogue.js';
+import { MENUS } from '../src/catalogue/index.js';
 import { adminCall, userWithGrants, type Call } from './admin-fixtures.js';
 import {
   capturedLog,

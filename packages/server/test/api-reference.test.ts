@@ -1,5 +1,5 @@
 /**
- * The API reference at /docs/api/scalar/ (plugins/api-reference.ts): the page, and Scalar's bundle from one content-addressed
+ * The API reference at /docs/api/scalar/ (web/api-reference.ts): the page, and Scalar's bundle from one content-addressed
  * path, compressed as the client accepts, cacheable for a year and revalidated by ETag — the bytes Scalar ships.
  * lookup-docs-page.test.ts renders it in Chromium; hardening-csp.test.ts checks its inline script's hash.
  */
@@ -9,7 +9,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerApiReference, scalarBundlePath } from '../src/plugins/api-reference.js';
+import { registerApiReference, scalarBundlePath } from '../src/web/api-reference.js';
 import { getTestInstance, type TestInstance } from './helpers.js';
 
 describe('the API reference bundle', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { HTTPMethods, RouteOptions } from 'fastify';
-import { areaOfUrl } from '../src/plugins/areas.js';
+import { areaOfUrl } from '../src/http/areas.js';
 import { PERMISSION_POINTS } from '../src/admin/permissions/points.js';
 import { describeEachDb, getTestInstance, login, type TestInstance, useTestApp } from './helpers.js';
 import { expectUnauthorized, insertUser, signIn } from './auth-fixtures.js';

@@ -3,14 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE } from '../src/catalogue.js';
+import { CATALOGUE } from '../src/catalogue/index.js';
 import { PERMISSION_POINTS } from '../src/admin/permissions/points.js';
 import { MENU_TREE } from '../src/admin/seed.js';
 import { describeEachDb, getTestInstance } from './helpers.js';
 import { adminCall } from './admin-fixtures.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const HOME = 'packages/server/src/catalogue.ts';
+const HOME = 'packages/server/src/catalogue/index.ts';
 
 /** Source files (not tests, not generated code): where a fact written twice would drift. */
 function sources(): string[] {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb, getTestInstance, type TestInstance } from './helpers.js';
 
-// plugins/cors.ts: the header sets are fixed at start-up; these are the rules they must keep.
+// http/cors.ts: the header sets are fixed at start-up; these are the rules they must keep.
 describeEachDb('CORS rules', (dialect) => {
   const GOOD = 'https://admin.example.com';
   let t: TestInstance;

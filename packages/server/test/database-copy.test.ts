@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { recordAudit } from '../src/admin/audit/recorder.js';
-import { MENUS } from '../src/catalogue.js';
+import { MENUS } from '../src/catalogue/index.js';
 import { totpCode } from '../src/admin/auth/totp.js';
 import { EXIT, type CliIo } from '../src/cli/admin-commands.js';
 import {

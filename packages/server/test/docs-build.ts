@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DOCS_DIST } from '../src/plugins/docs-site.js';
+import { DOCS_DIST } from '../src/web/docs-site.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DOCS = path.join(ROOT, 'docs');

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inlineScriptHashes } from '../src/plugins/csp-hashes.js';
-import { DOCS_DIST } from '../src/plugins/docs-site.js';
+import { inlineScriptHashes } from '../src/web/csp-hashes.js';
+import { DOCS_DIST } from '../src/web/docs-site.js';
 import { buildDocsIfStale, docsFiles as files } from './docs-build.js';
 import { useTestApp } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import errorHandler from '../src/plugins/error-handler.js';
+import errorHandler from '../src/http/error-handler.js';
 
 /** A bare app with only the error renderer and routes that fail the way real handlers can. */
 async function appThrowing(err: unknown, area: 'admin' | 'lookup') {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inlineScriptHashes } from '../src/plugins/csp-hashes.js';
+import { inlineScriptHashes } from '../src/web/csp-hashes.js';
 import { useTestApp } from './helpers.js';
 
 const scriptSrc = (csp: unknown) => /script-src ([^;]*)/.exec(String(csp))?.[1].split(' ') ?? [];

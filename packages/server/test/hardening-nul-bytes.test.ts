@@ -1,7 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { findNul } from '../src/shared/nul-bytes.js';
-import { areaOfUrl } from '../src/plugins/areas.js';
+import { areaOfUrl } from '../src/http/areas.js';
 import { describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
 
 it('findNul names the first string holding U+0000 by its path, keys included', () => {

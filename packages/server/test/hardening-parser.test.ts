@@ -1,6 +1,6 @@
 /**
  * What reaches the server past Node's HTTP parser, over real sockets: a raw-UTF-8 URL (re-run by
- * plugins/client-errors.ts) keeps its caller's address, requests pipelined before a refused one are all answered, and
+ * http/client-errors.ts) keeps its caller's address, requests pipelined before a refused one are all answered, and
  * the answers Node used to give bare (no Host, an unknown Expect, CONNECT) come in the envelope.
  */
 import type { AddressInfo } from 'node:net';

@@ -1,13 +1,13 @@
 /**
  * data/ip-gazetteer.json (scripts/build-ip-gazetteer.ts) replaces importing `country-state-city` at run time. These
  * tests hold it to the package: every lookup ip-region makes gives what the package itself gives, computed here the
- * way lookup/life/ip-gazetteer.ts computed it from the package before the file existed.
+ * way engines/ip/ip-gazetteer.ts computed it from the package before the file existed.
  */
 import tzAt from '@photostructure/tz-lookup';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type * as Package from 'country-state-city';
-import { chinaCity, countryCentre, placeKey, subdivision } from '../src/lookup/life/ip-gazetteer.js';
+import { chinaCity, countryCentre, placeKey, subdivision } from '../src/engines/ip/ip-gazetteer.js';
 
 const require = createRequire(import.meta.url);
 const { City, Country, State } = require('country-state-city') as typeof Package;

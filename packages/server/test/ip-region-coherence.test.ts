@@ -4,12 +4,12 @@
  * postcode or point of a place the other database means (issue 50). 10,000 addresses, generated deterministically.
  */
 import { describe, expect, it } from 'vitest';
-import { findChinaRegion, GREATER_CHINA } from '../src/lookup/life/china-regions.js';
-import { placeKey, subdivision } from '../src/lookup/life/ip-gazetteer.js';
-import { ChinaCityNames, cityPinyin, OfflineIpRegionProvider } from '../src/lookup/life/ip-region.js';
-import { openIpSources, type CityPlace } from '../src/lookup/life/ip-region-sources.js';
-import { loadPostcodes } from '../src/lookup/shared/postcodes.js';
-import { seededRng } from '../src/lookup/shared/rng.js';
+import { findChinaRegion, GREATER_CHINA } from '../src/engines/ip/china-regions.js';
+import { placeKey, subdivision } from '../src/engines/ip/ip-gazetteer.js';
+import { ChinaCityNames, cityPinyin, OfflineIpRegionProvider } from '../src/engines/ip/ip-region.js';
+import { openIpSources, type CityPlace } from '../src/engines/ip/ip-region-sources.js';
+import { loadPostcodes } from '../src/engines/postcodes/postcodes.js';
+import { seededRng } from '../src/public/shared/rng.js';
 
 const ADDRESSES = 10_000;
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { groupRouteFiles } from '../src/lookup/index.js';
-import { LOOKUP_GROUPS } from '../src/plugins/lookup-platform.js';
+import { groupRouteFiles } from '../src/public/index.js';
+import { LOOKUP_GROUPS } from '../src/public/platform/lookup-platform.js';
 import { useTestApp } from './helpers.js';
 
 // A public endpoint is a pure module, its test and a `*-route.ts` file in its group's folder: no list to edit.
@@ -15,7 +15,7 @@ describe('public routes are loaded from the group folders', () => {
   it('every route file of a folder is served, tagged with its folder’s group', async () => {
     let seen = 0;
     for (const { group, files } of await groupRouteFiles()) {
-      expect(files.length, `lookup/${group}/ has no route file`).toBeGreaterThan(0);
+      expect(files.length, `public/groups/${group}/ has no route file`).toBeGreaterThan(0);
       for (const file of files) {
         const paths = [...fs.readFileSync(file, 'utf8').matchAll(/\bpath: '(\/[^']+)'/g)].map((m) => m[1]);
         expect(paths.length, `${file.pathname} declares no path`).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { todayInShanghai } from '../src/plugins/lookup-platform.js';
-import { checkDigit, composeIdCard } from '../src/lookup/shared/id-card.js';
+import { todayInShanghai } from '../src/public/platform/lookup-platform.js';
+import { checkDigit, composeIdCard } from '../src/public/shared/id-card.js';
 import { useTestApp } from './helpers.js';
 
 describe('GET /api/id-card', () => {

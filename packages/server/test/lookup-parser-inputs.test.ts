@@ -7,8 +7,8 @@
  * Reproducible: PARSER_SEED overrides the seed.
  */
 import { describe, expect, it } from 'vitest';
-import { seededRng } from '../src/lookup/shared/rng.js';
-import { BARCODE_TYPES } from '../src/lookup/toolbox/barcode.js';
+import { seededRng } from '../src/public/shared/rng.js';
+import { BARCODE_TYPES } from '../src/public/groups/toolbox/barcode.js';
 import { capturedLog, useTestApp } from './helpers.js';
 
 const SEED = process.env.PARSER_SEED ?? '20261126';

@@ -5,8 +5,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { buildApp } from '../src/app.js';
 import { LookupError, paramError } from '../src/errors.js';
-import { heapBytes, lookupRoute, RawReply } from '../src/plugins/lookup-platform.js';
-import { PLAIN_ASCII } from '../src/lookup/shared/schemas.js';
+import { heapBytes, lookupRoute, RawReply } from '../src/public/platform/lookup-platform.js';
+import { PLAIN_ASCII } from '../src/public/shared/schemas.js';
 import { freshDb, getTestInstance, REDIS_URL, testConfig, type TestInstance, useTestApp } from './helpers.js';
 
 /** What the `stableData` probe picks from: replaced (a new snapshot) by the test, never changed in place. */
@@ -371,7 +371,7 @@ describe('public API platform', () => {
   });
 });
 
-// The limiter sits in front of the real public API (lookup/index.ts). A request with a missing parameter still
+// The limiter sits in front of the real public API (public/index.ts). A request with a missing parameter still
 // counts, so the test needs no data set: /api/password-strength without `password` is a cheap 500.
 const LIMITED = '/api/password-strength';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LookupError } from '../src/errors.js';
-import { MENUS } from '../src/catalogue.js';
+import { MENUS } from '../src/catalogue/index.js';
 import { PERMISSION } from '../src/admin/permissions/points.js';
 import { adminCall, userWithGrants, type Call } from './admin-fixtures.js';
 import { bearer, describeEachDb, getTestInstance, login, type TestInstance, useTestApp } from './helpers.js';
@@ -100,7 +100,7 @@ describeEachDb('caller errors apart from server faults', (dialect) => {
         app.get('/api/test-fault', { config: { area: 'lookup' } }, () => {
           throw new Error('simulated fault');
         });
-        // A worker pool past its queue's bound (lookup/shared/worker-entry.ts): the server's doing, not the caller's.
+        // A worker pool past its queue's bound (engines/workers/worker-entry.ts): the server's doing, not the caller's.
         app.get('/api/test-busy', { config: { area: 'lookup' } }, () => {
           throw new LookupError('繁忙，请稍后重试', 'server');
         });

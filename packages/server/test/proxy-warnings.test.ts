@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { openDatabase } from '../src/db/index.js';
-import { TRUST_ALL_WARNING, UNTRUSTED_FORWARD_WARNING } from '../src/plugins/proxy-warnings.js';
+import { TRUST_ALL_WARNING, UNTRUSTED_FORWARD_WARNING } from '../src/http/proxy-warnings.js';
 import { testConfig } from './helpers.js';
 
 /** An app whose warnings are captured, with TRUST_PROXY as given. */

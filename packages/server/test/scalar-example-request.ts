@@ -1,6 +1,6 @@
 /**
  * The example request of an operation as the API reference at /docs shows it, computed the way the Scalar bundle we
- * serve (@scalar/fastify-api-reference 1.40, plugins/api-reference.ts) computes it, so a test can send exactly that
+ * serve (@scalar/fastify-api-reference 1.40, web/api-reference.ts) computes it, so a test can send exactly that
  * (lookup-docs-page.test.ts checks these against the page itself in Chromium):
  * - `snippetQuery`: the request example and its copied curl command. Every query parameter is filled from its schema
  *   alone (the parameter's own `example` is not read): its `default`, else its `examples[0]`, `example`, `const`, first

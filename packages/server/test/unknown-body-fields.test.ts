@@ -1,6 +1,6 @@
 import type { RouteOptions } from 'fastify';
 import { beforeAll, expect, it } from 'vitest';
-import { areaOfUrl } from '../src/plugins/areas.js';
+import { areaOfUrl } from '../src/http/areas.js';
 import { ADMIN, describeEachDb, useTestApp } from './helpers.js';
 import { adminCall, createRole, createUser, menuIds, type Call } from './admin-fixtures.js';
 

@@ -2,7 +2,7 @@ import { MENU_CATALOGUE, type CatalogueMenu } from '@tianji/client';
 
 /**
  * Which page of the app shows which menu, from the catalogue (`MENU_CATALOGUE`, generated from the server's
- * catalogue.ts). Menus are matched by code (stable, route permissions refer to it), not by their editable path;
+ * catalogue/index.ts). Menus are matched by code (stable, route permissions refer to it), not by their editable path;
  * a menu the app has no page for opens a placeholder at its own path.
  */
 export interface MenuLike {

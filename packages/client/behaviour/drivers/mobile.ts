@@ -18,7 +18,7 @@ import {
   settle,
   sharedBrowser,
 } from './web.js';
-import { MENUS } from '../../../server/src/catalogue.js';
+import { MENUS } from '../../../server/src/catalogue/index.js';
 
 const TOKEN_KEY = 'tianji.m.refreshToken';
 

@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { launchChromium } from '../../../../apps/admin/test/browser.js';
 import type { ClientDriver, Outcome } from '../driver.js';
 import type { World } from '../world.js';
-import { MENUS } from '../../../server/src/catalogue.js';
+import { MENUS } from '../../../server/src/catalogue/index.js';
 
 const USERS = MENUS.users.code;
 const ROLES = MENUS.roles.code;

@@ -18,7 +18,7 @@ import contentRoutes from '../content/routes.js';
 import usageRoutes from '../monitor/routes.js';
 import apiKeysRoutes from './api-keys/routes.js';
 import { KEY_READERS } from './api-keys/schemas.js';
-import { registerAdminRoute } from '../plugins/areas.js';
+import { registerAdminRoute } from '../http/areas.js';
 import { rejectNulBytes } from '../shared/nul-bytes.js';
 
 /**

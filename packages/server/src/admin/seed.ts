@@ -5,7 +5,7 @@ import { hashPassword } from './auth/service.js';
 import { passwordPolicyProblem, type PasswordPolicy } from './auth/password-policy.js';
 import { SUPER_ADMIN_ROLE } from './auth/access.js';
 import { SUPER_MASK } from './permissions/mask.js';
-import { CATALOGUE, type CatalogueMenu } from '../catalogue.js';
+import { CATALOGUE, type CatalogueMenu } from '../catalogue/index.js';
 import { usernameKey } from './shared/username-key.js';
 
 export interface MenuSeed {

@@ -3,10 +3,10 @@ import { SafeLink } from './safe-link.js';
 
 /**
  * Every text library the admin can manage. One definition drives the database seed, the admin routes
- * (its menu in catalogue.ts), validation of imports, CSV columns and the public endpoints' snapshot.
+ * (its menu in catalogue/index.ts), validation of imports, CSV columns and the public endpoints' snapshot.
  */
 export interface LibraryDef {
-  /** URL segment and menu suffix: /api/admin/content/<name>, menu `contentMenuCode(name)` (catalogue.ts). */
+  /** URL segment and menu suffix: /api/admin/content/<name>, menu `contentMenuCode(name)` (catalogue/index.ts). */
   name: LibraryName;
   /** Menu label in the admin app, Chinese and English (the catalogue's menu names). */
   label: string;

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { notFound } from '../errors.js';
 import { LIBRARIES, type LibraryDef } from './libraries.js';
-import { contentMenuCode } from '../catalogue.js';
+import { contentMenuCode } from '../catalogue/index.js';
 import { ContentRepository } from './repository.js';
 import { sendCsv } from '../shared/csv.js';
 import { ExportQuery, IdParams, Ids, ImportBody, ImportErrorSchema, itemSchema, Paging, TAG } from './schemas.js';

@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.js';
 import { readDataJson } from '../data-files.js';
 import { LIBRARIES, type LibraryDef, type LibraryItem, type LibraryName } from './libraries.js';
 import { searchTextOf } from './repository.js';
-import { subscribeChannel } from '../plugins/redis-subscriber.js';
+import { subscribeChannel } from '../http/redis-subscriber.js';
 
 const CHANNEL = 'tianji:content-changed';
 

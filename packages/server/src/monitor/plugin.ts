@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import { DurationHistogram, REQUEST_DURATION_BUCKETS, type DurationSeries } from './duration-metric.js';
 import { UsageRecorder } from './usage.js';
-import { routeOf } from '../plugins/route-of.js';
+import { routeOf } from '../http/route-of.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

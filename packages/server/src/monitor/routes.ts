@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { MENUS } from '../catalogue.js';
+import { MENUS } from '../catalogue/index.js';
 
 const Query = Type.Object({
   from: Type.Optional(

@@ -18,7 +18,7 @@ import {
   UpdateApiKeyBody,
 } from './schemas.js';
 import { ApiKeysService, type ApiKeyDto } from './service.js';
-import { MENUS } from '../../catalogue.js';
+import { MENUS } from '../../catalogue/index.js';
 
 const MENU = MENUS.apiKeys.code;
 const tags = [API_KEYS_TAG];

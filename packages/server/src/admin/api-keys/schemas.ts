@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { LOOKUP_GROUPS, type LookupGroup } from '../../plugins/lookup-platform.js';
+import { LOOKUP_GROUPS, type LookupGroup } from '../../public/platform/lookup-platform.js';
 import { PageFields, Timestamp } from '../shared/schemas.js';
-import { MENUS } from '../../catalogue.js';
+import { MENUS } from '../../catalogue/index.js';
 import type { AuthDeclaration } from '../auth/guard.js';
 
 /** Who may list and read the keys (SEARCH on 接口密钥): the usage report by caller names keys to them only. */

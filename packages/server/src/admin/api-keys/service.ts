@@ -3,14 +3,14 @@ import { isIP } from 'node:net';
 import { transact } from '../../db/transaction.js';
 import type { Db } from '../../db/index.js';
 import { conflict, notFound } from '../../errors.js';
-import { newSecret } from '../../api-keys/secret.js';
-import { addressMatcher } from '../../api-keys/registry.js';
+import { newSecret } from '../../public/keys/secret.js';
+import { addressMatcher } from '../../public/keys/registry.js';
 import { privilegeEscalation } from '../escalation.js';
 import { changesOf, unique, type Actor } from '../shared/actor.js';
 import { EXPORT_LIMIT } from '../shared/query.js';
 import { fieldError, type PageQuery } from '../shared/schemas.js';
 import { apiKeysRepository as repo, type ApiKeyFilter, type ApiKeyRow } from './repository.js';
-import type { LookupGroup } from '../../plugins/lookup-platform.js';
+import type { LookupGroup } from '../../public/platform/lookup-platform.js';
 import type { ApiKeyStatus, CreateApiKeyInput, UpdateApiKeyInput } from './schemas.js';
 
 const list = (json: string | null) => (json === null ? null : (JSON.parse(json) as string[]));
@@ -113,7 +113,7 @@ export interface ApiKeyDefaults {
 /**
  * API keys of public callers (menu 接口密钥). The secret is returned once, by create and rotate, and stored only as
  * its SHA-256; audit rows name a key by its name and prefix. Every committed change calls `changed`, which makes
- * every instance forget its cached keys (api-keys/registry.ts).
+ * every instance forget its cached keys (public/keys/registry.ts).
  */
 export class ApiKeysService {
   constructor(

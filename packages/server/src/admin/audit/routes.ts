@@ -5,7 +5,7 @@ import { EXPORT_LIMIT, offsetOf } from '../shared/query.js';
 import { CsvResponse, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
 import { auditRepository as repo } from './repository.js';
 import { AuditEntrySchema, AuditExportQuery, AuditQuery, type AuditEntry } from './schemas.js';
-import { MENUS } from '../../catalogue.js';
+import { MENUS } from '../../catalogue/index.js';
 
 const MENU = MENUS.audit.code;
 const tags = [SYSTEM_TAG];

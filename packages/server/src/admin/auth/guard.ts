@@ -13,7 +13,7 @@ import { hasBits } from '../permissions/mask.js';
 import { bitsOf, type PermissionName } from '../permissions/points.js';
 import { loadUserAccess, menuMask, type UserAccess } from './access.js';
 import type { TokenService } from './tokens.js';
-import { routeOf } from '../../plugins/route-of.js';
+import { routeOf } from '../../http/route-of.js';
 
 /**
  * A route's requirement, declared once in its config: the guard enforces it and the OpenAPI document emits it

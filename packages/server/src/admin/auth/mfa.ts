@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { conflict, validation } from '../../errors.js';
-import { renderQrCode } from '../../lookup/toolbox/qr-code.js';
+import { renderQrCode } from '../../engines/qr/qr-code.js';
 import { CredentialError, verifyPassword } from './service.js';
 import { looksLikeRecoveryCode, newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpStep, totpUri } from './totp.js';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { Type } from '@sinclair/typebox';
 import { AppError, ANY_PENDING } from '../../errors.js';
-import { fallbackRateLimitStore } from '../../plugins/rate-limit-store.js';
+import { fallbackRateLimitStore } from '../../http/rate-limit-store.js';
 import { passwordCheck } from './password-policy.js';
 import { data, PasswordPolicy } from './schemas.js';
 

@@ -17,13 +17,13 @@ interface Strength {
  * The strength engine's verdict. zxcvbn runs here on the event loop: admin passwords are at most 128 characters (the
  * body schema) and are set rarely, unlike the public endpoint's worker-pool load. The engine is loaded at the first
  * check, not at start-up, and scores over the dictionaries the password pool's threads share (compiled once per
- * process in a thread of its own, lookup/toolbox/password-pool.ts): the event loop neither stops to load the word
+ * process in a thread of its own, engines/password/password-pool.ts): the event loop neither stops to load the word
  * lists nor keeps them (~40 MB of heap).
  */
 async function strengthOf(password: string): Promise<Strength> {
   const [{ checkPassword, configureZxcvbn }, { sharedPasswordWords }] = await Promise.all([
-    import('../../lookup/toolbox/password-strength.js'),
-    import('../../lookup/toolbox/password-pool.js'),
+    import('../../engines/password/password-strength.js'),
+    import('../../engines/password/password-pool.js'),
   ]);
   configureZxcvbn(await sharedPasswordWords());
   return checkPassword(password);

@@ -6,7 +6,7 @@ import { CsvResponse, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
 import { withLocation } from '../shared/location.js';
 import { loginLogRepository as repo } from './repository.js';
 import { LoginLogEntrySchema, LoginLogExportQuery, LoginLogQuery, type LoginLogEntry } from './schemas.js';
-import { MENUS } from '../../catalogue.js';
+import { MENUS } from '../../catalogue/index.js';
 
 const MENU = MENUS.loginLogs.code;
 const tags = [SYSTEM_TAG];

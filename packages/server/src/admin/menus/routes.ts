@@ -6,7 +6,7 @@ import { actorOf } from '../shared/actor.js';
 import { IdParams, NoContent, SYSTEM_TAG } from '../shared/schemas.js';
 import { CreateMenuBody, DeleteMenuQuery, MenuTreeNodeSchema, UpdateMenuBody } from './schemas.js';
 import { MenusService } from './service.js';
-import { MENUS } from '../../catalogue.js';
+import { MENUS } from '../../catalogue/index.js';
 
 const MENU = MENUS.menus.code;
 const tags = [SYSTEM_TAG];

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { MENUS } from '../../catalogue.js';
+import { MENUS } from '../../catalogue/index.js';
 import { Timestamp } from '../shared/schemas.js';
 import { literalUnion } from '../../shared/literal-union.js';
 

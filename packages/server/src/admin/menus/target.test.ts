@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MENUS } from '../../catalogue.js';
+import { MENUS } from '../../catalogue/index.js';
 import { PAGE_TARGETS, targetProblem } from './target.js';
 
 describe('targetProblem', () => {

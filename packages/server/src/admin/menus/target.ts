@@ -1,4 +1,4 @@
-import { CATALOGUE } from '../../catalogue.js';
+import { CATALOGUE } from '../../catalogue/index.js';
 import type { MenuKind } from './schemas.js';
 
 /** Codes of the built-in menus that have a page: what a `page` menu may point at. */

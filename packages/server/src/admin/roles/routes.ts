@@ -22,7 +22,7 @@ import {
   UpdateRoleBody,
 } from './schemas.js';
 import { RolesService, type RoleDto } from './service.js';
-import { MENUS } from '../../catalogue.js';
+import { MENUS } from '../../catalogue/index.js';
 
 const MENU = MENUS.roles.code;
 const tags = [SYSTEM_TAG];

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { SIGNED_OUT_MESSAGES, isSignedOutCode } from '../../errors.js';
 import type { EndedSession } from '../auth/service.js';
-import { subscribeChannel } from '../../plugins/redis-subscriber.js';
+import { subscribeChannel } from '../../http/redis-subscriber.js';
 
 const CHANNEL = 'tianji:session-ended';
 

@@ -9,7 +9,7 @@ import { DeletedSchema, IdParams, IdsBody, NoContent, PagedSchema, SYSTEM_TAG } 
 import { OnlineSessionSchema, OwnSessionSchema, SessionQuery } from './schemas.js';
 import type { SessionsService } from './service.js';
 import type { SessionEvents } from './events.js';
-import { MENUS } from '../../catalogue.js';
+import { MENUS } from '../../catalogue/index.js';
 
 const MENU = MENUS.sessions.code;
 const tags = [SYSTEM_TAG];

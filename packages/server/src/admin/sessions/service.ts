@@ -43,7 +43,7 @@ export class SessionsService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly auth: AuthService,
-    /** 登录地点 of an address (plugins/ip-lookup.ts). */
+    /** 登录地点 of an address (engines/ip/plugin.ts). */
     private readonly place: (ip: string) => { zh: string; en: string },
   ) {}
 

@@ -9,7 +9,7 @@ import { removeTotp } from '../auth/mfa.js';
 import { FailureStore } from '../auth/throttle.js';
 import { rolesRepository } from '../roles/repository.js';
 import { EscalationGuard, privilegeEscalation, type AccountAction } from '../escalation.js';
-import { MENUS } from '../../catalogue.js';
+import { MENUS } from '../../catalogue/index.js';
 import { isSuperAdmin, SuperAdminGuard, SUPER_ADMIN_RULES as RULES, superRoleId } from '../super-admin.js';
 import { changesOf, unique, type Actor, type SessionInvalidator } from '../shared/actor.js';
 import { EXPORT_LIMIT, isUniqueViolation } from '../shared/query.js';
