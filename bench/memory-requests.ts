@@ -5,7 +5,7 @@
  * as they would under real traffic) — and a sensible valid value where only some texts are valid (addresses,
  * colours, barcode texts). Pure: no server, no I/O; seeded, so every run sends the same requests.
  */
-import { seededRng } from '../packages/server/src/public/shared/rng.js';
+import { seededRng } from '../packages/server/src/shared/rng.js';
 
 export interface ParamSchema {
   type?: string;

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { buildApp } from '../packages/server/src/app.js';
 import { loadConfig } from '../packages/server/src/config.js';
 import { openDatabase } from '../packages/server/src/db/index.js';
-import { LOOKUP_GROUPS } from '../packages/server/src/public/platform/lookup-platform.js';
+import { LOOKUP_GROUPS } from '../packages/server/src/catalogue/lookup-groups.js';
 import { type DocParam, snippetQuery } from '../packages/server/test/scalar-example-request.js';
 
 const PUBLIC_TAGS = new Set<string>(Object.values(LOOKUP_GROUPS).map((g) => g.name));

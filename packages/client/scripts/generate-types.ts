@@ -18,7 +18,7 @@ import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { areaOfUrl } from '../../server/src/http/areas.js';
 import { CATALOGUE } from '../../server/src/catalogue/index.js';
-import { LOOKUP_GROUPS } from '../../server/src/public/platform/lookup-platform.js';
+import { LOOKUP_GROUPS } from '../../server/src/catalogue/lookup-groups.js';
 import { PERMISSION_POINTS, POINT_NAMES } from '../../server/src/admin/permissions/points.js';
 import { ERROR_MESSAGES } from '../../server/src/error-messages.js';
 import { AUDIT_ACTIONS, AUDIT_TARGETS } from '../../server/src/admin/audit/actions.js';

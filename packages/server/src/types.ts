@@ -1,7 +1,7 @@
 import type { Db } from './db/index.js';
 import type { Config } from './config.js';
 import type { Area } from './http/areas.js';
-import type { LookupGroup } from './public/platform/lookup-platform.js';
+import type { LookupGroup } from './catalogue/lookup-groups.js';
 import type { AuthDeclaration, AuthContext } from './admin/auth/guard.js';
 import type { Redis } from 'ioredis';
 import type { PendingCode } from './errors.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isSafeLink } from '../src/content/safe-link.js';
+import { isSafeLink } from '../src/catalogue/safe-link.js';
 import { ContentRepository } from '../src/content/repository.js';
-import { libraryByName } from '../src/content/libraries.js';
+import { libraryByName } from '../src/catalogue/content-libraries.js';
 import { describeEachDb, useTestApp } from './helpers.js';
 import { adminCall, type Call } from './admin-fixtures.js';
 

@@ -9,7 +9,7 @@ import { placeKey, subdivision } from '../src/engines/ip/ip-gazetteer.js';
 import { ChinaCityNames, cityPinyin, OfflineIpRegionProvider } from '../src/engines/ip/ip-region.js';
 import { openIpSources, type CityPlace } from '../src/engines/ip/ip-region-sources.js';
 import { loadPostcodes } from '../src/engines/postcodes/postcodes.js';
-import { seededRng } from '../src/public/shared/rng.js';
+import { seededRng } from '../src/shared/rng.js';
 
 const ADDRESSES = 10_000;
 

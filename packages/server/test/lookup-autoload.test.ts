@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { groupRouteFiles } from '../src/public/index.js';
-import { LOOKUP_GROUPS } from '../src/public/platform/lookup-platform.js';
+import { LOOKUP_GROUPS } from '../src/catalogue/lookup-groups.js';
 import { useTestApp } from './helpers.js';
 
 // A public endpoint is a pure module, its test and a `*-route.ts` file in its group's folder: no list to edit.

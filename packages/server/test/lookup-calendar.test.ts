@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from './helpers.js';
-import { todayInShanghai } from '../src/public/platform/lookup-platform.js';
+import { todayInShanghai } from '../src/shared/shanghai-day.js';
 
 /** The calendar endpoints of the life group: almanac, solar terms, statutory holidays, licence plates. No database involved. */
 const t = useTestApp('sqlite');

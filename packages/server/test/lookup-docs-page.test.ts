@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LOOKUP_GROUPS } from '../src/public/platform/lookup-platform.js';
+import { LOOKUP_GROUPS } from '../src/catalogue/lookup-groups.js';
 import { buildDocsIfStale } from './docs-build.js';
 import { useTestApp } from './helpers.js';
 

@@ -11,7 +11,7 @@ import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteOptions } from 'fastify';
 import { buildApp } from '../src/app.js';
-import { LOOKUP_GROUPS } from '../src/public/platform/lookup-platform.js';
+import { LOOKUP_GROUPS } from '../src/catalogue/lookup-groups.js';
 import { capturedLog, freshDb, testConfig, type TestInstance, useTestApp } from './helpers.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { todayInShanghai } from '../src/public/platform/lookup-platform.js';
+import { todayInShanghai } from '../src/shared/shanghai-day.js';
 import { checkDigit, composeIdCard } from '../src/public/shared/id-card.js';
 import { useTestApp } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LOOKUP_GROUPS } from '../src/public/platform/lookup-platform.js';
+import { LOOKUP_GROUPS } from '../src/catalogue/lookup-groups.js';
 import { useTestApp } from './helpers.js';
 import { type DocParam, snippetQuery, tryItQuery } from './scalar-example-request.js';
 

@@ -7,7 +7,7 @@
  * Reproducible: PARSER_SEED overrides the seed.
  */
 import { describe, expect, it } from 'vitest';
-import { seededRng } from '../src/public/shared/rng.js';
+import { seededRng } from '../src/shared/rng.js';
 import { BARCODE_TYPES } from '../src/public/groups/toolbox/barcode.js';
 import { capturedLog, useTestApp } from './helpers.js';
 

@@ -2,7 +2,7 @@ import { Resvg } from '@resvg/resvg-js';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { inspectIdCard } from '../src/public/shared/id-card.js';
-import { todayInShanghai } from '../src/public/platform/lookup-platform.js';
+import { todayInShanghai } from '../src/shared/shanghai-day.js';
 import { useTestApp } from './helpers.js';
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -1,4 +1,4 @@
-import { LIBRARIES } from '../content/libraries.js';
+import { LIBRARIES } from './content-libraries.js';
 
 /**
  * The one catalogue of built-in menus (better-auth's createAccessControl, in spirit): every menu code, its place in
@@ -162,7 +162,7 @@ export const MENUS = {
 /** The menu of a content library: `content:<library>`, guarding /api/admin/content/<library>. */
 export const contentMenuCode = (library: string) => `${MENUS.content.code}:${library}`;
 
-/** Every built-in menu, parents before children (the content libraries come from content/libraries.ts). */
+/** Every built-in menu, parents before children (the content libraries come from catalogue/content-libraries.ts). */
 export const CATALOGUE: readonly CatalogueMenu[] = [
   ...Object.values(MENUS),
   ...LIBRARIES.map((lib, i) => ({

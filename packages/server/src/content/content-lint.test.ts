@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIBRARIES, libraryByName } from './libraries.js';
+import { LIBRARIES, libraryByName } from '../catalogue/content-libraries.js';
 import { lintItem, lintItems, lintSeedIds } from './content-lint.js';
 import { readDataJson } from '../data-files.js';
 

@@ -3,7 +3,7 @@
  * `content-lint.test.ts`, and over every row an operator imports, creates or edits (content/routes.ts), so an
  * empty, broken, duplicate or editorially marked entry never reaches the public endpoints.
  */
-import type { LibraryDef } from './libraries.js';
+import type { LibraryDef } from '../catalogue/content-libraries.js';
 import { standardChars } from './variant-chars.js';
 
 export interface LintProblem {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { dataFilePath, readDataJson } from '../data-files.js';
 import { normaliseText } from './content-lint.js';
-import { HITOKOTO_TYPE_NAMES } from './libraries.js';
+import { HITOKOTO_TYPE_NAMES } from '../catalogue/content-libraries.js';
 import { standardChars } from './variant-chars.js';
 
 type Row = {

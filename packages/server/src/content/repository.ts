@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { LibraryDef } from './libraries.js';
+import type { LibraryDef } from '../catalogue/content-libraries.js';
 
 export type ItemData = Record<string, unknown>;
 

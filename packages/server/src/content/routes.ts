@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { notFound } from '../errors.js';
-import { LIBRARIES, type LibraryDef } from './libraries.js';
+import { LIBRARIES, type LibraryDef } from '../catalogue/content-libraries.js';
 import { contentMenuCode } from '../catalogue/index.js';
 import { ContentRepository } from './repository.js';
 import { sendCsv } from '../shared/csv.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { LibraryDef } from './libraries.js';
+import type { LibraryDef } from '../catalogue/content-libraries.js';
 
 /** Request and response shapes of the content admin routes (routes.ts); one library's item shape is its own schema. */
 

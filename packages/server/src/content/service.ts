@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { findNul, nulError } from '../shared/nul-bytes.js';
 import { lintItem, lintItems } from './content-lint.js';
 import { parseCsv } from './csv.js';
-import type { LibraryDef } from './libraries.js';
+import type { LibraryDef } from '../catalogue/content-libraries.js';
 import type { ContentRepository, ItemData, StoredItem } from './repository.js';
 import { MAX_IMPORT_ROWS, type RowProblem } from './schemas.js';
 

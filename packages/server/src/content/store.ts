@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { readDataJson } from '../data-files.js';
-import { LIBRARIES, type LibraryDef, type LibraryItem, type LibraryName } from './libraries.js';
+import { LIBRARIES, type LibraryDef, type LibraryItem, type LibraryName } from '../catalogue/content-libraries.js';
 import { searchTextOf } from './repository.js';
 import { subscribeChannel } from '../http/redis-subscriber.js';
 

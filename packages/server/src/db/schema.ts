@@ -151,7 +151,7 @@ export interface AuditLogsTable {
 export interface ContentItemsTable {
   id: string;
   library: string;
-  /** The item as JSON text; its shape is the library's schema (content/libraries.ts). */
+  /** The item as JSON text; its shape is the library's schema (catalogue/content-libraries.ts). */
   data: string;
   /** Lower-cased text the admin search matches against. */
   search_text: string;

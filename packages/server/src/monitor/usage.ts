@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Dialect } from '../db/index.js';
-import { todayInShanghai } from '../public/platform/lookup-platform.js';
+import { todayInShanghai } from '../shared/shanghai-day.js';
 import { bucketOf, emptyBuckets, mergeBuckets, quantile } from './histogram.js';
 
 interface Tally {

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { AppError } from '../errors.js';
-import { LOOKUP_GROUPS, type LookupGroup } from './platform/lookup-platform.js';
+import { LOOKUP_GROUPS, type LookupGroup } from '../catalogue/lookup-groups.js';
 import { fallbackRateLimitStore } from '../http/rate-limit-store.js';
 import dropIns from './drop-in/index.js';
 import { apiKeyGate, type PerIpLimit } from './keys/gate.js';

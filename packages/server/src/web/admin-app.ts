@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
-/** apps/admin/dist, from src/plugins (tsx) and from dist/plugins (built) alike: both sit four levels down. */
+/** apps/admin/dist, from src/web (tsx) and from dist/web (built) alike: both sit four levels down. */
 export const ADMIN_DIST = fileURLToPath(new URL('../../../../apps/admin/dist/', import.meta.url));
 
 const notBuiltPage = (title: string, what: string, prefix: string) =>

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { allowInlineScriptsByHash } from './csp-hashes.js';
 import { compressedFile, sendCompressed } from './compressed-files.js';
 
-/** docs/.vitepress/dist (npm run build), from src/plugins (tsx) and from dist/plugins (built) alike. */
+/** docs/.vitepress/dist (npm run build), from src/web (tsx) and from dist/web (built) alike. */
 export const DOCS_DIST = fileURLToPath(new URL('../../../../docs/.vitepress/dist/', import.meta.url));
 
 const TYPES: Record<string, string> = {

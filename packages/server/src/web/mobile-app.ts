@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { serveBuiltApp } from './admin-app.js';
 
-/** apps/mobile/dist, from src/plugins (tsx) and from dist/plugins (built) alike. */
+/** apps/mobile/dist, from src/web (tsx) and from dist/web (built) alike. */
 export const MOBILE_DIST = fileURLToPath(new URL('../../../../apps/mobile/dist/', import.meta.url));
 
 /**

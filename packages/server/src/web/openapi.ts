@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
-import { LOOKUP_GROUPS } from '../public/platform/lookup-platform.js';
+import { LOOKUP_GROUPS } from '../catalogue/lookup-groups.js';
 import { allowInlineScriptsByHash } from './csp-hashes.js';
 import { registerApiReference } from './api-reference.js';
 import { compressedBytes, sendCompressed } from './compressed-files.js';

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { LOOKUP_GROUPS, type LookupGroup } from '../../public/platform/lookup-platform.js';
+import { LOOKUP_GROUPS, type LookupGroup } from '../../catalogue/lookup-groups.js';
 import { PageFields, Timestamp } from '../shared/schemas.js';
 import { MENUS } from '../../catalogue/index.js';
 import type { AuthDeclaration } from '../auth/guard.js';

@@ -10,7 +10,7 @@ import { changesOf, unique, type Actor } from '../shared/actor.js';
 import { EXPORT_LIMIT } from '../shared/query.js';
 import { fieldError, type PageQuery } from '../shared/schemas.js';
 import { apiKeysRepository as repo, type ApiKeyFilter, type ApiKeyRow } from './repository.js';
-import type { LookupGroup } from '../../public/platform/lookup-platform.js';
+import type { LookupGroup } from '../../catalogue/lookup-groups.js';
 import type { ApiKeyStatus, CreateApiKeyInput, UpdateApiKeyInput } from './schemas.js';
 
 const list = (json: string | null) => (json === null ? null : (JSON.parse(json) as string[]));

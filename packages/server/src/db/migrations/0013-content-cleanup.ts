@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { libraryByName } from '../../content/libraries.js';
+import { libraryByName } from '../../catalogue/content-libraries.js';
 import { searchTextOf } from '../../content/repository.js';
 import { readDataJson } from '../../data-files.js';
 import { correctShippedHolidays, type HolidayCorrection } from './holiday-corrections.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { normaliseText } from '../../content/content-lint.js';
-import { libraryByName } from '../../content/libraries.js';
+import { libraryByName } from '../../catalogue/content-libraries.js';
 import { searchTextOf } from '../../content/repository.js';
 import { readDataJson } from '../../data-files.js';
 import type { Database } from '../schema.js';

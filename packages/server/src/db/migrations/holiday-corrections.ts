@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { libraryByName } from '../../content/libraries.js';
+import { libraryByName } from '../../catalogue/content-libraries.js';
 import { searchTextOf } from '../../content/repository.js';
 
 /** One block of data/holidays.json as a `holidays` content row holds it. */

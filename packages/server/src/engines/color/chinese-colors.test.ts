@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { converter } from 'culori';
-import { seededRng } from '../../public/shared/rng.js';
+import { seededRng } from '../../shared/rng.js';
 import { readFileSync } from 'node:fs';
 import {
   BLOCK_SIZE,

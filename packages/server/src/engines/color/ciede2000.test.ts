@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { converter, differenceCiede2000 } from 'culori';
-import { seededRng } from '../../public/shared/rng.js';
+import { seededRng } from '../../shared/rng.js';
 import { ciede2000, lightnessBound } from './ciede2000.js';
 
 describe('CIEDE2000', () => {

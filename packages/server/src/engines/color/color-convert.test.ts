@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { convertColor } from './color-convert.js';
 import { cmykOf } from './color-space.js';
-import { seededRng } from '../../public/shared/rng.js';
+import { seededRng } from '../../shared/rng.js';
 
 describe('colour conversion', () => {
   it('converts Tailwind blue-500 #3b82f6 into every notation', () => {

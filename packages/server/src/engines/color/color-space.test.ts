@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRng } from '../../public/shared/rng.js';
+import { seededRng } from '../../shared/rng.js';
 import { oneDecimal, round } from './color-space.js';
 
 describe('oneDecimal', () => {

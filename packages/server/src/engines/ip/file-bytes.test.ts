@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Reader } from 'mmdb-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { seededRng } from '../../public/shared/rng.js';
+import { seededRng } from '../../shared/rng.js';
 import { FileBytes } from './file-bytes.js';
 
 describe('FileBytes', () => {

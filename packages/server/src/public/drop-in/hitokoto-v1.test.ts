@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { HITOKOTO_CATEGORIES, type Sentence, charLength } from '../groups/daily/hitokoto.js';
+import { HITOKOTO_CATEGORIES, type Sentence, charLength } from '../shared/hitokoto.js';
 import { V1Failure, pickV1, readV1Query, v1Number } from './hitokoto-v1.js';
 
 const shipped = JSON.parse(

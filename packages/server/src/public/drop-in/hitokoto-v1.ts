@@ -5,7 +5,7 @@
  * `callback` must be a function name, and the category is drawn by its weight (see pickV1). No HTTP framework here.
  */
 import iconv from 'iconv-lite';
-import { HITOKOTO_CATEGORIES, charLength, hitokotoScript, type Sentence } from '../groups/daily/hitokoto.js';
+import { HITOKOTO_CATEGORIES, charLength, hitokotoScript, type Sentence } from '../shared/hitokoto.js';
 import { fnv1a, pickRandom } from '../shared/pick.js';
 
 /** The sentence object exactly as hitokoto.cn sends it, fields in its order. */

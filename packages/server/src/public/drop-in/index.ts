@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HITOKOTO_CATEGORIES } from '../groups/daily/hitokoto.js';
+import { HITOKOTO_CATEGORIES } from '../shared/hitokoto.js';
 import { V1Failure, pickV1, readV1Query, renderV1, renderV1Failure, type V1Reply } from './hitokoto-v1.js';
 
 /** The drop-ins' page in the API reference (web/openapi.ts lists it). */

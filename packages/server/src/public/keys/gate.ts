@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { AppError, API_KEY_INVALID_MESSAGE } from '../../errors.js';
-import { LOOKUP_GROUPS } from '../platform/lookup-platform.js';
+import { LOOKUP_GROUPS } from '../../catalogue/lookup-groups.js';
 import { routeOf } from '../../http/route-of.js';
 import { presentedKey } from './secret.js';
 import { usable, type ActiveKey } from './registry.js';

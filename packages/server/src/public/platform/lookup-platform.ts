@@ -6,26 +6,7 @@ import { isNumeric } from '../../http/finite-numbers.js';
 import { LookupError, invalidParamMessage } from '../../errors.js';
 import { etagOf, matchesEtag } from '../../shared/etag.js';
 import { NO_STORE } from '../../http/no-store.js';
-
-/** The five groups of the public API; each is an OpenAPI tag. */
-export const LOOKUP_GROUPS = {
-  daily: {
-    name: '每日推荐 Daily',
-    description: '同一北京时间日人人相同的内容。The same answer for everyone on a given day (Asia/Shanghai)',
-  },
-  random: {
-    name: '随机生成 Random',
-    description: '随机数据；传 `seed` 可复现。Random data; pass `seed` for reproducible output',
-  },
-  mood: { name: '心情语录 Mood quotes', description: '五种风格的语录。Quote generators in five styles' },
-  life: {
-    name: '生活服务 Life services',
-    description: '日常生活的查询与计算。Lookups and calculators for everyday life',
-  },
-  toolbox: { name: '工具箱 Toolbox', description: '图片与颜色工具。Images and colour tools' },
-} as const;
-
-export type LookupGroup = keyof typeof LOOKUP_GROUPS;
+import { LOOKUP_GROUPS, type LookupGroup } from '../../catalogue/lookup-groups.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -421,14 +402,3 @@ function numericParams(query: TObject): Array<[string, TSchema]> {
 export function heapBytes(body: string | Buffer): number {
   return typeof body === 'string' && /[\u0100-\uffff]/.test(body) ? body.length * 2 : body.length;
 }
-
-/** Today's date in Asia/Shanghai as YYYY-MM-DD: "daily" answers and holiday distances turn over at Beijing midnight. */
-export function todayInShanghai(now?: Date): string {
-  if (now) return new Date(now.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
-  // Asked on every public request (usage counts, cache keys): recomputed at most once a second.
-  const t = Date.now();
-  if (t - todayCache.at >= 1000 || t < todayCache.at)
-    todayCache = { at: t, day: new Date(t + 8 * 3600_000).toISOString().slice(0, 10) };
-  return todayCache.day;
-}
-let todayCache = { at: -Infinity, day: '' };

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { paramError } from '../../errors.js';
-import { todayInShanghai } from '../platform/lookup-platform.js';
+import { todayInShanghai } from '../../shared/shanghai-day.js';
 
 /** The query every daily endpoint takes: `date` to ask for another day, `random=true` for a fresh random pick. */
 export const DailyQuery = {

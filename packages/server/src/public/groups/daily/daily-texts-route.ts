@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TObject } from '@sinclair/typebox';
 import { LookupError } from '../../../errors.js';
 import { lookupRoute } from '../../platform/lookup-platform.js';
-import { libraryByName } from '../../../content/libraries.js';
+import { libraryByName } from '../../../catalogue/content-libraries.js';
 import { DailyQuery, resolveDate } from '../../shared/daily-query.js';
 import { answersPerItem } from '../../../shared/memo.js';
 import { pickForDay, pickRandom } from '../../shared/pick.js';

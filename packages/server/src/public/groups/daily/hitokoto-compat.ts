@@ -8,7 +8,7 @@
  */
 import iconv from 'iconv-lite';
 import { paramError } from '../../../errors.js';
-import { parseTypes } from './hitokoto.js';
+import { parseTypes } from '../../shared/hitokoto.js';
 
 export type HitokotoFormat = 'json' | 'text' | 'js';
 

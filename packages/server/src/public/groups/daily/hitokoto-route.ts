@@ -10,7 +10,7 @@ import {
   type Hitokoto,
   type Sentence,
   type SentenceSource,
-} from './hitokoto.js';
+} from '../../shared/hitokoto.js';
 import { encodeBody, resolveHitokotoQuery } from './hitokoto-compat.js';
 import { answersPerItem } from '../../../shared/memo.js';
 

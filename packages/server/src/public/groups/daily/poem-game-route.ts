@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { LookupError, paramError, quote } from '../../../errors.js';
 import { lookupRoute } from '../../platform/lookup-platform.js';
 import { answersPerItem } from '../../../shared/memo.js';
-import { pickOne, rngFor } from '../../shared/rng.js';
+import { pickOne, rngFor } from '../../../shared/rng.js';
 import { SeedParam } from '../../shared/schemas.js';
 import { lastHanChar, type Verse } from './poem-index.js';
 import { poemSource } from './poems.js';

@@ -1,4 +1,4 @@
-import { seededRng, type Rng } from '../../shared/rng.js';
+import { seededRng, type Rng } from '../../../shared/rng.js';
 
 /**
  * Generated landscape artwork (layered ink-wash ridges under a sky with a sun or moon), fully determined by a seed:

@@ -3,9 +3,9 @@ import { Type } from '@sinclair/typebox';
 import lunarJs from 'lunar-javascript';
 import { RawReply, lookupRoute } from '../../platform/lookup-platform.js';
 import { publicBaseUrl } from '../../../http/public-url.js';
-import { isSafeLink } from '../../../content/safe-link.js';
+import { isSafeLink } from '../../../catalogue/safe-link.js';
 import { renderPng } from '../../shared/svg-png-pool.js';
-import { secureRng } from '../../shared/rng.js';
+import { secureRng } from '../../../shared/rng.js';
 import { DailyQuery, resolveDate } from '../../shared/daily-query.js';
 import { renderWallpaperSvg } from './wallpaper-art.js';
 

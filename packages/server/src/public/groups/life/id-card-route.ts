@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { lookupRoute, todayInShanghai } from '../../platform/lookup-platform.js';
+import { lookupRoute } from '../../platform/lookup-platform.js';
+import { todayInShanghai } from '../../../shared/shanghai-day.js';
 import { EARLIEST_BIRTHDAY, inspectIdCard, type IdCardProblem } from '../../shared/id-card.js';
 import { IdFactsSchema } from '../../shared/schemas.js';
 import { literalUnion } from '../../../shared/literal-union.js';

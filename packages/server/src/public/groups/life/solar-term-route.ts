@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { lookupRoute, todayInShanghai } from '../../platform/lookup-platform.js';
+import { lookupRoute } from '../../platform/lookup-platform.js';
+import { todayInShanghai } from '../../../shared/shanghai-day.js';
 import { MAX_YEAR, MIN_YEAR, solarTermsOfYear } from '../../../engines/calendar/solar-terms.js';
 
 const SolarTermSchema = Type.Object(

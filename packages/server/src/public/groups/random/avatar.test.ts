@@ -1,7 +1,7 @@
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
 import { AVATAR_STYLE_KEYS, DEFAULT_AVATAR_STYLE, avatarLicence, randomSeedText, renderAvatarSvg } from './avatar.js';
-import { seededRng } from '../../shared/rng.js';
+import { seededRng } from '../../../shared/rng.js';
 
 describe('avatars', () => {
   it('draw every offered style as a parseable SVG of the requested size, the same for the same seed', () => {

@@ -6,7 +6,7 @@
  */
 import { createAvatar, type Style } from '@dicebear/core';
 import * as collection from '@dicebear/collection';
-import type { Rng } from '../../shared/rng.js';
+import type { Rng } from '../../../shared/rng.js';
 
 /** Style key (DiceBear's own kebab-case name) → style. The order is the order documented in OpenAPI and data/README.md. */
 export const AVATAR_STYLES = {

@@ -13,7 +13,7 @@ import {
   renderAvatarSvg,
 } from './avatar.js';
 import { ImageCache } from '../../shared/image-cache.js';
-import { pickOne, rngFor, secureRng } from '../../shared/rng.js';
+import { pickOne, rngFor, secureRng } from '../../../shared/rng.js';
 import { SeedParam } from '../../shared/schemas.js';
 
 const styleList = AVATAR_STYLE_KEYS.map((s) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../platform/lookup-platform.js';
 import { NAME_THRESHOLD } from '../../../engines/color/chinese-colors.js';
-import { rngFor } from '../../shared/rng.js';
+import { rngFor } from '../../../shared/rng.js';
 import { COLOR_FORMATS, randomColor } from './random-color.js';
 import { AsciiText, SeedParam, ChineseNameSchema } from '../../shared/schemas.js';
 import { literalUnion } from '../../../shared/literal-union.js';

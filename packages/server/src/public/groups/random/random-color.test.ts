@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NAME_THRESHOLD } from '../../../engines/color/chinese-colors.js';
 import { convertColor } from '../../../engines/color/color-convert.js';
 import { randomColor } from './random-color.js';
-import { secureRng, seededRng } from '../../shared/rng.js';
+import { secureRng, seededRng } from '../../../shared/rng.js';
 
 describe('random colour', () => {
   it('gives hex, rgb and hsl of the same colour', () => {

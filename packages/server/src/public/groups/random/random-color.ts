@@ -5,7 +5,7 @@ import { nearestChineseColorOfBytes, type ChineseColorMatch } from '../../../eng
 import { hueOf, oneDecimal } from '../../../engines/color/color-space.js';
 import { HEX_OF_BYTE } from '../../shared/hex.js';
 import { convertRgbToHsl } from 'culori';
-import type { Rng } from '../../shared/rng.js';
+import type { Rng } from '../../../shared/rng.js';
 
 export const COLOR_FORMATS = ['all', 'hex', 'rgb', 'hsl'] as const;
 export type ColorFormat = (typeof COLOR_FORMATS)[number];

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../platform/lookup-platform.js';
 import { EMOJI_GROUPS, loadEmojiTable, randomEmoji, resolveEmojiGroup } from './random-emoji.js';
-import { rngFor } from '../../shared/rng.js';
+import { rngFor } from '../../../shared/rng.js';
 import { SeedParam } from '../../shared/schemas.js';
 
 const EmojiSchema = Type.Object({

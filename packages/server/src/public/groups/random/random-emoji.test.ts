@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMOJI_GROUPS, loadEmojiTable, randomEmoji, resolveEmojiGroup } from './random-emoji.js';
-import { seededRng } from '../../shared/rng.js';
+import { seededRng } from '../../../shared/rng.js';
 
 const table = loadEmojiTable();
 

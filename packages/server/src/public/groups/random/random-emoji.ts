@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { paramError } from '../../../errors.js';
-import type { Rng } from '../../shared/rng.js';
+import type { Rng } from '../../../shared/rng.js';
 
 interface EmojibaseEmoji {
   label: string;

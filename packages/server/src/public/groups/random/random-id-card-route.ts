@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { lookupRoute, todayInShanghai } from '../../platform/lookup-platform.js';
+import { lookupRoute } from '../../platform/lookup-platform.js';
+import { todayInShanghai } from '../../../shared/shanghai-day.js';
 import { MIN_BIRTH_YEAR, issuingCodes, issuingProvinces, randomIdCard, resolveProvince } from './random-id-card.js';
 import { parseGender } from './random-user.js';
-import { rngFor } from '../../shared/rng.js';
+import { rngFor } from '../../../shared/rng.js';
 import { SeedParam, IdFactsSchema } from '../../shared/schemas.js';
 
 /** One generated number with the facts it encodes (the same as /api/id-card reports for it). */

@@ -9,7 +9,7 @@ import {
   randomIdCard,
   resolveProvince,
 } from './random-id-card.js';
-import { seededRng, secureRng } from '../../shared/rng.js';
+import { seededRng, secureRng } from '../../../shared/rng.js';
 
 const TODAY = '2026-11-21';
 

@@ -9,7 +9,7 @@ import { composeIdFacts, idRegions, regionInfo, type IdFacts, type RegionInfo } 
 import { perObject } from '../../../shared/memo.js';
 import { shortNames } from '../../../engines/postcodes/postcodes.js';
 import type { Gender } from './random-user.js';
-import type { Rng } from '../../shared/rng.js';
+import type { Rng } from '../../../shared/rng.js';
 
 export const MIN_BIRTH_YEAR = 1900;
 

@@ -13,7 +13,7 @@ import {
   renderRandomImage,
   typeForSeed,
 } from './random-image.js';
-import { secureRng } from '../../shared/rng.js';
+import { secureRng } from '../../../shared/rng.js';
 import { SeedParam } from '../../shared/schemas.js';
 import { literalUnion } from '../../../shared/literal-union.js';
 

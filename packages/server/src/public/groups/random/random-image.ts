@@ -3,7 +3,7 @@
  * size and type always give the same picture). Pure: no HTTP framework; PNG is the caller's business (resvg).
  */
 import { formatHex } from 'culori';
-import { seededRng, pickOne, type Rng } from '../../shared/rng.js';
+import { seededRng, pickOne, type Rng } from '../../../shared/rng.js';
 
 export const IMAGE_TYPES = ['gradient', 'pattern'] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];

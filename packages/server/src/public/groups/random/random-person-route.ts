@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { lookupRoute, todayInShanghai } from '../../platform/lookup-platform.js';
+import { lookupRoute } from '../../platform/lookup-platform.js';
+import { todayInShanghai } from '../../../shared/shanghai-day.js';
 import { loadPersonData, randomPerson } from './random-person.js';
 import { parseGender } from './random-user.js';
-import { rngFor } from '../../shared/rng.js';
+import { rngFor } from '../../../shared/rng.js';
 import { GENDERS, SeedParam } from '../../shared/schemas.js';
 import { literalUnion, stringEnum } from '../../../shared/literal-union.js';
 

@@ -3,7 +3,7 @@ import lunarJs from 'lunar-javascript';
 import { inspectIdCard } from '../../shared/id-card.js';
 import { loadPostcodes } from '../../../engines/postcodes/postcodes.js';
 import { loadPersonData, randomPerson } from './random-person.js';
-import { seededRng } from '../../shared/rng.js';
+import { seededRng } from '../../../shared/rng.js';
 
 const TODAY = '2026-11-21';
 const data = loadPersonData();

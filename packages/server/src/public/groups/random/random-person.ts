@@ -11,7 +11,7 @@ import { loadPostcodes, type PostcodeRow } from '../../../engines/postcodes/post
 import { randomBirthDay, randomSequence, type AgeWindow } from './random-id-card.js';
 import type { Gender } from './random-user.js';
 import { perObject } from '../../../shared/memo.js';
-import { pickOne, Weighted, type Rng } from '../../shared/rng.js';
+import { pickOne, Weighted, type Rng } from '../../../shared/rng.js';
 
 type WeightList<T> = (readonly [T, number])[];
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { lookupRoute } from '../../platform/lookup-platform.js';
 import { literalUnion } from '../../../shared/literal-union.js';
-import { rngFor } from '../../shared/rng.js';
+import { rngFor } from '../../../shared/rng.js';
 import { alphabetOf, randomString, CHARSETS, type Charset } from './random-string.js';
 import { SeedParam } from '../../shared/schemas.js';
 

@@ -1,5 +1,5 @@
 import { paramError } from '../../../errors.js';
-import type { Rng } from '../../shared/rng.js';
+import type { Rng } from '../../../shared/rng.js';
 
 export const CHARSETS = {
   alnum: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',

@@ -3,7 +3,7 @@
  * gender, real mobile number segments, a real district with its own postcode (data/postcodes.json), Chinese job
  * titles and company names. Pure: no HTTP framework; the curated lists come in as `UserData`.
  *
- * Randomness is public/shared/rng.ts, as for the other generators: with a seed, sfc32 seeded from (seed, gender),
+ * Randomness is shared/rng.ts, as for the other generators: with a seed, sfc32 seeded from (seed, gender),
  * so the same seed gives the same users, and asking for more users only appends (user i never depends on count);
  * without one, the CSPRNG. Until 2026-11-27 it was Faker's Mersenne Twister, whose helpers cost more than the rest
  * of a user: a seed gives other users since then.
@@ -15,7 +15,7 @@ import { civilOf, yearsBefore, ymdText } from '../../../engines/calendar/civil-d
 import { ipv4Text, publicIpv4Blocks } from '../../../engines/ip/ip-address.js';
 import { HEX_OF_BYTE } from '../../shared/hex.js';
 import { loadPostcodes, shortNames, type PostcodeRow } from '../../../engines/postcodes/postcodes.js';
-import { pickOne, rngFor, Weighted, type Rng } from '../../shared/rng.js';
+import { pickOne, rngFor, Weighted, type Rng } from '../../../shared/rng.js';
 import { isPlainAscii } from '../../shared/schemas.js';
 
 export type Gender = 'male' | 'female';

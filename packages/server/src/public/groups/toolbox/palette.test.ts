@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { converter, differenceCiede2000 } from 'culori';
-import { seededRng } from '../../shared/rng.js';
+import { seededRng } from '../../../shared/rng.js';
 import { buildPalette, lightnessCurve, paletteSnippets } from './palette.js';
 import { STEPS, TAILWIND_FAMILIES } from './tailwind-families.js';
 

@@ -1,6 +1,6 @@
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { LookupError } from '../../../errors.js';
+import { LookupError } from '../../errors.js';
 import {
   HITOKOTO_CATEGORIES,
   charLength,

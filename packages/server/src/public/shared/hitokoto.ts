@@ -3,9 +3,9 @@
  * `SentenceSource`, so the shipped file, the admin-managed content library, or a test list can feed it.
  */
 import { readFileSync } from 'node:fs';
-import { paramError } from '../../../errors.js';
-import { HITOKOTO_TYPE_NAMES } from '../../../content/libraries.js';
-import { pickRandom } from '../../shared/pick.js';
+import { paramError } from '../../errors.js';
+import { HITOKOTO_TYPE_NAMES } from '../../catalogue/content-libraries.js';
+import { pickRandom } from './pick.js';
 
 /** One sentence as stored (the `data/content/hitokoto.json` row and the content library item). */
 export interface Sentence {
@@ -52,7 +52,7 @@ export const charLength = (s: string): number => {
 
 /** The shipped sentences, read once. */
 export function fileSentenceSource(
-  file: URL | string = new URL('../../../../../../data/content/hitokoto.json', import.meta.url),
+  file: URL | string = new URL('../../../../../data/content/hitokoto.json', import.meta.url),
 ): SentenceSource {
   const rows = JSON.parse(readFileSync(file, 'utf8')) as Sentence[];
   return { all: () => rows };
