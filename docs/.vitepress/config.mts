@@ -58,6 +58,7 @@ export default defineConfig({
         text: '参与开发',
         items: [
           { text: '架构与新增功能', link: '/guide/contributing' },
+          { text: 'Web 公共核心', link: '/guide/web-core' },
           { text: 'API 参考', link: '/api/' },
         ],
       },

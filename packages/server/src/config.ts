@@ -319,7 +319,7 @@ export function assertSharedSecret(config: Config): void {
   );
 }
 
-/** The settings table shown in the README, generated from the schema so the two cannot drift. */
+/** The settings table of docs/guide/configuration.md, generated from the schema so the two cannot drift. */
 export function describeSettings(): Array<{ name: string; default: string; description: string }> {
   return Object.entries(EnvSchema.properties).map(([name, s]) => ({
     name,

@@ -6,7 +6,8 @@ import { describeSettings } from '../src/config.js';
 
 /**
  * Docker cannot run on every machine that runs the tests, so the deployment files are kept true by reading them:
- * every setting config.ts reads is wired (and nothing it does not read), as the README table is checked.
+ * every setting config.ts reads is wired (and nothing it does not read), as the settings page
+ * (docs/guide/configuration.md) is checked.
  */
 const root = new URL('../../../', import.meta.url);
 const read = (file: string) => fs.readFileSync(new URL(file, root), 'utf8');

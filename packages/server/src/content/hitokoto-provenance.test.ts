@@ -145,20 +145,31 @@ describe('the documents state the library as it is', () => {
     }
   });
 
-  it('README.md states the size per category and provenance', () => {
+  it('README.md (Chinese) and README.en.md state the size per category and provenance', () => {
     const count = (f: (r: Row) => boolean) => n(rows.filter(f).length);
     const types = Object.entries(HITOKOTO_TYPE_NAMES);
     const held = types.filter(([t]) => rows.some((r) => r.type === t));
     const empty = types.filter(([t]) => !rows.some((r) => r.type === t)).map(([t, name]) => `${t} ${name.zh}`);
-    const summary =
-      `library of ${n(rows.length)} sentences: ${count((r) => r.source === 'tianji')} of the project's own writing, ` +
-      `${count((r) => r.source === 'public-domain')} public-domain texts it transcribed and ` +
-      `${count((r) => r.source === 'npm:chinese-poetry@2.0.1')} public-domain classics extracted from the npm package ` +
-      `chinese-poetry 2.0.1; by category ${held.map(([t, name]) => `${t} ${name.zh} ${count((r) => r.type === t)}`).join(', ')}, ` +
-      `while ${empty.slice(0, -1).join(', ')} and ${empty.at(-1)} ship empty (no openly licensed source`;
-    const readme = read('README.md').replace(/\s+/g, ' ');
-    const at = Math.max(readme.indexOf('library of '), 0);
-    expect(readme.slice(at, at + summary.length)).toBe(summary);
+    const sizes = held.map(([t, name]) => `${t} ${name.zh} ${count((r) => r.type === t)}`);
+    const [own, transcribed, extracted] = (['tianji', 'public-domain', 'npm:chinese-poetry@2.0.1'] as const).map((s) =>
+      count((r) => r.source === s),
+    );
+    const summaries = {
+      'README.en.md':
+        `library of ${n(rows.length)} sentences: ${own} of the project's own writing, ` +
+        `${transcribed} public-domain texts it transcribed and ${extracted} public-domain classics extracted from the npm ` +
+        `package chinese-poetry 2.0.1; by category ${sizes.join(', ')}, ` +
+        `while ${empty.slice(0, -1).join(', ')} and ${empty.at(-1)} ship empty (no openly licensed source`,
+      'README.md':
+        `一言句库共 ${n(rows.length)} 句：本项目原创 ${own} 句、手录的公有领域作品 ${transcribed} 句、` +
+        `从 npm 包 chinese-poetry 2.0.1 提取的公有领域古典作品 ${extracted} 句；按分类 ${sizes.join('、')}；` +
+        `${empty.slice(0, -1).join('、')}与 ${empty.at(-1)}是空的（没有可公开授权的来源`,
+    };
+    for (const [file, summary] of Object.entries(summaries)) {
+      const readme = read(file).replace(/\s+/g, ' ');
+      const at = Math.max(readme.indexOf(summary.split(' ', 2).join(' ')), 0);
+      expect(readme.slice(at, at + summary.length), file).toBe(summary);
+    }
     expect(read('docs/guide/hitokoto.md')).toContain(`句库共 ${n(rows.length)} 句`);
   });
 });
