@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { usernameKey } from '../../admin/shared/username-key.js';
+import { usernameKey } from './frozen-helpers.js';
 
 /**
- * Usernames become unique regardless of case and Unicode form (users.username_key, see admin/shared/username-key.ts).
+ * Usernames become unique regardless of case and Unicode form (users.username_key, computed as
+ * admin/shared/username-key.ts computed it then: the frozen copy in frozen-helpers.ts).
  * The key is computed here in JavaScript, not in SQL: SQLite has no NFKC and lower-cases ASCII only.
  *
  * Existing accounts that already collide (`Admin` and `admin`) are not merged and do not stop the upgrade: the oldest

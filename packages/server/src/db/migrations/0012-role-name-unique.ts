@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { roleNameKey } from '../../admin/roles/name-key.js';
+import { roleNameKey } from './frozen-helpers.js';
 
 /**
  * Role names become unique (issue 26: a second 「超级管理员」 could be made, and a list cannot tell the two apart).

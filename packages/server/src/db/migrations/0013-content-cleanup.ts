@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { libraryByName } from '../../catalogue/content-libraries.js';
-import { searchTextOf } from '../../content/repository.js';
-import { readDataJson } from '../../data-files.js';
+import { readDataJson, SEARCH_FIELDS, searchText } from './frozen-helpers.js';
 import { correctShippedHolidays, type HolidayCorrection } from './holiday-corrections.js';
 
 /**
@@ -28,7 +26,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 async function cleanPoems(db: Kysely<unknown>): Promise<void> {
   const changes = readDataJson<{ changes: Record<string, Change> }>(CHANGES_FILE)?.changes;
   if (!changes) throw new Error(`缺少数据文件 data/${CHANGES_FILE}（迁移 0013 需要它）`);
-  const lib = libraryByName.get('poems')!;
   const rows = await sql<{ id: string; data: string }>`
     select id, data from content_items where library = 'poems' order by created_at, id`.execute(db);
   const taken = new Set((await sql<{ id: string }>`select id from content_items`.execute(db)).rows.map((r) => r.id));
@@ -45,8 +42,8 @@ async function cleanPoems(db: Kysely<unknown>): Promise<void> {
     const [id, poem] = typeof change === 'string' ? [change, undefined] : change;
     const newId = id === row.id || taken.has(id) ? row.id : id;
     const data = poem ? JSON.stringify(poem) : row.data;
-    const searchText = searchTextOf(lib, JSON.parse(data) as Record<string, unknown>);
-    await sql`update content_items set id = ${newId}, data = ${data}, search_text = ${searchText}
+    const text = searchText(SEARCH_FIELDS.poems, JSON.parse(data) as Record<string, unknown>);
+    await sql`update content_items set id = ${newId}, data = ${data}, search_text = ${text}
       where id = ${row.id}`.execute(db);
     taken.delete(row.id);
     taken.add(newId);

@@ -1,9 +1,6 @@
 import type { Kysely } from 'kysely';
-import { normaliseText } from '../../content/content-lint.js';
-import { libraryByName } from '../../catalogue/content-libraries.js';
-import { searchTextOf } from '../../content/repository.js';
-import { readDataJson } from '../../data-files.js';
 import type { Database } from '../schema.js';
+import { normaliseText, readDataJson, SEARCH_FIELDS, searchText } from './frozen-helpers.js';
 
 /** The rows scripts/build-hitokoto-classics.mjs adds to data/content/hitokoto.json (issue 29). */
 const SOURCE = 'chinese-poetry';
@@ -32,7 +29,6 @@ export async function addClassics(db: Kysely<Database>): Promise<void> {
       .filter((r) => r.library === 'hitokoto')
       .map((r) => normaliseText(String((JSON.parse(r.data) as { content?: unknown }).content ?? ''))),
   );
-  const lib = libraryByName.get('hitokoto')!;
   const now = Date.now();
   const rows = shippedClassics()
     .filter((r) => !ids.has(r.id) && !contents.has(normaliseText(r.content)))
@@ -43,7 +39,7 @@ export async function addClassics(db: Kysely<Database>): Promise<void> {
         id,
         library: 'hitokoto',
         data: JSON.stringify(data),
-        search_text: searchTextOf(lib, data),
+        search_text: searchText(SEARCH_FIELDS.hitokoto, data),
         created_at: at,
         updated_at: at,
       };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { readDataJson } from '../../data-files.js';
+import { readDataJson, SEARCH_FIELDS, searchText } from './frozen-helpers.js';
 
 /**
  * Issue 50 for databases seeded before it: the hitokoto library loses its 31 quotations of films, anime, comics and
@@ -29,12 +29,8 @@ const LIBRARIES = ['hitokoto', 'poems'] as const;
 type Library = (typeof LIBRARIES)[number];
 type Data = Record<string, unknown>;
 
-/** The seed files and the fields of the search text, as the content libraries had them when this was written. */
+/** The seed files as the content libraries had them when this was written (the search fields: frozen-helpers.ts). */
 const SEED_FILE: Record<Library, string> = { hitokoto: 'content/hitokoto.json', poems: 'content/poems.json' };
-const SEARCH_FIELDS: Record<Library, string[]> = {
-  hitokoto: ['content', 'from', 'from_who'],
-  poems: ['title', 'author', 'lines'],
-};
 
 async function bringUpToDate(db: Kysely<unknown>, library: Library, earlier: Set<string>): Promise<void> {
   const shipped = new Map(
@@ -51,22 +47,13 @@ async function bringUpToDate(db: Kysely<unknown>, library: Library, earlier: Set
       await sql`delete from content_items where id = ${row.id}`.execute(db);
       changed++;
     } else if (rowFingerprint(row.id, now) !== rowFingerprint(row.id, data)) {
-      await sql`update content_items set data = ${JSON.stringify(now)}, search_text = ${searchText(library, now)}
+      await sql`update content_items set data = ${JSON.stringify(now)}, search_text = ${searchText(SEARCH_FIELDS[library], now)}
         where id = ${row.id}`.execute(db);
       changed++;
     }
   }
   // Other instances and cached answers notice the library changed.
   if (changed > 0) await sql`update content_meta set revision = revision + 1 where library = ${library}`.execute(db);
-}
-
-function searchText(library: Library, data: Data): string {
-  return SEARCH_FIELDS[library]
-    .map((f) => data[f])
-    .flatMap((v) => (Array.isArray(v) ? v : [v]))
-    .filter((v) => v !== null && v !== undefined)
-    .join('\n')
-    .toLowerCase();
 }
 
 /**

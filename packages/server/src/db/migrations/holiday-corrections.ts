@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { libraryByName } from '../../catalogue/content-libraries.js';
-import { searchTextOf } from '../../content/repository.js';
+import { SEARCH_FIELDS, searchText } from './frozen-helpers.js';
 
 /** One block of data/holidays.json as a `holidays` content row holds it. */
 export interface HolidayBlock {
@@ -23,7 +22,6 @@ export interface HolidayCorrection {
  * Bumps the library's revision when a row changed, so running instances reload it.
  */
 export async function correctShippedHolidays(db: Kysely<unknown>, corrections: readonly HolidayCorrection[]) {
-  const lib = libraryByName.get('holidays')!;
   const rows = await sql<{ id: string; data: string }>`
     select id, data from content_items where library = 'holidays'`.execute(db);
   let changed = 0;
@@ -40,8 +38,8 @@ export async function correctShippedHolidays(db: Kysely<unknown>, corrections: r
     if (!corrected) continue;
     changed++;
     const json = JSON.stringify({ ...data, holidays });
-    const searchText = searchTextOf(lib, { ...data, holidays });
-    await sql`update content_items set data = ${json}, search_text = ${searchText} where id = ${row.id}`.execute(db);
+    const text = searchText(SEARCH_FIELDS.holidays, { ...data, holidays });
+    await sql`update content_items set data = ${json}, search_text = ${text} where id = ${row.id}`.execute(db);
   }
   if (changed > 0) await sql`update content_meta set revision = revision + 1 where library = 'holidays'`.execute(db);
 }
