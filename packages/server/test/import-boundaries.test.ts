@@ -4,11 +4,22 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The house rules of the server's layout, checked over the import statements themselves:
- * - a lookup group (`lookup/<group>/`) depends on the platform and `lookup/shared/`, never on another group;
- *   `lookup/shared/` depends on no group;
- * - nobody imports a route file (`*-route.ts`): shared schemas and parameters live in modules of their own;
- * - `content/` and `monitor/` do not reach into `admin/` (what they share lives below both, in `shared/`);
+ * The house rules of the server's layout, checked over the import statements themselves. The rooms of
+ * packages/server/src (docs/guide/contributing.md draws them):
+ *   shared/, catalogue/      utilities and the built-in facts (menus, lookup groups, content libraries): the floor
+ *   http/                    what every request goes through (errors, CORS, headers, validation, health)
+ *   engines/<engine>/        computations both areas use (password strength, QR, IP places, postcodes, calendar…)
+ *   db/, db/migrations/      the database; a migration is frozen: it imports only db/
+ *   public/platform/, public/keys/, public/drop-in/, public/shared/, public/groups/<group>/   the public API
+ *   admin/, content/, monitor/, web/, cli/   the admin API, the content libraries, metrics, web apps and docs, CLI
+ * Rules (each arrow below is forbidden):
+ * - a group → another group; the platform, the keys or public/shared → a group; the platform → public/shared;
+ * - admin → the public API, except public/keys/ (the admin issues the keys whose format the gate checks);
+ * - engines → admin, the public API, content, http, web, monitor, db (an engine is plain computation);
+ * - shared/, catalogue/ → any other room but src/'s own files (errors.ts, config.ts…); http/ → admin, the public API, engines, content, web, monitor;
+ * - db/ → admin, the public API, engines, content, http, web, monitor; db/migrations/ → anything outside db/;
+ * - content/ and monitor/ → admin;
+ * - anybody → a route file (`*-route.ts`): shared schemas and parameters live in modules of their own;
  * - no import cycle anywhere in the server or the benchmarks (type-only imports included: they are arrows too);
  * - a web app (`apps/<app>/`) never imports another app's sources; what they share lives in `packages/web-core`,
  *   which imports no app.
@@ -115,24 +126,58 @@ export function webViolations(graph: Map<string, string[]>): string[] {
 }
 
 const SERVER = 'packages/server/src/';
-/** `daily` for packages/server/src/lookup/daily/x.ts, `shared` for lookup/shared/, undefined outside a group. */
-function lookupGroupOf(file: string): string | undefined {
-  const m = file.startsWith(SERVER) ? /^lookup\/([^/]+)\//.exec(file.slice(SERVER.length)) : null;
-  return m?.[1];
+/**
+ * The room of a server file: `group:daily` for public/groups/daily/x.ts, `public/keys`, `engines/ip`, `db/migrations`,
+ * `admin`, `top` for a file directly in src/ (app.ts, config.ts, errors.ts…); undefined outside the server.
+ */
+export function roomOf(file: string): string | undefined {
+  if (!file.startsWith(SERVER)) return undefined;
+  const parts = file.slice(SERVER.length).split('/');
+  if (parts.length === 1) return 'top';
+  if (parts[0] === 'public' && parts[1] === 'groups') return `group:${parts[2]}`;
+  if (parts[0] === 'public') return parts.length === 2 ? 'public' : `public/${parts[1]}`;
+  if (parts[0] === 'engines') return `engines/${parts[1]}`;
+  if (parts[0] === 'db' && parts[1] === 'migrations') return 'db/migrations';
+  return parts[0];
 }
-const topFolderOf = (file: string) => (file.startsWith(SERVER) ? file.slice(SERVER.length).split('/')[0] : undefined);
 
-/** Arrows that break the layout, as `from → to` lines. */
+const isPublic = (r: string) => r === 'public' || r.startsWith('public/') || r.startsWith('group:');
+const isEngine = (r: string) => r.startsWith('engines/');
+
+/** Why an arrow from room `a` to room `b` breaks the layout, or undefined when it may be drawn. */
+function forbidden(a: string, b: string): string | undefined {
+  if (a === b) return undefined;
+  const group = b.startsWith('group:');
+  if (a.startsWith('group:') && group) return `lookup group ${a.slice(6)} reaches into ${b.slice(6)}`;
+  if (
+    ['public', 'public/platform', 'public/keys', 'public/shared', 'public/drop-in'].includes(a) &&
+    group &&
+    a !== 'public'
+  )
+    return `${a} reaches into a group`;
+  if (a === 'public/platform' && b === 'public/shared') return 'the platform reaches into what groups share';
+  if (a === 'admin' && isPublic(b) && b !== 'public/keys') return `admin reaches into the public API (${b})`;
+  if (isEngine(a) && !isEngine(b) && !['top', 'shared', 'catalogue'].includes(b)) return `${a} reaches into ${b}`;
+  if ((a === 'shared' || a === 'catalogue') && !['shared', 'catalogue', 'top'].includes(b)) return `${a} reaches into ${b}`;
+  if (a === 'http' && (b === 'admin' || isPublic(b) || isEngine(b) || ['content', 'web', 'monitor'].includes(b)))
+    return `http reaches into ${b}`;
+  if (a === 'db' && (b === 'admin' || isPublic(b) || isEngine(b) || ['content', 'http', 'web', 'monitor'].includes(b)))
+    return `db reaches into ${b}`;
+  if (a === 'db/migrations' && b !== 'db') return `a migration imports live code (${b}): copy it into db/migrations/`;
+  if ((a === 'content' || a === 'monitor') && b === 'admin') return `${a} reaches into admin`;
+  return undefined;
+}
+
+/** Arrows that break the layout, as `from → to (why)` lines. */
 export function boundaryViolations(graph: Map<string, string[]>): string[] {
   const out: string[] = [];
   for (const [from, targets] of graph) {
     for (const to of targets) {
-      const [a, b] = [lookupGroupOf(from), lookupGroupOf(to)];
-      if (a && b && a !== b && b !== 'shared') out.push(`${from} → ${to} (lookup group ${a} reaches into ${b})`);
-      const [fa, fb] = [topFolderOf(from), topFolderOf(to)];
-      if ((fa === 'content' || fa === 'monitor') && fb === 'admin')
-        out.push(`${from} → ${to} (${fa} reaches into admin)`);
-      // Route files export routes; what two routes share (schemas, parameters) lives in a module of its own.
+      const [a, b] = [roomOf(from), roomOf(to)];
+      // A migration's test may hold its frozen copies against the live code they were copied from.
+      const test = from.endsWith('.test.ts') && a === 'db/migrations';
+      const why = a && b && !test ? forbidden(a, b) : undefined;
+      if (why) out.push(`${from} → ${to} (${why})`);
       if (to.endsWith('-route.ts')) out.push(`${from} → ${to} (imports a route file)`);
     }
   }
@@ -181,7 +226,7 @@ describe('import boundaries', () => {
     expect(graph.get('packages/server/src/app.ts')).toContain('packages/server/src/config.ts');
   });
 
-  it('a lookup group imports only the platform and lookup/shared; content and monitor stay out of admin', () => {
+  it('every arrow between the server’s rooms follows the layer rules', () => {
     expect(boundaryViolations(graph)).toEqual([]);
   });
 
@@ -204,13 +249,31 @@ describe('import boundaries', () => {
 
   it('the checks see the arrows they forbid', () => {
     const bad = new Map([
-      ['packages/server/src/lookup/random/a.ts', ['packages/server/src/lookup/toolbox/b.ts']],
-      ['packages/server/src/lookup/toolbox/b.ts', ['packages/server/src/lookup/shared/c.ts']],
+      ['packages/server/src/public/groups/random/a.ts', ['packages/server/src/public/groups/toolbox/b.ts']],
+      ['packages/server/src/public/groups/toolbox/b.ts', ['packages/server/src/public/shared/c.ts']],
       ['packages/server/src/content/d.ts', ['packages/server/src/admin/shared/e.ts']],
+      ['packages/server/src/admin/auth/f.ts', ['packages/server/src/public/groups/toolbox/g.ts']],
+      ['packages/server/src/admin/api-keys/h.ts', ['packages/server/src/public/keys/secret.ts']],
+      ['packages/server/src/public/platform/i.ts', ['packages/server/src/public/groups/daily/j.ts']],
+      [
+        'packages/server/src/engines/ip/k.ts',
+        ['packages/server/src/http/envelope.ts', 'packages/server/src/errors.ts'],
+      ],
+      ['packages/server/src/db/migrations/0005-x.ts', ['packages/server/src/admin/shared/username-key.ts']],
+      ['packages/server/src/db/migrations/0006-y.ts', ['packages/server/src/db/index.ts']],
+      ['packages/server/src/catalogue/index.ts', ['packages/server/src/content/store.ts']],
       ['bench/x.ts', ['bench/y.ts']],
       ['bench/y.ts', ['bench/x.ts']],
     ]);
-    expect(boundaryViolations(bad)).toHaveLength(2);
+    expect(boundaryViolations(bad).map((v) => v.replace(/^\S+ → \S+ \((.*)\)$/, '$1'))).toEqual([
+      'lookup group random reaches into toolbox',
+      'content reaches into admin',
+      'admin reaches into the public API (group:toolbox)',
+      'public/platform reaches into a group',
+      'engines/ip reaches into http',
+      'a migration imports live code (admin): copy it into db/migrations/',
+      'catalogue reaches into content',
+    ]);
     expect(importCycles(bad)).toEqual([['bench/x.ts', 'bench/y.ts']]);
     const web = new Map([
       ['apps/mobile/src/pages/A.vue', ['apps/admin/src/lib/time.ts', 'packages/web-core/src/time.ts']],
