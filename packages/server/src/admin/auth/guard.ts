@@ -29,6 +29,20 @@ export interface AuthContext extends UserAccess {
   sessionId?: string;
 }
 
+/**
+ * What `req.auth` holds in a route whose `config` has type `C` (types.ts narrows FastifyRequest by it): the signed-in
+ * user where the route declares a requirement the guard enforces, nothing where it declares 'public', and possibly
+ * nothing where it declares none, so that reading it there needs a check.
+ */
+export type AuthOf<C> = C extends { auth: 'public' }
+  ? undefined
+  : C extends { auth: Exclude<AuthDeclaration, 'public'> }
+    ? AuthContext
+    : AuthContext | undefined;
+
+/** A request the guard let through signed in: what a handler of a route declaring a requirement receives. */
+export type SignedInRequest = FastifyRequest & { auth: AuthContext };
+
 declare module 'fastify' {
   interface FastifyInstance {
     tokens: TokenService;
