@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.js';
 import type { SignedOutCode } from '../../errors.js';
 import type { EndedSession } from '../auth/service.js';
 import type { SignedInRequest } from '../auth/guard.js';
+import type { AuditAction } from '../audit/actions.js';
 
 /**
  * Who performs an administrative write, as the services see it (no Fastify types past the routes):
@@ -13,7 +14,7 @@ export interface Actor {
   username: string;
   isSuper: boolean;
   audit(
-    action: string,
+    action: AuditAction,
     targetType: string,
     targetId: string | null,
     detail: unknown,

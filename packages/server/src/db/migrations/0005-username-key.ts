@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { usernameKey } from '../../admin/shared/username-key.js';
+import type { AuditAction } from '../../admin/audit/actions.js';
 
 /**
  * Usernames become unique regardless of case and Unicode form (users.username_key, see admin/shared/username-key.ts).
@@ -18,7 +19,8 @@ interface Tables {
     id: string;
     actor_id: string | null;
     actor_username: string;
-    action: string;
+    /** One the clients can name (AUDIT_ACTIONS): the row outlives this file. */
+    action: AuditAction;
     target_type: string;
     target_id: string;
     detail: string;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { roleNameKey } from '../../admin/roles/name-key.js';
+import type { AuditAction } from '../../admin/audit/actions.js';
 
 /**
  * Role names become unique (issue 26: a second 「超级管理员」 could be made, and a list cannot tell the two apart).
@@ -19,7 +20,8 @@ interface Tables {
     id: string;
     actor_id: string | null;
     actor_username: string;
-    action: string;
+    /** One the clients can name (AUDIT_ACTIONS): the row outlives this file. */
+    action: AuditAction;
     target_type: string;
     target_id: string;
     detail: string;
