@@ -14,13 +14,14 @@ import { bitsOf, type PermissionName } from '../permissions/points.js';
 import { loadUserAccess, menuMask, type UserAccess } from './access.js';
 import type { TokenService } from './tokens.js';
 import { routeOf } from '../../plugins/route-of.js';
+import type { MenuCode } from '../../catalogue.js';
 
 /**
  * A route's requirement, declared once in its config: the guard enforces it and the OpenAPI document emits it
  * as `x-permission`. `{menu, bits}` checks the user's mask on that menu; `{bits}` without a menu checks the
  * aggregate mask; 'authenticated' lets any signed-in user through; 'public' needs no token.
  */
-export type AuthDeclaration = 'public' | 'authenticated' | { menu?: string; bits: PermissionName[] };
+export type AuthDeclaration = 'public' | 'authenticated' | { menu?: MenuCode; bits: PermissionName[] };
 
 export interface AuthContext extends UserAccess {
   /** Claims of the presented access token. */
