@@ -2,7 +2,7 @@ import type { Db } from './db/index.js';
 import type { Config } from './config.js';
 import type { Area } from './http/areas.js';
 import type { LookupGroup } from './catalogue/lookup-groups.js';
-import type { AuthDeclaration, AuthContext } from './admin/auth/guard.js';
+import type { AuthDeclaration, AuthOf } from './admin/auth/guard.js';
 import type { Redis } from 'ioredis';
 import type { PendingCode } from './errors.js';
 import type { ContentStore } from './content/store.js';
@@ -28,8 +28,11 @@ declare module 'fastify' {
     /** In-memory snapshots of the content libraries (refreshed on change, across instances via Redis). */
     content: ContentStore;
   }
-  interface FastifyRequest {
-    auth?: AuthContext;
+  // Fastify's own type parameters (the names must match to merge), of which ContextConfig, the route's `config` as
+  // declared, types `auth`: a handler reads `req.auth` without a check exactly where the guard has set it.
+  interface FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig> {
+    /** The signed-in user, set by the guard (admin/auth/guard.ts) before any handler runs. */
+    auth: AuthOf<ContextConfig>;
     /** Set by the error handler when a failed answer is the caller's doing (http/error-handler.ts). */
     callerError: boolean;
   }

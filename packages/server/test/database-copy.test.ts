@@ -184,7 +184,7 @@ describeEachDb('copy-database, backup and restore', (source) => {
             actorId: null,
             actorUsername: '(test)',
             ip: 'local',
-            action: 'test.during-copy',
+            action: 'cli.unlock',
             targetType: 'user',
             targetId: null,
           });

@@ -1,4 +1,4 @@
-import { LIBRARIES } from './content-libraries.js';
+import { LIBRARIES, type LibraryName } from './content-libraries.js';
 
 /**
  * The one catalogue of built-in menus (better-auth's createAccessControl, in spirit): every menu code, its place in
@@ -38,7 +38,8 @@ export type CataloguePage =
   | 'usage'
   | 'apiKeys';
 
-const menu = (m: CatalogueMenu) => m;
+// Generic so that each menu keeps its literal code (MenuCode below).
+const menu = <const M extends CatalogueMenu>(m: M) => m;
 
 /** The fixed menus, by a short key the code refers to them with (`MENUS.users.code`). */
 export const MENUS = {
@@ -160,7 +161,10 @@ export const MENUS = {
 } as const satisfies Record<string, CatalogueMenu>;
 
 /** The menu of a content library: `content:<library>`, guarding /api/admin/content/<library>. */
-export const contentMenuCode = (library: string) => `${MENUS.content.code}:${library}`;
+export const contentMenuCode = (library: LibraryName) => `${MENUS.content.code}:${library}` as const;
+
+/** Every built-in menu's code, as a type: a route's `config.auth.menu` (admin/auth/guard.ts) names one of these. */
+export type MenuCode = (typeof MENUS)[keyof typeof MENUS]['code'] | ReturnType<typeof contentMenuCode>;
 
 /** Every built-in menu, parents before children (the content libraries come from catalogue/content-libraries.ts). */
 export const CATALOGUE: readonly CatalogueMenu[] = [

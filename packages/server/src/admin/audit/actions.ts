@@ -1,7 +1,7 @@
 /**
  * Every action the audit log records, with its name in Chinese and English, and the target types. Clients read
- * these names (generated into `@tianji/client` as AUDIT_ACTIONS), so the log speaks the operator's words;
- * `test/audit-actions.test.ts` fails when the server writes an action not listed here.
+ * these names (generated into `@tianji/client` as AUDIT_ACTIONS), so the log speaks the operator's words. Every
+ * writer takes an AuditAction (app.audit, Actor.audit, recordAudit), so an action not listed here does not compile.
  */
 export const AUDIT_ACTIONS = {
   'user.create': { zh: '新增用户', en: 'Add user' },

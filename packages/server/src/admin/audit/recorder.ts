@@ -3,10 +3,11 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { AuditAction } from './actions.js';
 
 export type AuditFn = (
   req: FastifyRequest,
-  action: string,
+  action: AuditAction,
   targetType: string,
   targetId: string | null,
   detail?: unknown,
@@ -23,7 +24,7 @@ declare module 'fastify' {
 export interface AuditEntryInput {
   actorId: string | null;
   actorUsername: string;
-  action: string;
+  action: AuditAction;
   targetType: string;
   targetId: string | null;
   detail?: unknown;

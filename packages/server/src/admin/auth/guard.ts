@@ -14,13 +14,14 @@ import { bitsOf, type PermissionName } from '../permissions/points.js';
 import { loadUserAccess, menuMask, type UserAccess } from './access.js';
 import type { TokenService } from './tokens.js';
 import { routeOf } from '../../http/route-of.js';
+import type { MenuCode } from '../../catalogue/index.js';
 
 /**
  * A route's requirement, declared once in its config: the guard enforces it and the OpenAPI document emits it
  * as `x-permission`. `{menu, bits}` checks the user's mask on that menu; `{bits}` without a menu checks the
  * aggregate mask; 'authenticated' lets any signed-in user through; 'public' needs no token.
  */
-export type AuthDeclaration = 'public' | 'authenticated' | { menu?: string; bits: PermissionName[] };
+export type AuthDeclaration = 'public' | 'authenticated' | { menu?: MenuCode; bits: PermissionName[] };
 
 export interface AuthContext extends UserAccess {
   /** Claims of the presented access token. */
@@ -28,6 +29,20 @@ export interface AuthContext extends UserAccess {
   /** The session the token belongs to (absent for tokens issued before sessions existed). */
   sessionId?: string;
 }
+
+/**
+ * What `req.auth` holds in a route whose `config` has type `C` (types.ts narrows FastifyRequest by it): the signed-in
+ * user where the route declares a requirement the guard enforces, nothing where it declares 'public', and possibly
+ * nothing where it declares none, so that reading it there needs a check.
+ */
+export type AuthOf<C> = C extends { auth: 'public' }
+  ? undefined
+  : C extends { auth: Exclude<AuthDeclaration, 'public'> }
+    ? AuthContext
+    : AuthContext | undefined;
+
+/** A request the guard let through signed in: what a handler of a route declaring a requirement receives. */
+export type SignedInRequest = FastifyRequest & { auth: AuthContext };
 
 declare module 'fastify' {
   interface FastifyInstance {

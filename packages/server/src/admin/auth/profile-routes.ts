@@ -57,7 +57,7 @@ export default async function profileRoutes(parent: FastifyInstance) {
       config: { auth: 'authenticated', whilePending: ANY_PENDING },
       schema: { tags: [TAG], summary: '我的资料 My profile', response: { 200: data(ProfileSchema) } },
     },
-    async (req) => ({ data: await read(req.auth!.id) }),
+    async (req) => ({ data: await read(req.auth.id) }),
   );
 
   app.patch(
@@ -74,7 +74,7 @@ export default async function profileRoutes(parent: FastifyInstance) {
       },
     },
     async (req) => {
-      const id = req.auth!.id;
+      const id = req.auth.id;
       return {
         data: await transact(db, async (trx) => {
           const before = await trx

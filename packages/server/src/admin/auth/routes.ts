@@ -207,8 +207,8 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       },
     },
     async (req) => {
-      await assertRecentProof(app.db.kysely, req.auth!.sessionId, now());
-      return { data: await mfa.setup(req.auth!.id) };
+      await assertRecentProof(app.db.kysely, req.auth.sessionId, now());
+      return { data: await mfa.setup(req.auth.id) };
     },
   );
 
@@ -236,7 +236,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       },
     },
     async (req) => {
-      const { id, sessionId } = req.auth!;
+      const { id, sessionId } = req.auth;
       await assertRecentProof(app.db.kysely, sessionId, now());
       const recoveryCodes = await mfa.enable(id, req.body.code);
       const signedOut = req.body.signOutOthers ? await app.sessions.revokeOthers(id, sessionId) : 0;
@@ -265,7 +265,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       },
     },
     async (req) => {
-      const { id, username, sessionId } = req.auth!;
+      const { id, username, sessionId } = req.auth;
       if (!sessionId) throw unauthorized('请重新登录后再试 (this token belongs to no session)');
       await throttle.guard(username, req.ip, () => mfa.proveOwner(id, req.body), isCredentialFailure);
       return { data: { until: await recordProof(app.db.kysely, sessionId, now()) } };
@@ -287,7 +287,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       },
     },
     async (req, reply) => {
-      const { id, username } = req.auth!;
+      const { id, username } = req.auth;
       await throttle.guard(username, req.ip, () => mfa.disable(id, req.body), isCredentialFailure);
       await app.audit(req, 'auth.totp-disable', 'user', id);
       return reply.code(204).send(null);
@@ -309,7 +309,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       },
     },
     async (req) => {
-      const { id, username } = req.auth!;
+      const { id, username } = req.auth;
       const recoveryCodes = await throttle.guard(
         username,
         req.ip,
@@ -355,7 +355,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       },
     },
     async (req, reply) => {
-      await auth.logout(req.auth!.id, req.body?.refreshToken);
+      await auth.logout(req.auth.id, req.body?.refreshToken);
       return reply.code(204).send(null);
     },
   );
@@ -380,7 +380,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
     },
     // Not async: a body serialised earlier is sent in the same tick, without a promise resolved with the reply.
     (req, reply) => {
-      const a = req.auth!;
+      const a = req.auth;
       // The answer is a function of the grants (cached per access revision, so a new object after any change) and
       // the user's own row, both read fresh by the guard: serialised once per such pair, not per request (issue 13).
       let bodies = meBodies.get(a.grants);
@@ -422,14 +422,14 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
     async (req) => {
       const { oldPassword, newPassword } = req.body;
       await assertPasswordPolicy('newPassword', newPassword, app.config.passwordPolicy);
-      const { id, username, sessionId } = req.auth!;
+      const { id, username, sessionId } = req.auth;
       const pair = await throttle.guard(
         username,
         req.ip,
         () => auth.changePassword(id, oldPassword, newPassword, clientInfo(req), sessionId),
         isCredentialFailure,
       );
-      await app.audit(req, 'auth.change-password', 'user', req.auth!.id);
+      await app.audit(req, 'auth.change-password', 'user', req.auth.id);
       return { data: pair };
     },
   );

@@ -132,7 +132,7 @@ export async function sessionEventRoutes(parent: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      const sessionId = req.auth!.sessionId;
+      const sessionId = req.auth.sessionId;
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -174,7 +174,7 @@ export async function ownSessionRoutes(parent: FastifyInstance) {
         response: { 200: data(Type.Array(OwnSessionSchema)) },
       },
     },
-    async (req) => ({ data: await sessions.listOwn(req.auth!.id, req.auth!.sessionId) }),
+    async (req) => ({ data: await sessions.listOwn(req.auth.id, req.auth.sessionId) }),
   );
 
   app.delete(
@@ -191,7 +191,7 @@ export async function ownSessionRoutes(parent: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      await sessions.endOwn(req.auth!.id, req.params.id);
+      await sessions.endOwn(req.auth.id, req.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -207,6 +207,6 @@ export async function ownSessionRoutes(parent: FastifyInstance) {
         response: { 200: data(Type.Object({ ended: Type.Integer() })) },
       },
     },
-    async (req) => ({ data: { ended: await sessions.revokeOthers(req.auth!.id, req.auth!.sessionId) } }),
+    async (req) => ({ data: { ended: await sessions.revokeOthers(req.auth.id, req.auth.sessionId) } }),
   );
 }

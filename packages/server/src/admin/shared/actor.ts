@@ -1,8 +1,9 @@
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { SignedOutCode } from '../../errors.js';
 import type { EndedSession } from '../auth/service.js';
+import type { SignedInRequest } from '../auth/guard.js';
+import type { AuditAction } from '../audit/actions.js';
 
 /**
  * Who performs an administrative write, as the services see it (no Fastify types past the routes):
@@ -13,7 +14,7 @@ export interface Actor {
   username: string;
   isSuper: boolean;
   audit(
-    action: string,
+    action: AuditAction,
     targetType: string,
     targetId: string | null,
     detail: unknown,
@@ -21,8 +22,8 @@ export interface Actor {
   ): Promise<void>;
 }
 
-export function actorOf(req: FastifyRequest): Actor {
-  const a = req.auth!;
+export function actorOf(req: SignedInRequest): Actor {
+  const a = req.auth;
   return {
     id: a.id,
     username: a.username,

@@ -19,6 +19,7 @@ interface Tables {
     id: string;
     actor_id: string | null;
     actor_username: string;
+    /** One the clients can name (AUDIT_ACTIONS): the row outlives this file. */
     action: string;
     target_type: string;
     target_id: string;

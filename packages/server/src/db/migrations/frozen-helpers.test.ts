@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { roleNameKey as liveRoleNameKey } from '../../admin/roles/name-key.js';
 import { usernameKey as liveUsernameKey } from '../../admin/shared/username-key.js';
-import { libraryByName } from '../../content/libraries.js';
+import { libraryByName } from '../../catalogue/content-libraries.js';
 import { searchTextOf } from '../../content/repository.js';
 import { readDataJson as liveReadDataJson } from '../../data-files.js';
 import { readDataJson, roleNameKey, SEARCH_FIELDS, searchText, usernameKey } from './frozen-helpers.js';
