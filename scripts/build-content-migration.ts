@@ -6,7 +6,7 @@
 //   npx tsx scripts/build-content-migration.ts
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { rowFingerprint } from '../packages/server/src/db/migrations/0020-hitokoto-provenance.ts';
+import { rowFingerprint } from '../packages/server/src/db/migrations/0020-hitokoto-provenance.js';
 
 /** Every commit whose file an installation may have seeded from (or, for hitokoto, received classics from by 0014). */
 const SHIPPED = {

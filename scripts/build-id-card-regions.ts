@@ -29,7 +29,8 @@ const gb1999: Record<string, string> = require('id-validator/src/GB2260.js');
 
 const MUNICIPALITIES = new Set(['11', '12', '31', '50']);
 /** NBS placeholders that are not a prefecture's name. */
-const PLACEHOLDER = /^(市辖区|县|省直辖县级行政区划|自治区直辖县级行政区划|省直辖县级行政单位|自治区直辖县级行政单位)$/u;
+const PLACEHOLDER =
+  /^(市辖区|县|省直辖县级行政区划|自治区直辖县级行政区划|省直辖县级行政单位|自治区直辖县级行政单位)$/u;
 
 const provinceName = new Map(provinces.map((p) => [p.code, p.name]));
 const currentCity = new Map(cities.map((c) => [c.code, c.name]));
@@ -46,7 +47,9 @@ function cityOf(code: string): string {
   const p = code.slice(0, 2);
   const c = code.slice(0, 4);
   // `4600xx` (海南's early county codes) sit directly under the province: no prefecture.
-  const name = c.endsWith('00') ? '' : (currentCity.get(c) ?? histCities[c]?.text ?? gbTail(`${c}00`, `${p}0000`) ?? '');
+  const name = c.endsWith('00')
+    ? ''
+    : (currentCity.get(c) ?? histCities[c]?.text ?? gbTail(`${c}00`, `${p}0000`) ?? '');
   if (!PLACEHOLDER.test(name)) return name;
   // 北京's 市辖区 and 重庆's 县 both mean the municipality itself; a province's directly administered counties have no prefecture.
   return MUNICIPALITIES.has(p) || c === '5002' ? (provinceName.get(p) ?? '') : '';
@@ -61,7 +64,12 @@ interface Region {
 
 const out = new Map<string, Region>();
 for (const a of areas) {
-  out.set(a.code, { province: provinceName.get(a.code.slice(0, 2))!, city: cityOf(a.code), district: a.name, historical: false });
+  out.set(a.code, {
+    province: provinceName.get(a.code.slice(0, 2))!,
+    city: cityOf(a.code),
+    district: a.name,
+    historical: false,
+  });
 }
 const historicalCodes = new Set([...Object.keys(histAreas), ...Object.keys(gb1999)]);
 for (const code of historicalCodes) {

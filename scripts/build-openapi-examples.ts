@@ -31,7 +31,18 @@ const config = loadConfig({
 const db = openDatabase('sqlite::memory:');
 const app = await buildApp({ config, db, logger: false });
 await app.ready();
-const doc = app.swagger() as { paths: Record<string, { get?: { tags?: string[]; parameters?: DocParam[]; responses?: Record<string, { content?: Record<string, unknown> }> } }> };
+const doc = app.swagger() as {
+  paths: Record<
+    string,
+    {
+      get?: {
+        tags?: string[];
+        parameters?: DocParam[];
+        responses?: Record<string, { content?: Record<string, unknown> }>;
+      };
+    }
+  >;
+};
 
 const out: Record<string, { query: string; response: unknown }> = {};
 for (const [url, item] of Object.entries(doc.paths)) {

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { normaliseText } from '../packages/server/src/content/content-lint.ts';
+import { normaliseText } from '../packages/server/src/content/content-lint.js';
 
 /** The last commit whose hitokoto.json held the quotations issue 50 removed. */
 const BEFORE_ISSUE_50 = 'ffcbfa8';

@@ -21,7 +21,9 @@ const PAGES = [
   { name: 'guide', path: '/docs/guide/permissions.html', ready: 'h1:has-text("权限模型")' },
   { name: 'reference', path: '/docs/api/', ready: '.api-op >> nth=0' },
   // Scalar's console, for comparison (--scalar).
-  ...(process.argv.includes('--scalar') ? [{ name: 'scalar', path: '/docs/api/scalar/', ready: 'text=每日推荐 Daily' }] : []),
+  ...(process.argv.includes('--scalar')
+    ? [{ name: 'scalar', path: '/docs/api/scalar/', ready: 'text=每日推荐 Daily' }]
+    : []),
 ];
 
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });

@@ -18,13 +18,16 @@ const cache = path.join(root, 'node_modules/.cache/tsbuildinfo');
 const TSC = 'node_modules/typescript-native/bin/tsc';
 const VUE_TSC = 'node_modules/vue-tsc/bin/vue-tsc.js';
 const passes = [
-  // No DOM library here, unlike every other pass: the server must not use browser globals.
+  // No DOM library here, unlike every other pass: the server must not use browser globals. Also bench/ and
+  // scripts/*.ts, which import the server's sources (packages/server/tsconfig.json).
   { name: 'server', bin: TSC, project: 'packages/server' },
-  // packages/client and packages/cli (identical options).
+  // packages/client and packages/cli (identical options), and scripts/docs-reference.ts, which imports the CLI.
   { name: 'clients', bin: TSC, project: 'tsconfig.typecheck-clients.json' },
-  { name: 'admin', bin: VUE_TSC, project: 'apps/admin/tsconfig.json' },
+  // The admin app and the documentation site's config and theme (identical options; the theme is a Vue component).
+  { name: 'admin', bin: VUE_TSC, project: 'tsconfig.typecheck-admin.json' },
   { name: 'mobile', bin: VUE_TSC, project: 'apps/mobile/tsconfig.json' },
-  // The browser tests and unit tests of both web apps (apps/*/test/tsconfig.json, identical options).
+  // The browser tests and unit tests of both web apps (apps/*/test/tsconfig.json, identical options), and the Vite
+  // and Vitest configs, which run in Node as the tests do.
   { name: 'web-tests', bin: TSC, project: 'tsconfig.typecheck-web-tests.json' },
 ];
 
