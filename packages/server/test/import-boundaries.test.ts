@@ -158,7 +158,8 @@ function forbidden(a: string, b: string): string | undefined {
   if (a === 'public/platform' && b === 'public/shared') return 'the platform reaches into what groups share';
   if (a === 'admin' && isPublic(b) && b !== 'public/keys') return `admin reaches into the public API (${b})`;
   if (isEngine(a) && !isEngine(b) && !['top', 'shared', 'catalogue'].includes(b)) return `${a} reaches into ${b}`;
-  if ((a === 'shared' || a === 'catalogue') && !['shared', 'catalogue', 'top'].includes(b)) return `${a} reaches into ${b}`;
+  if ((a === 'shared' || a === 'catalogue') && !['shared', 'catalogue', 'top'].includes(b))
+    return `${a} reaches into ${b}`;
   if (a === 'http' && (b === 'admin' || isPublic(b) || isEngine(b) || ['content', 'web', 'monitor'].includes(b)))
     return `http reaches into ${b}`;
   if (a === 'db' && (b === 'admin' || isPublic(b) || isEngine(b) || ['content', 'http', 'web', 'monitor'].includes(b)))
