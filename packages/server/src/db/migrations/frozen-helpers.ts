@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
  * Helpers the migrations once imported from feature code, copied here as they were when each migration was written.
  * A migration must do on an upgrade today what it did on the day it shipped, whatever the live code has become since;
  * so nothing here may ever change. A later migration that needs a different version gets a new function (or a file of
- * its own) and leaves these alone. Migrations import nothing outside db/ (frozen-imports.test.ts checks).
+ * its own) and leaves these alone. Migrations import nothing outside db/ (test/import-boundaries.test.ts checks).
  *
  * Where the live helper is still meant to compute the same thing (a stored key, a stored search text),
  * frozen-helpers.test.ts compares the two, so a change to the live one is noticed and gets a migration of its own.
