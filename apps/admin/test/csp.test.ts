@@ -4,15 +4,16 @@
  * at desktop and phone sizes (screenshots in test-results/admin-csp/). /docs, which needs one inline script allowed
  * by hash, is checked the same way. Skipped with a note when /usr/bin/chromium is missing, unless TIANJI_E2E=1.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectBuilt } from '../../../test/builds.js';
+import { hasChromium, launchChromium } from '../../../test/chromium.js';
 import { ADMIN, getTestInstance, login, type TestInstance } from '../../../packages/server/test/helpers.js';
 import { routeOfMenu, type MenuLike } from '../src/lib/menu-routes.js';
-import { ROOT, hasChromium, launchChromium } from './browser.js';
+import { ROOT } from './browser.js';
 
 const SHOTS = path.join(ROOT, 'test-results/admin-csp');
 
@@ -41,19 +42,13 @@ describe.skipIf(!hasChromium)('admin app under a CSP without inline scripts', { 
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(ROOT, 'apps/admin/dist/index.html'))) {
-      execFileSync('npm', ['run', 'build', '-w', '@tianji/admin'], {
-        cwd: ROOT,
-        stdio: 'pipe',
-        env: { ...process.env, NODE_ENV: 'production' },
-      });
-    }
+    expectBuilt('admin');
     fs.mkdirSync(SHOTS, { recursive: true });
     t = await getTestInstance('sqlite');
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await launchChromium();
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
