@@ -38,8 +38,15 @@ export default defineConfig({
       'packages/*/behaviour/**/*.test.ts',
       'packages/*/examples/**/*.test.ts',
     ],
+    // The web apps and the documentation site, built once before any file starts (only those the selected files
+    // serve, only when stale), so no test file's hook builds while the others run.
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Hooks start what the tests talk to: an app on a fresh database (migrations, argon2-hashed seed passwords),
+    // Chromium, a spawned CLI or server. Idle, each takes a second or two; on a 2-core host shared with the
+    // type-check, other test files and other work, a server start was seen to take two minutes. Five minutes lets a
+    // slow start through while a hung one still fails the file.
+    hookTimeout: 300_000,
     // Database suites on PostgreSQL share one server; files get their own schema, so parallel files are safe.
     pool: 'forks',
     // Files share their worker's module cache instead of each importing the server and its data sets afresh

@@ -5,7 +5,7 @@
  *
  *   npx tsx scripts/measure-docs-load.ts http://127.0.0.1:3000 [--runs 3] [--screenshots docs/screenshots]
  */
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../test/chromium.js';
 
 const base = process.argv[2] ?? 'http://127.0.0.1:3000';
 const arg = (name: string) => {
@@ -26,7 +26,7 @@ const PAGES = [
     : []),
 ];
 
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const browser = await launchChromium();
 try {
   for (const p of PAGES) {
     const times: number[] = [];

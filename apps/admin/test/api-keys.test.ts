@@ -9,9 +9,11 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectBuilt } from '../../../test/builds.js';
+import { hasChromium, launchChromium } from '../../../test/chromium.js';
 import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
 import { adminCall, type Call } from '../../../packages/server/test/admin-fixtures.js';
-import { ROOT, clickMenu, ensureBuilt, hasChromium, launchChromium } from './browser.js';
+import { ROOT, clickMenu } from './browser.js';
 
 const SHOTS = path.join(ROOT, 'docs/screenshots');
 const VIEWPORTS = [
@@ -37,7 +39,7 @@ describe.skipIf(!hasChromium)('API keys in the admin app', { timeout: 90_000 }, 
   }
 
   beforeAll(async () => {
-    ensureBuilt();
+    expectBuilt('admin');
     fs.mkdirSync(SHOTS, { recursive: true });
     t = await getTestInstance('sqlite');
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -59,7 +61,7 @@ describe.skipIf(!hasChromium)('API keys in the admin app', { timeout: 90_000 }, 
     for (let i = 0; i < 3; i++) await fetch(`${base}/api/random-color`);
     const old = await createKey({ name: '旧版客户端' });
     expect((await admin('DELETE', `/api/admin/api-keys/${old.id}`)).statusCode).toBe(204);
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

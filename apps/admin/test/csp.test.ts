@@ -4,15 +4,14 @@
  * at desktop and phone sizes (screenshots in test-results/admin-csp/). /docs, which needs one inline script allowed
  * by hash, is checked the same way. Skipped with a note when /usr/bin/chromium is missing, unless TIANJI_E2E=1.
  */
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, getTestInstance, login, type TestInstance } from '../../../packages/server/test/helpers.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
+import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
+import { ADMIN, login } from '../../../packages/server/test/helpers.js';
 import { routeOfMenu, type MenuLike } from '../src/lib/menu-routes.js';
-import { ROOT, hasChromium, launchChromium } from './browser.js';
+import { ROOT } from './browser.js';
 
 const SHOTS = path.join(ROOT, 'test-results/admin-csp');
 
@@ -36,32 +35,10 @@ async function watchCsp(page: Page): Promise<string[]> {
 const leaves = (nodes: MenuLike[]): MenuLike[] => nodes.flatMap((n) => (n.children.length ? leaves(n.children) : [n]));
 
 describe.skipIf(!hasChromium)('admin app under a CSP without inline scripts', { timeout: 120_000 }, () => {
-  let t: TestInstance;
-  let base: string;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    if (!fs.existsSync(path.join(ROOT, 'apps/admin/dist/index.html'))) {
-      execFileSync('npm', ['run', 'build', '-w', '@tianji/admin'], {
-        cwd: ROOT,
-        stdio: 'pipe',
-        env: { ...process.env, NODE_ENV: 'production' },
-      });
-    }
-    fs.mkdirSync(SHOTS, { recursive: true });
-    t = await getTestInstance('sqlite');
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const suite = useBrowserSuite({ app: 'admin', shots: SHOTS });
 
   it('the policy sent with the app allows no inline script', async () => {
-    const res = await fetch(`${base}/admin/`);
+    const res = await fetch(`${suite.base}/admin/`);
     const scriptSrc = /script-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1] ?? '';
     expect(scriptSrc).toContain("'self'");
     expect(scriptSrc).not.toContain('unsafe-inline');
@@ -71,9 +48,9 @@ describe.skipIf(!hasChromium)('admin app under a CSP without inline scripts', { 
     ['desktop', { width: 1366, height: 860 }],
     ['phone', { width: 390, height: 844 }],
   ])('the sign-in page renders with no CSP violation (%s)', async (name, viewport) => {
-    const page = await (await browser.newContext({ viewport, locale: 'zh-CN' })).newPage();
+    const page = await (await suite.browser.newContext({ viewport, locale: 'zh-CN' })).newPage();
     const violations = await watchCsp(page);
-    await page.goto(`${base}/admin/login`);
+    await page.goto(`${suite.base}/admin/login`);
     await page.locator('[data-testid="login-submit"]').waitFor();
     await page.screenshot({
       path: path.join(SHOTS, `login-${name}-${viewport.width}x${viewport.height}.png`),
@@ -86,33 +63,33 @@ describe.skipIf(!hasChromium)('admin app under a CSP without inline scripts', { 
 
   it('signing in and opening every main page reports no CSP violation', async () => {
     const page = await (
-      await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'zh-CN' })
+      await suite.browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'zh-CN' })
     ).newPage();
     page.context().setDefaultTimeout(15_000);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const violations = await watchCsp(page);
-    await page.goto(`${base}/admin/`);
+    await page.goto(`${suite.base}/admin/`);
     await page.waitForURL(/\/admin\/login/);
     await page.fill('input[name="username"]', ADMIN.username);
     await page.fill('input[name="password"]', ADMIN.password);
     await page.click('[data-testid="login-submit"]');
     await page.locator('.side-menu').waitFor();
-    const me = await t.app.inject({
+    const me = await suite.t.app.inject({
       url: '/api/auth/me',
-      headers: { authorization: `Bearer ${(await login(t.app)).accessToken}` },
+      headers: { authorization: `Bearer ${(await login(suite.t.app)).accessToken}` },
     });
     const routes = leaves(me.json().data.menus as MenuLike[]).map(routeOfMenu);
     expect(routes).toEqual(
       expect.arrayContaining(['/system/users', '/system/roles', '/system/menus', '/system/audit-logs']),
     );
     for (const route of routes) {
-      await page.goto(`${base}/admin${route}`);
+      await page.goto(`${suite.base}/admin${route}`);
       await page.locator('.side-menu').waitFor();
       // Not 'networkidle': the app holds the session's events stream open. Each page renders its data-page root.
       await page.locator('[data-page]').first().waitFor();
       await page.waitForTimeout(200);
-      expect([route, page.url()]).toEqual([route, `${base}/admin${route}`]);
+      expect([route, page.url()]).toEqual([route, `${suite.base}/admin${route}`]);
     }
     await page.screenshot({ path: path.join(SHOTS, 'last-page.png'), fullPage: true });
     expect(errors).toEqual([]);
@@ -121,9 +98,9 @@ describe.skipIf(!hasChromium)('admin app under a CSP without inline scripts', { 
   });
 
   it('the Scalar console (/docs/api/scalar/) runs its hashed inline script; no inline script or font is refused', async () => {
-    const page = await (await browser.newContext({ viewport: { width: 1366, height: 860 } })).newPage();
+    const page = await (await suite.browser.newContext({ viewport: { width: 1366, height: 860 } })).newPage();
     const violations = await watchCsp(page);
-    await page.goto(`${base}/docs/api/scalar/`);
+    await page.goto(`${suite.base}/docs/api/scalar/`);
     // Scalar renders the document's title once its inline start-up script has run.
     await page.getByText('tianji', { exact: false }).first().waitFor({ timeout: 30_000 });
     // Scalar's bundle probes whether eval is available (and works without it); that refusal is expected.

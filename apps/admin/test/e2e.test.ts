@@ -9,6 +9,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectBuilt } from '../../../test/builds.js';
+import { hasChromium, launchChromium } from '../../../test/chromium.js';
 import { ADMIN, bearer, getTestInstance, login, type TestInstance } from '../../../packages/server/test/helpers.js';
 import {
   adminCall,
@@ -18,7 +20,7 @@ import {
   userWithGrants,
 } from '../../../packages/server/test/admin-fixtures.js';
 import { initialJs } from '../scripts/initial-js-size.mjs';
-import { DIST, ROOT, ensureBuilt, hasChromium, launchChromium } from './browser.js';
+import { DIST, ROOT } from './browser.js';
 
 const SHOTS = path.join(ROOT, 'test-results/admin-e2e');
 const TTL_S = 4;
@@ -35,13 +37,13 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
   const user = { username: `viewer-${suffix}`, password: 'viewer-password-1' };
 
   beforeAll(async () => {
-    ensureBuilt();
+    expectBuilt('admin');
     fs.mkdirSync(SHOTS, { recursive: true });
     t = await getTestInstance('sqlite', { ACCESS_TOKEN_TTL: `${TTL_S}s` });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await launchChromium();
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

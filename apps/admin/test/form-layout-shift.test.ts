@@ -6,16 +6,17 @@
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
 import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
 ('../../../packages/server/test/helpers.js');
 import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
-import { ensureBuilt, hasChromium, launchChromium, signInAdmin, VIEWPORTS } from './browser.js';
+import { signInAdmin, VIEWPORTS } from './browser.js';
 
 /** Screenshots for the issue's closing note, outside the repository (TIANJI_SHOTS to choose where). */
 const SHOTS = process.env.TIANJI_SHOTS ?? path.join(os.tmpdir(), 'tianji-shots');
 
 describe.skipIf(!hasChromium)('form errors do not move the buttons', { timeout: 90_000 }, () => {
-  const suite = useBrowserSuite({ build: ensureBuilt, launch: launchChromium, shots: SHOTS });
+  const suite = useBrowserSuite({ app: 'admin', shots: SHOTS });
 
   for (const vp of VIEWPORTS)
     it(`at ${vp.width}×${vp.height}: fixing the field in error and clicking 保存 at once saves (the caret still in it)`, async () => {

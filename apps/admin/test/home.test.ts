@@ -9,6 +9,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectBuilt } from '../../../test/builds.js';
+import { hasChromium, launchChromium } from '../../../test/chromium.js';
 import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
 import {
   adminCall,
@@ -19,16 +21,7 @@ import {
 } from '../../../packages/server/test/admin-fixtures.js';
 import { beijingToday } from '../../../packages/web-core/src/home-numbers.js';
 import { AUDIT_ACTIONS } from '../../../packages/server/src/admin/audit/actions.js';
-import {
-  ROOT,
-  VIEWPORTS,
-  ensureBuilt,
-  hasChromium,
-  launchChromium,
-  openPage,
-  signInAdmin,
-  type Viewport,
-} from './browser.js';
+import { ROOT, VIEWPORTS, openPage, signInAdmin, type Viewport } from './browser.js';
 
 const SHOTS = path.join(ROOT, 'docs/screenshots');
 
@@ -40,7 +33,7 @@ describe.skipIf(!hasChromium)('the desktop home shows the day’s numbers', { ti
   let partnerKey: { id: string; prefix: string };
 
   beforeAll(async () => {
-    ensureBuilt();
+    expectBuilt('admin');
     fs.mkdirSync(SHOTS, { recursive: true });
     t = await getTestInstance('sqlite');
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -62,7 +55,7 @@ describe.skipIf(!hasChromium)('the desktop home shows the day’s numbers', { ti
       body: JSON.stringify({ username: 'home_clerk', password: 'not-the-password' }),
     });
     await createRole(api, 'home_editor', { 'system:user': 1 | 2 | 4 });
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

@@ -9,6 +9,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectBuilt } from '../../../test/builds.js';
+import { hasChromium, launchChromium } from '../../../test/chromium.js';
 import {
   ADMIN,
   bearer,
@@ -20,17 +22,7 @@ import {
 import { USER_PASSWORD, insertUser } from '../../../packages/server/test/auth-fixtures.js';
 import { totpCode } from '../../../packages/server/src/admin/auth/totp.js';
 import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
-import {
-  ROOT,
-  VIEWPORTS,
-  clickMenu,
-  ensureBuilt,
-  hasChromium,
-  launchChromium,
-  openPage,
-  signInAdmin,
-  type Viewport,
-} from './browser.js';
+import { ROOT, VIEWPORTS, clickMenu, openPage, signInAdmin, type Viewport } from './browser.js';
 
 const SHOTS = path.join(ROOT, 'docs/screenshots');
 
@@ -40,14 +32,14 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
   let browser: Browser;
 
   beforeAll(async () => {
-    ensureBuilt();
+    expectBuilt('admin');
     fs.mkdirSync(SHOTS, { recursive: true });
     // Behind a proxy on this machine: a page may sign in from the address its X-Forwarded-For names (登录地点).
     t = await getTestInstance('sqlite', { PASSWORD_MIN_LENGTH: '12', TRUST_PROXY: '127.0.0.1' });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await launchChromium();
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

@@ -6,16 +6,17 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
 import { expectNoSidewaysScroll, postStatuses, useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
 import { USER_PASSWORD, ageSignIns, insertUser } from '../../../packages/server/test/auth-fixtures.js';
 import { totpCode } from '../../../packages/server/src/admin/auth/totp.js';
-import { ROOT, ensureBuilt, hasChromium, launchChromium } from './browser.js';
+import { ROOT } from './browser.js';
 
 /** Screenshots of the question: looked at by a person, not kept in the repository. */
 const SHOTS = path.join(ROOT, 'test-results/reauth');
 
 describe.skipIf(!hasChromium)('a fresh proof of identity in the admin app', { timeout: 90_000 }, () => {
-  const suite = useBrowserSuite({ build: ensureBuilt, launch: launchChromium, shots: SHOTS });
+  const suite = useBrowserSuite({ app: 'admin', shots: SHOTS });
 
   it('an old sign-in is asked for the current password, then the QR code appears and enabling works', async () => {
     const username = `areauth${Date.now() % 100_000}`;

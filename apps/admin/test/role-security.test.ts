@@ -9,6 +9,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectBuilt } from '../../../test/builds.js';
+import { hasChromium, launchChromium } from '../../../test/chromium.js';
 import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
 import {
   adminCall,
@@ -17,7 +19,7 @@ import {
   userWithGrants,
   type Call,
 } from '../../../packages/server/test/admin-fixtures.js';
-import { ROOT, clickMenu, ensureBuilt, hasChromium, launchChromium } from './browser.js';
+import { ROOT, clickMenu } from './browser.js';
 
 const SHOTS = path.join(ROOT, 'docs/screenshots');
 const VIEWPORTS = [
@@ -32,14 +34,14 @@ describe.skipIf(!hasChromium)('roles and account security in the admin app', { t
   let api: Call;
 
   beforeAll(async () => {
-    ensureBuilt();
+    expectBuilt('admin');
     fs.mkdirSync(SHOTS, { recursive: true });
     t = await getTestInstance('sqlite', { LOGIN_MAX_FAILURES: '3' });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await launchChromium();
     api = await adminCall(t.app);
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

@@ -6,17 +6,18 @@
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
 import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
 import { ADMIN, login } from '../../../packages/server/test/helpers.js';
 import { adminCall, PASSWORD, userWithGrants } from '../../../packages/server/test/admin-fixtures.js';
-import { clickMenu, ensureBuilt, hasChromium, launchChromium, signInAdmin, VIEWPORTS } from './browser.js';
+import { clickMenu, signInAdmin, VIEWPORTS } from './browser.js';
 
 /** Screenshots for the issue's closing note, outside the repository (TIANJI_SHOTS to choose where). */
 const SHOTS = process.env.TIANJI_SHOTS ?? path.join(os.tmpdir(), 'tianji-shots');
 const REASON = `用户「${ADMIN.username}」拥有你没有的权限（超级管理员的全部权限），你不能结束该用户的会话`;
 
 describe.skipIf(!hasChromium)('sessions an operator may not end, in the admin app', { timeout: 90_000 }, () => {
-  const suite = useBrowserSuite({ build: ensureBuilt, launch: launchChromium, shots: SHOTS });
+  const suite = useBrowserSuite({ app: 'admin', shots: SHOTS });
 
   for (const vp of VIEWPORTS) {
     it(`at ${vp.width}×${vp.height}: a super administrator's session offers its actions disabled, saying why`, async () => {

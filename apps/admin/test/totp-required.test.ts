@@ -8,17 +8,17 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
 import { answeredWith, useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
 import { adminCall, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
 import { totpRoleMember } from '../../../packages/server/test/totp-fixtures.js';
 import { PENDING_MESSAGES } from '../../../packages/server/src/errors.js';
 import { totpCode } from '../../../packages/server/src/admin/auth/totp.js';
-import { VIEWPORTS, ensureBuilt, hasChromium, launchChromium } from './browser.js';
+import { VIEWPORTS } from './browser.js';
 
 describe.skipIf(!hasChromium)('a role that requires two-step sign-in, in the desktop app', { timeout: 120_000 }, () => {
   const suite = useBrowserSuite({
-    build: ensureBuilt,
-    launch: launchChromium,
+    app: 'admin',
     shots: process.env.TIANJI_SHOTS ?? path.resolve('/work/notes/shots'),
   });
 

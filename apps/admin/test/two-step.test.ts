@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
 import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
 import {
   enrolledUser,
@@ -16,7 +17,7 @@ import {
 } from '../../../packages/server/test/totp-fixtures.js';
 import { USER_PASSWORD, insertUser } from '../../../packages/server/test/auth-fixtures.js';
 import { totpCode } from '../../../packages/server/src/admin/auth/totp.js';
-import { ROOT, ensureBuilt, hasChromium, launchChromium } from './browser.js';
+import { ROOT } from './browser.js';
 
 const VIEWPORTS = [
   { name: 'desktop', width: 1440, height: 900 },
@@ -25,8 +26,7 @@ const VIEWPORTS = [
 
 describe.skipIf(!hasChromium)('two-step sign-in in the admin app', { timeout: 90_000 }, () => {
   const suite = useBrowserSuite({
-    build: ensureBuilt,
-    launch: launchChromium,
+    app: 'admin',
     env: { PASSWORD_MIN_LENGTH: '12' },
     shots: path.join(ROOT, 'docs/screenshots'),
   });

@@ -8,17 +8,15 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectBuilt } from '../../../test/builds.js';
+import { hasChromium, launchChromium } from '../../../test/chromium.js';
 import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
 import { adminCall, type Call } from '../../../packages/server/test/admin-fixtures.js';
-import { CHROMIUM, ROOT, ensureMobileBuilt, launchChromium } from './build.js';
+import { ROOT, openPage, VIEWPORTS, type Viewport } from './browser.js';
 
 const SHOTS = path.join(ROOT, 'docs/screenshots');
-const VIEWPORTS = [
-  { name: 'phone', width: 390, height: 844, isMobile: true },
-  { name: 'desktop', width: 1440, height: 900, isMobile: false },
-] as const;
 
-describe.skipIf(!fs.existsSync(CHROMIUM))('API keys in the phone app', { timeout: 90_000 }, () => {
+describe.skipIf(!hasChromium)('API keys in the phone app', { timeout: 90_000 }, () => {
   let t: TestInstance;
   let base: string;
   let browser: Browser;
@@ -34,7 +32,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('API keys in the phone app', { timeout
   }
 
   beforeAll(async () => {
-    ensureMobileBuilt();
+    expectBuilt('mobile');
     fs.mkdirSync(SHOTS, { recursive: true });
     t = await getTestInstance('sqlite');
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -46,25 +44,14 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('API keys in the phone app', { timeout
     await createKey({ name: '实验中学', groups: ['life'] });
     const old = await createKey({ name: '旧版客户端' });
     expect((await admin('DELETE', `/api/admin/api-keys/${old.id}`)).statusCode).toBe(204);
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
     await t?.close();
   });
 
-  async function open(vp: (typeof VIEWPORTS)[number]) {
-    const c = await browser.newContext({
-      viewport: { width: vp.width, height: vp.height },
-      isMobile: vp.isMobile,
-      hasTouch: vp.isMobile,
-      locale: 'zh-CN',
-      serviceWorkers: 'block',
-    });
-    c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
-    c.setDefaultTimeout(15_000);
-    return c.newPage();
-  }
+  const open = (vp: Viewport) => openPage(browser, vp);
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 
   async function openKeys(page: Page) {

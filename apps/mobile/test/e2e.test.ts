@@ -9,6 +9,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectBuilt } from '../../../test/builds.js';
+import { hasChromium, launchChromium } from '../../../test/chromium.js';
 import { getTestInstance, login, type TestInstance } from '../../../packages/server/test/helpers.js';
 import {
   adminCall,
@@ -17,15 +19,9 @@ import {
   userWithGrants,
   type Call,
 } from '../../../packages/server/test/admin-fixtures.js';
-import { CHROMIUM, ROOT, ensureMobileBuilt, launchChromium } from './build.js';
+import { ROOT, signInMobile } from './browser.js';
 
 const SHOTS = path.join(ROOT, 'test-results');
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium) {
-  if (process.env.TIANJI_E2E === '1')
-    throw new Error(`TIANJI_E2E=1 but ${CHROMIUM} is missing: apt-get install -y chromium`);
-  console.warn(`[tianji e2e] ${CHROMIUM} not found: browser tests skipped (apt-get install -y chromium)`);
-}
 
 const SEARCH = 1;
 const EDIT = 4;
@@ -45,7 +41,7 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
   let viewer: { id: string; name: string };
 
   beforeAll(async () => {
-    ensureMobileBuilt();
+    expectBuilt('mobile');
     fs.mkdirSync(SHOTS, { recursive: true });
     t = await getTestInstance('sqlite');
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -64,7 +60,7 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
     const v = await userWithGrants(t.app, api, `viewer-${suffix}`, { 'system:user': SEARCH, 'system:session': SEARCH });
     viewer = { id: v.id, name: `viewer-${suffix}` };
     browser = await launchChromium();
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -101,14 +97,7 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
   const shot = (page: Page, name: string) =>
     page.screenshot({ path: path.join(SHOTS, `mobile-${name}.png`), fullPage: true });
 
-  async function signIn(page: Page, username: string, password = PASSWORD) {
-    await page.goto(`${base}/m/`);
-    await page.waitForURL(/\/m\/login/);
-    await page.fill('input[name="username"]', username);
-    await page.fill('input[name="password"]', password);
-    await page.click('[data-testid="login-submit"]');
-    await page.locator('[data-page="home"]').waitFor();
-  }
+  const signIn = (page: Page, username: string, password = PASSWORD) => signInMobile(page, base, username, password);
   const confirmDialog = (page: Page) => page.locator('.van-dialog__confirm').click();
 
   it('signs in as client kind mobile and shows the home page with health and today’s usage', async () => {

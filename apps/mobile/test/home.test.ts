@@ -8,6 +8,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectBuilt } from '../../../test/builds.js';
+import { hasChromium, launchChromium } from '../../../test/chromium.js';
 import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
 import {
   adminCall,
@@ -17,20 +19,11 @@ import {
   type Call,
 } from '../../../packages/server/test/admin-fixtures.js';
 import { beijingToday } from '../../../packages/web-core/src/home-numbers.js';
-import {
-  CHROMIUM,
-  ROOT,
-  VIEWPORTS,
-  ensureMobileBuilt,
-  launchChromium,
-  openPage,
-  signInMobile,
-  type Viewport,
-} from './build.js';
+import { ROOT, VIEWPORTS, openPage, signInMobile, type Viewport } from './browser.js';
 
 const SHOTS = path.join(ROOT, 'docs/screenshots');
 
-describe.skipIf(!fs.existsSync(CHROMIUM))('the phone home shows the day’s numbers', { timeout: 90_000 }, () => {
+describe.skipIf(!hasChromium)('the phone home shows the day’s numbers', { timeout: 90_000 }, () => {
   let t: TestInstance;
   let base: string;
   let browser: Browser;
@@ -38,7 +31,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the phone home shows the day’s numb
   let partnerKey: { id: string; prefix: string };
 
   beforeAll(async () => {
-    ensureMobileBuilt();
+    expectBuilt('mobile');
     fs.mkdirSync(SHOTS, { recursive: true });
     t = await getTestInstance('sqlite');
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -58,7 +51,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('the phone home shows the day’s numb
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: 'm_home_clerk', password: `wrong-${i}` }),
       });
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

@@ -9,36 +9,28 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectBuilt } from '../../../test/builds.js';
+import { hasChromium, launchChromium } from '../../../test/chromium.js';
 import { ADMIN, getTestInstance, login, loginFrom, type TestInstance } from '../../../packages/server/test/helpers.js';
 import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
-import {
-  CHROMIUM,
-  DIST,
-  ROOT,
-  VIEWPORTS,
-  ensureMobileBuilt,
-  launchChromium,
-  openPage,
-  signInMobile,
-  type Viewport,
-} from './build.js';
+import { DIST, ROOT, VIEWPORTS, openPage, signInMobile, type Viewport } from './browser.js';
 
 const SHOTS = path.join(ROOT, 'docs/screenshots');
 
-describe.skipIf(!fs.existsSync(CHROMIUM))('the operator’s daily work in the phone app', { timeout: 90_000 }, () => {
+describe.skipIf(!hasChromium)('the operator’s daily work in the phone app', { timeout: 90_000 }, () => {
   let t: TestInstance;
   let base: string;
   let browser: Browser;
 
   beforeAll(async () => {
-    ensureMobileBuilt();
+    expectBuilt('mobile');
     fs.mkdirSync(SHOTS, { recursive: true });
     // Behind a proxy on this machine: a page may sign in from the address its X-Forwarded-For names (登录地点).
     t = await getTestInstance('sqlite', { PASSWORD_MIN_LENGTH: '12', TRUST_PROXY: '127.0.0.1' });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await launchChromium();
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

@@ -4,19 +4,19 @@
  * the current password in a bottom sheet (cancel changes nothing, a wrong password is refused under the field), and
  * the right one lets the same step go on by itself: the QR code appears, and enabling works.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
 import { expectNoSidewaysScroll, postStatuses, useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
 import { USER_PASSWORD, ageSignIns, insertUser } from '../../../packages/server/test/auth-fixtures.js';
 import { totpCode } from '../../../packages/server/src/admin/auth/totp.js';
-import { CHROMIUM, ROOT, ensureMobileBuilt, launchChromium } from './build.js';
+import { ROOT } from './browser.js';
 
 /** Screenshots of the question: looked at by a person, not kept in the repository. */
 const SHOTS = path.join(ROOT, 'test-results/reauth');
 
-describe.skipIf(!fs.existsSync(CHROMIUM))('a fresh proof of identity in the phone app', { timeout: 90_000 }, () => {
-  const suite = useBrowserSuite({ build: ensureMobileBuilt, launch: launchChromium, shots: SHOTS });
+describe.skipIf(!hasChromium)('a fresh proof of identity in the phone app', { timeout: 90_000 }, () => {
+  const suite = useBrowserSuite({ app: 'mobile', shots: SHOTS });
 
   it('an old sign-in is asked for the current password in a sheet, then the QR code appears and enabling works', async () => {
     const username = `mreauth${Date.now() % 100_000}`;

@@ -4,16 +4,16 @@
  * page URL under /m/ gets the app (SPA fallback) while a missing hashed asset is a 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectBuilt } from '../../../test/builds.js';
 import { getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
 import { initialJs, BUDGET_GZIP } from '../scripts/initial-js-size.mjs';
-import { ensureMobileBuilt } from './build.js';
 
 describe('the phone app at /m/', { timeout: 120_000 }, () => {
   let t: TestInstance;
   beforeAll(async () => {
-    ensureMobileBuilt();
+    expectBuilt('mobile');
     t = await getTestInstance('sqlite');
-  }, 300_000);
+  });
   afterAll(async () => t?.close());
 
   it('GET /m/ and any page URL under it serve the app, revalidated, under a CSP without inline scripts', async () => {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
 import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
 import {
   enrolledUser,
@@ -16,17 +17,16 @@ import {
 } from '../../../packages/server/test/totp-fixtures.js';
 import { USER_PASSWORD, insertUser } from '../../../packages/server/test/auth-fixtures.js';
 import { totpCode } from '../../../packages/server/src/admin/auth/totp.js';
-import { CHROMIUM, ROOT, ensureMobileBuilt, launchChromium } from './build.js';
+import { ROOT } from './browser.js';
 
 const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844, isMobile: true },
   { name: 'desktop', width: 1440, height: 900, isMobile: false },
 ] as const;
 
-describe.skipIf(!fs.existsSync(CHROMIUM))('two-step sign-in in the phone app', { timeout: 90_000 }, () => {
+describe.skipIf(!hasChromium)('two-step sign-in in the phone app', { timeout: 90_000 }, () => {
   const suite = useBrowserSuite({
-    build: ensureMobileBuilt,
-    launch: launchChromium,
+    app: 'mobile',
     env: { PASSWORD_MIN_LENGTH: '12' },
     shots: path.join(ROOT, 'docs/screenshots'),
   });

@@ -17,7 +17,7 @@ describe('tianji with a role that requires two-step sign-in', () => {
   let h: CliHarness;
   beforeAll(async () => {
     h = await startHarness('sqlite');
-  }, 300_000);
+  });
   afterAll(() => h?.close());
 
   it('login and a refused command name tianji totp setup, then enable; enrolled, the command works', {

@@ -15,9 +15,9 @@ export function describeClient(
   describe.skipIf(Boolean(opts.skip))(`session behaviour, ${kind} client${opts.skip ? ` (${opts.skip})` : ''}`, () => {
     let world: World;
     beforeAll(async () => {
-      opts.beforeWorld?.(); // e.g. build the web app: the server serves what exists when it starts
+      opts.beforeWorld?.(); // e.g. check the web app is built: the server serves what exists when it starts
       world = await startWorld();
-    }, 300_000);
+    });
     afterAll(() => world?.close());
 
     for (const s of SCENARIOS) {

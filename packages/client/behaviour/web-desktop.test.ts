@@ -3,7 +3,8 @@
  * Skipped with a note when /usr/bin/chromium is missing (a failure under TIANJI_E2E=1).
  */
 import { afterAll } from 'vitest';
-import { ensureBuilt, hasChromium } from '../../../apps/admin/test/browser.js';
+import { expectBuilt } from '../../../test/builds.js';
+import { hasChromium } from '../../../test/chromium.js';
 import { closeWebBrowser, webDriver } from './drivers/web.js';
 import { describeClient } from './run.js';
 
@@ -11,5 +12,5 @@ afterAll(() => closeWebBrowser());
 describeClient('web', webDriver(), {
   skip: hasChromium ? undefined : 'no /usr/bin/chromium',
   timeout: 120_000,
-  beforeWorld: ensureBuilt,
+  beforeWorld: () => expectBuilt('admin'),
 });

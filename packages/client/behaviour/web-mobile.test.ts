@@ -3,8 +3,8 @@
  * Skipped with a note when /usr/bin/chromium is missing (a failure under TIANJI_E2E=1).
  */
 import { afterAll } from 'vitest';
-import { hasChromium } from '../../../apps/admin/test/browser.js';
-import { ensureMobileBuilt } from '../../../apps/mobile/test/build.js';
+import { expectBuilt } from '../../../test/builds.js';
+import { hasChromium } from '../../../test/chromium.js';
 import { mobileDriver } from './drivers/mobile.js';
 import { closeWebBrowser } from './drivers/web.js';
 import { describeClient } from './run.js';
@@ -13,5 +13,5 @@ afterAll(() => closeWebBrowser());
 describeClient('mobile', mobileDriver(), {
   skip: hasChromium ? undefined : 'no /usr/bin/chromium',
   timeout: 120_000,
-  beforeWorld: ensureMobileBuilt,
+  beforeWorld: () => expectBuilt('mobile'),
 });

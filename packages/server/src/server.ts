@@ -3,6 +3,7 @@ import { type Config, ConfigError, assertSharedSecret, loadConfig } from './conf
 import { ensurePrivateDir } from './private-files.js';
 import { logDestination } from './log-destination.js';
 import { adminUrl, firstStartBanner } from './first-start-banner.js';
+import { StartupTimer } from './startup-timer.js';
 
 /**
  * In-flight requests get this long after SIGTERM, then the process exits regardless. With at most LOG_FLUSH_MS
@@ -13,6 +14,9 @@ const LOG_FLUSH_MS = 1_000;
 
 /** Entry point: load config, build the app, listen, and shut down gracefully on SIGTERM/SIGINT. */
 async function main() {
+  // From the process's start: loading the modules (the server and its data sets) is the first stage.
+  const startup = new StartupTimer(0);
+  startup.mark('modules');
   let config: Config;
   try {
     config = loadConfig();
@@ -27,10 +31,12 @@ async function main() {
   // Tightened at every start: installs from before this rule created it 0755.
   ensurePrivateDir(config.dataDir, { tighten: true });
   const log = await terminalOrDestination();
+  startup.mark('config');
   let generatedPassword: string | undefined;
   const app = await buildApp({
     config,
     persistSecret: true,
+    startup,
     logger: { level: config.logLevel, stream: log },
     onGeneratedPassword: (p) => {
       generatedPassword = p;
@@ -64,7 +70,12 @@ async function main() {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  // Every plugin started (the public API's data sets, the web apps' files): what is left of the boot is listen().
+  await app.ready();
+  startup.mark('plugins');
   await app.listen({ port: config.port, host: config.host });
+  startup.mark('listen');
+  app.log.info({ startupMs: startup.stages }, startup.summary());
   if (generatedPassword) {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

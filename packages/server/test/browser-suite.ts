@@ -3,13 +3,13 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { type BuildName, expectBuilt } from '../../../test/builds.js';
+import { launchChromium } from '../../../test/chromium.js';
 import { getTestInstance, type TestInstance } from './helpers.js';
 
 export interface BrowserSuiteOptions {
-  /** Builds the web app under test unless its dist is current (each app's ensureBuilt). */
-  build: () => void;
-  /** Launches the headless Chromium the app's tests use. */
-  launch: () => Promise<Browser>;
+  /** The built web app the suite serves (the global setup builds it; the suite only checks). */
+  app: BuildName;
   /** Settings of the server (PASSWORD_MIN_LENGTH …). */
   env?: Record<string, string>;
   /** Where `shot` writes screenshots: docs/screenshots of the repository. */
@@ -18,36 +18,39 @@ export interface BrowserSuiteOptions {
 
 /**
  * A browser suite's server and Chromium, for the enclosing describe block: a fresh app on SQLite listening on a free
- * port, the app built, the browser launched before the first test and both closed after the last. `open` gives a page
- * in a fresh context (Chinese locale, 15 s timeouts, page errors on the console); `shot` saves a screenshot.
+ * port and the browser launched before the first test (the web app checked built), both closed after the last. `open`
+ * gives a page in a fresh context (Chinese locale, 15 s timeouts, page errors on the console); `shot` saves a
+ * screenshot. The start waits for vitest's hookTimeout (vitest.config.ts says why that bound).
  */
 export function useBrowserSuite(o: BrowserSuiteOptions) {
   let t: TestInstance | undefined;
   let browser: Browser | undefined;
   let base = '';
   beforeAll(async () => {
-    o.build();
+    expectBuilt(o.app);
     fs.mkdirSync(o.shots, { recursive: true });
     t = await getTestInstance('sqlite', o.env ?? {});
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await o.launch();
-  }, 300_000);
+    browser = await launchChromium();
+  });
   afterAll(async () => {
     await browser?.close();
     await t?.close();
   });
   return {
     get t(): TestInstance {
-      if (!t) throw new Error('useBrowserSuite: the app starts in beforeAll; read it inside a test');
-      return t;
+      return started(t, 'the app');
     },
     get base() {
       return base;
     },
+    get browser(): Browser {
+      return started(browser, 'Chromium');
+    },
     /** A page in a fresh context with `options` (viewport, touch, downloads, …). */
     async open(options: BrowserContextOptions, permissions: string[] = []): Promise<Page> {
-      const c = await browser!.newContext({ locale: 'zh-CN', ...options });
+      const c = await started(browser, 'Chromium').newContext({ locale: 'zh-CN', ...options });
       if (permissions.length) await c.grantPermissions(permissions, { origin: base });
       c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
       c.setDefaultTimeout(15_000);
@@ -55,6 +58,11 @@ export function useBrowserSuite(o: BrowserSuiteOptions) {
     },
     shot: (page: Page, name: string) => page.screenshot({ path: path.join(o.shots, `${name}.png`) }),
   };
+}
+
+function started<T>(value: T | undefined, what: string): T {
+  if (!value) throw new Error(`useBrowserSuite: ${what} starts in beforeAll; read it inside a test`);
+  return value;
 }
 
 /** The statuses the server answers to the page's POSTs to `url`, in order (filled while the page runs). */

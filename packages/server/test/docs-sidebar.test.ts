@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { docsFiles } from './docs-build.js';
+import { filesUnder } from '../../../test/builds.js';
 
 const DOCS = path.join(fileURLToPath(new URL('../../../', import.meta.url)), 'docs');
 
@@ -16,7 +16,7 @@ describe('the documentation sidebar', () => {
     const config = fs.readFileSync(path.join(DOCS, '.vitepress/config.mts'), 'utf8');
     const sidebar = config.slice(config.indexOf('sidebar:'), config.indexOf('search:'));
     const links = new Set([...sidebar.matchAll(/link: '([^']+)'/g)].map((m) => m[1]));
-    const pages = docsFiles(DOCS, (f) => f.endsWith('.md') && !f.includes(`${path.sep}.vitepress${path.sep}`))
+    const pages = filesUnder(DOCS, (f) => f.endsWith('.md') && !f.includes(`${path.sep}.vitepress${path.sep}`))
       .map((f) => `/${path.relative(DOCS, f).split(path.sep).join('/')}`)
       .filter((p) => p !== '/index.md' && !p.startsWith('/screenshots/') && p !== '/README.md')
       .map((p) => p.replace(/(^|\/)index\.md$/, '$1').replace(/\.md$/, ''));

@@ -1,6 +1,6 @@
 /**
- * The documentation site (docs/, VitePress) as the server serves it at /docs/: built here when missing or older than
- * its sources, then every internal link of every page followed (anchors included), and every example request the
+ * The documentation site (docs/, VitePress) as the server serves it at /docs/ (built before the run by
+ * test/global-setup.ts when missing or older than its sources): every internal link of every page followed (anchors included), and every example request the
  * guides show sent to a real app.
  */
 import fs from 'node:fs';
@@ -10,14 +10,14 @@ import zlib from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inlineScriptHashes } from '../src/web/csp-hashes.js';
 import { DOCS_DIST } from '../src/web/docs-site.js';
-import { buildDocsIfStale, docsFiles as files } from './docs-build.js';
+import { expectBuilt, filesUnder as files } from '../../../test/builds.js';
 import { useTestApp } from './helpers.js';
 
 const DOCS = path.join(fileURLToPath(new URL('../../../', import.meta.url)), 'docs');
 const ROOT = path.dirname(DOCS);
 
 describe('the documentation site at /docs/', { timeout: 60_000 }, () => {
-  beforeAll(buildDocsIfStale, 240_000);
+  beforeAll(() => expectBuilt('docs'));
   const t = useTestApp('sqlite');
 
   const pages = () =>

@@ -4,7 +4,7 @@
  * Concurrent actions are tabs of one browser context (one localStorage, Web Locks and BroadcastChannel).
  */
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
-import { launchChromium } from '../../../../apps/admin/test/browser.js';
+import { launchChromium } from '../../../../test/chromium.js';
 import type { ClientDriver, Outcome } from '../driver.js';
 import type { World } from '../world.js';
 import { MENUS } from '../../../server/src/catalogue/index.js';
