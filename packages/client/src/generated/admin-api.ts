@@ -7524,7 +7524,7 @@ export const PERMISSION_POINTS = [
   }
 ] as const;
 
-/** The built-in menus (the server’s catalogue.ts): code, parent, names, path, icon, sort, API prefix and app page. */
+/** The built-in menus (the server’s catalogue/index.ts): code, parent, names, path, icon, sort, API prefix and app page. */
 export const MENU_CATALOGUE = [
   {
     "code": "system",
