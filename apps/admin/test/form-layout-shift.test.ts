@@ -8,7 +8,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hasChromium } from '../../../test/chromium.js';
 import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
-('../../../packages/server/test/helpers.js');
 import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
 import { signInAdmin, VIEWPORTS } from './browser.js';
 
