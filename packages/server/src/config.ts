@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { PASSWORD_BUDGET_MS } from './engines/password/password-constants.js';
 
 /**
  * Every setting the service reads, in one schema. `process.env` is read here and nowhere else;
@@ -148,6 +149,13 @@ const EnvSchema = Type.Object({
     description:
       'Worker threads for /api/password-strength (about 25 MB each): one is loaded at start-up and kept, so that no burst waits for a thread to start; the others start when checks queue up and stop after 10 idle minutes. Passwords over 16 characters get one more thread of their own',
   }),
+  PASSWORD_BUDGET_MS: Type.Integer({
+    minimum: 100,
+    maximum: 60_000,
+    default: PASSWORD_BUDGET_MS,
+    description:
+      'Time budget of one /api/password-strength check in milliseconds, waiting for a thread included; a check that cannot finish in time is a 500 that says so. Raise it on a slow or crowded host whose answers say 密码强度检测超时',
+  }),
   PASSWORD_MIN_LENGTH: Type.Integer({
     minimum: 1,
     maximum: 128,
@@ -194,6 +202,7 @@ export interface Config {
   usageFlushMs: number;
   maxmind: { cityDb?: string; asnDb?: string };
   passwordWorkers: number;
+  passwordBudgetMs: number;
   /** What a new admin password must meet (admin/auth/password-policy.ts). */
   passwordPolicy: { minLength: number; minScore: number };
 }
@@ -302,6 +311,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter(Boolean),
     maxmind: { cityDb: e.MAXMIND_CITY_DB, asnDb: e.MAXMIND_ASN_DB },
     passwordWorkers: e.PASSWORD_WORKERS,
+    passwordBudgetMs: e.PASSWORD_BUDGET_MS,
     passwordPolicy: { minLength: e.PASSWORD_MIN_LENGTH, minScore: e.PASSWORD_MIN_SCORE },
   };
 }

@@ -4114,7 +4114,7 @@ export interface paths {
          *     Feedback and the crack-time wording are in Chinese. `feedback.warning` is an empty string when there is nothing to warn about.
          *
          *     - `password`: required, 1–64 characters (zxcvbn's cost grows steeply with length on crafted inputs; longer passwords are strong anyway).
-         *     - Each check has a 2 s budget; a check that cannot finish in time (a pathological input, or a busy server) is a 500 that says so.
+         *     - Each check has a 2 s budget by default (`PASSWORD_BUDGET_MS`); a check that cannot finish in time (a pathological input, or a busy server) is a 500 that says so.
          *     - Passwords over 16 characters are checked on a separate worker thread, so slow inputs never hold up ordinary ones.
          *     - The password is not logged and the answer carries `Cache-Control: no-store`. Only weak results (score 0–1, found within a million guesses) are remembered in memory to answer repeats quickly; stronger passwords are not kept. Prefer calling this from your own server over sending real passwords from a browser.
          */

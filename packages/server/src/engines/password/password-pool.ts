@@ -25,14 +25,13 @@ import { createHash } from 'node:crypto';
 import { Piscina } from 'piscina';
 import { LookupError } from '../../errors.js';
 import { workerEntry } from '../workers/worker-entry.js';
+import { PASSWORD_BUDGET_MS } from './password-constants.js';
 import type { PasswordStrength } from './password-strength.js';
 import type { PasswordWorkerData } from './password-worker.js';
 import type { SharedWordIndex } from './password-word-index.js';
 
 /** Longest password (in UTF-16 units, zxcvbn's unit of work) that runs in the ordinary lane. */
 export const SHORT_LANE_MAX = 16;
-/** Default time budget of one check, queueing included. */
-export const PASSWORD_BUDGET_MS = 2000;
 
 const WEAK_CACHE_LIMIT = 5000;
 /** A worker that fails to load within this time is reported as broken (only the first check of a lane waits). */

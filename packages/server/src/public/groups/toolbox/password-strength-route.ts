@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { lookupRoute } from '../../platform/lookup-platform.js';
-import { PASSWORD_MAX_LENGTH, ZH_DICTIONARY } from '../../../engines/password/password-constants.js';
-import { PASSWORD_BUDGET_MS, PasswordPool, SHORT_LANE_MAX } from '../../../engines/password/password-pool.js';
+import {
+  PASSWORD_BUDGET_MS,
+  PASSWORD_MAX_LENGTH,
+  ZH_DICTIONARY,
+} from '../../../engines/password/password-constants.js';
+import { PasswordPool, SHORT_LANE_MAX } from '../../../engines/password/password-pool.js';
 
 const CRACK_SCENARIOS = {
   onlineThrottling100PerHour: 'online attack, throttled to 100 guesses per hour',
@@ -110,6 +114,7 @@ const PasswordStrengthSchema = Type.Object({
 export default async function passwordStrengthRoute(app: FastifyInstance) {
   const pool = new PasswordPool({
     workers: app.config.passwordWorkers,
+    budgetMs: app.config.passwordBudgetMs,
     onError: (err) => app.log.error({ err }, 'password worker failed'),
   });
   app.addHook('onClose', () => pool.close());
@@ -129,7 +134,7 @@ export default async function passwordStrengthRoute(app: FastifyInstance) {
       'Feedback and the crack-time wording are in Chinese. `feedback.warning` is an empty string when there is nothing to warn about.',
       '',
       `- \`password\`: required, 1–${PASSWORD_MAX_LENGTH} characters (zxcvbn's cost grows steeply with length on crafted inputs; longer passwords are strong anyway).`,
-      `- Each check has a ${PASSWORD_BUDGET_MS / 1000} s budget; a check that cannot finish in time (a pathological input, or a busy server) is a 500 that says so.`,
+      `- Each check has a ${PASSWORD_BUDGET_MS / 1000} s budget by default (\`PASSWORD_BUDGET_MS\`); a check that cannot finish in time (a pathological input, or a busy server) is a 500 that says so.`,
       `- Passwords over ${SHORT_LANE_MAX} characters are checked on a separate worker thread, so slow inputs never hold up ordinary ones.`,
       '- The password is not logged and the answer carries `Cache-Control: no-store`. Only weak results (score 0–1, found within a million guesses) are remembered in memory to answer repeats quickly; stronger passwords are not kept. Prefer calling this from your own server over sending real passwords from a browser.',
     ].join('\n'),
