@@ -58,6 +58,7 @@ export {
 } from './names.js';
 export {
   ROUTE_PERMISSIONS,
+  MENU_POINT_ACTIONS,
   MENU_CATALOGUE,
   POINT_NAMES,
   ERROR_MESSAGES,

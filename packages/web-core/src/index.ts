@@ -9,7 +9,7 @@ export { reactiveSession, signedOutHub, isHandled, type SignedOutHandler } from 
 export { guardRouter, totpSetupText, type GuardOptions } from './router-guard';
 export { connection, isUnreachable, markUnreachable } from './connection';
 export { signedOutText } from './signed-out';
-export { offeredPoints, pointOfRoute, pointIcon } from './route-access';
+export { offeredPoints, pointActions, pointOfRoute, pointIcon } from './route-access';
 export { TEXTS, namesIn, nameOf, pointNames, type Lang, type Texts } from './texts';
 export { beijingTime } from '@tianji/client';
 export { theme, type ThemeChoice } from './theme';

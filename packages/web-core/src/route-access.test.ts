@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PERMISSION_POINTS, ROUTE_PERMISSIONS } from '@tianji/client';
-import { offeredPoints } from './route-access';
+import { offeredPoints, pointActions } from './route-access';
 
 describe('the points a menu offers for granting', () => {
   it('a built-in menu offers exactly the points its routes declare', () => {
@@ -26,5 +26,21 @@ describe('the points a menu offers for granting', () => {
         expect(offeredPoints(decl.menu) & bit, `${route} ${b}`).not.toBe(0);
       }
     }
+  });
+});
+
+describe('what a point allows on a menu', () => {
+  it('names the actions of the routes behind it, so 重置 is not mistaken for 重置密码', () => {
+    expect(pointActions('system:user', 'RESET')).toEqual(['解锁用户']);
+    expect(pointActions('system:user', 'RESET_PASSWORD')).toEqual(['重置用户密码', '重置两步验证']);
+    expect(pointActions('monitor:api-key', 'RESET')).toEqual(['轮换接口密钥']);
+    expect(pointActions('system:session', 'DELETE')).toContain('强制用户在所有设备下线');
+  });
+
+  it('has no English in the action names, and nothing for a point not offered or an operator’s menu', () => {
+    for (const p of PERMISSION_POINTS)
+      for (const a of pointActions('system:user', p.value)) expect(a).not.toMatch(/ [A-Z][a-z]/);
+    expect(pointActions('system:login-log', 'RESET')).toEqual([]);
+    expect(pointActions('ops:wiki', 'EDIT')).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import {
   MENU_CATALOGUE,
+  MENU_POINT_ACTIONS,
   PERMISSION_POINTS,
   ROUTE_PERMISSIONS,
   type PermissionName,
@@ -42,3 +43,10 @@ const DECLARED: ReadonlyMap<string, number> = (() => {
  * EXPORT; a directory → 0, visibility only); for a menu an operator added, all ten (its page may gate any of them).
  */
 export const offeredPoints = (menuCode: string): number => DECLARED.get(menuCode) ?? ALL_POINTS;
+
+/**
+ * What a point allows on a built-in menu, as its routes' summaries say it (用户管理's 重置 → ['解锁用户']; 接口密钥's
+ * 重置 → ['轮换接口密钥']); empty for a menu an operator added (its page decides) or a point the menu does not offer.
+ */
+export const pointActions = (menuCode: string, point: PermissionName): readonly string[] =>
+  (MENU_POINT_ACTIONS as Record<string, Partial<Record<PermissionName, readonly string[]>>>)[menuCode]?.[point] ?? [];

@@ -117,6 +117,7 @@ const en: typeof zh = {
     requireTotp: 'Require two-step',
     requireTotpHint: 'Members of this role must turn on two-step sign-in before doing anything else',
     requireTotpSuperOnly: 'Only a super administrator can change this',
+    pointAllows: 'Allows: {actions}',
     notApplicable: 'This menu has no such action',
   },
   menus: {

@@ -108,10 +108,12 @@ export default {
     menu: '菜单',
     addTitle: '新增角色',
     editTitle: '编辑角色',
-    grantHint: '勾选“可见”且不勾任何操作：菜单可见，但其中的操作按钮全部隐藏；每个菜单只列出它的接口用得到的权限点',
+    grantHint:
+      '勾选“可见”且不勾任何操作：菜单可见，但其中的操作按钮全部隐藏；每个菜单只列出它的接口用得到的权限点，勾选框下的小字和悬停提示说明它在此菜单上允许的操作',
     requireTotp: '要求两步验证',
     requireTotpHint: '该角色的成员必须开启两步验证才能继续操作',
     requireTotpSuperOnly: '只有超级管理员可以修改此项',
+    pointAllows: '允许：{actions}',
     notApplicable: '此菜单没有该操作',
   },
   menus: {

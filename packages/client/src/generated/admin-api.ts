@@ -7460,6 +7460,341 @@ export const ROUTE_PERMISSIONS = {
 
 export type RouteKey = keyof typeof ROUTE_PERMISSIONS;
 
+/** Per built-in menu and point, what its routes do (their summaries, in Chinese): the grant grid shows them. */
+export const MENU_POINT_ACTIONS = {
+  "monitor:api-key": {
+    "SEARCH": [
+      "列出接口密钥",
+      "查看接口密钥",
+      "查看必须使用密钥的接口分组"
+    ],
+    "ADD": [
+      "新增接口密钥"
+    ],
+    "DELETE": [
+      "吊销接口密钥"
+    ],
+    "EDIT": [
+      "编辑接口密钥",
+      "设置必须使用密钥的接口分组"
+    ],
+    "RESET": [
+      "轮换接口密钥"
+    ],
+    "BATCH_DELETE": [
+      "批量吊销接口密钥"
+    ],
+    "EXPORT": [
+      "导出接口密钥（CSV）"
+    ]
+  },
+  "content:hitokoto": {
+    "SEARCH": [
+      "列出一言",
+      "查看一条一言"
+    ],
+    "ADD": [
+      "新增一条一言",
+      "批量导入一言（JSON 或 CSV）"
+    ],
+    "EDIT": [
+      "编辑一条一言（整条替换）"
+    ],
+    "DELETE": [
+      "删除一条一言"
+    ],
+    "BATCH_DELETE": [
+      "批量删除一言"
+    ],
+    "EXPORT": [
+      "导出一言（带 BOM 的 CSV 或 JSON）"
+    ]
+  },
+  "content:holidays": {
+    "SEARCH": [
+      "列出节假日安排",
+      "查看一条节假日安排"
+    ],
+    "ADD": [
+      "新增一条节假日安排",
+      "批量导入节假日安排（JSON 或 CSV）"
+    ],
+    "EDIT": [
+      "编辑一条节假日安排（整条替换）"
+    ],
+    "DELETE": [
+      "删除一条节假日安排"
+    ],
+    "BATCH_DELETE": [
+      "批量删除节假日安排"
+    ],
+    "EXPORT": [
+      "导出节假日安排（带 BOM 的 CSV 或 JSON）"
+    ]
+  },
+  "content:jokes": {
+    "SEARCH": [
+      "列出笑话",
+      "查看一条笑话"
+    ],
+    "ADD": [
+      "新增一条笑话",
+      "批量导入笑话（JSON 或 CSV）"
+    ],
+    "EDIT": [
+      "编辑一条笑话（整条替换）"
+    ],
+    "DELETE": [
+      "删除一条笑话"
+    ],
+    "BATCH_DELETE": [
+      "批量删除笑话"
+    ],
+    "EXPORT": [
+      "导出笑话（带 BOM 的 CSV 或 JSON）"
+    ]
+  },
+  "content:mood-quotes": {
+    "SEARCH": [
+      "列出心情语录",
+      "查看一条心情语录"
+    ],
+    "ADD": [
+      "新增一条心情语录",
+      "批量导入心情语录（JSON 或 CSV）"
+    ],
+    "EDIT": [
+      "编辑一条心情语录（整条替换）"
+    ],
+    "DELETE": [
+      "删除一条心情语录"
+    ],
+    "BATCH_DELETE": [
+      "批量删除心情语录"
+    ],
+    "EXPORT": [
+      "导出心情语录（带 BOM 的 CSV 或 JSON）"
+    ]
+  },
+  "content:poems": {
+    "SEARCH": [
+      "列出古诗词",
+      "查看一条古诗词"
+    ],
+    "ADD": [
+      "新增一条古诗词",
+      "批量导入古诗词（JSON 或 CSV）"
+    ],
+    "EDIT": [
+      "编辑一条古诗词（整条替换）"
+    ],
+    "DELETE": [
+      "删除一条古诗词"
+    ],
+    "BATCH_DELETE": [
+      "批量删除古诗词"
+    ],
+    "EXPORT": [
+      "导出古诗词（带 BOM 的 CSV 或 JSON）"
+    ]
+  },
+  "content:tongue-twisters": {
+    "SEARCH": [
+      "列出绕口令",
+      "查看一条绕口令"
+    ],
+    "ADD": [
+      "新增一条绕口令",
+      "批量导入绕口令（JSON 或 CSV）"
+    ],
+    "EDIT": [
+      "编辑一条绕口令（整条替换）"
+    ],
+    "DELETE": [
+      "删除一条绕口令"
+    ],
+    "BATCH_DELETE": [
+      "批量删除绕口令"
+    ],
+    "EXPORT": [
+      "导出绕口令（带 BOM 的 CSV 或 JSON）"
+    ]
+  },
+  "content:trivia": {
+    "SEARCH": [
+      "列出冷知识",
+      "查看一条冷知识"
+    ],
+    "ADD": [
+      "新增一条冷知识",
+      "批量导入冷知识（JSON 或 CSV）"
+    ],
+    "EDIT": [
+      "编辑一条冷知识（整条替换）"
+    ],
+    "DELETE": [
+      "删除一条冷知识"
+    ],
+    "BATCH_DELETE": [
+      "批量删除冷知识"
+    ],
+    "EXPORT": [
+      "导出冷知识（带 BOM 的 CSV 或 JSON）"
+    ]
+  },
+  "content:wallpapers": {
+    "SEARCH": [
+      "列出每日壁纸",
+      "查看一条每日壁纸"
+    ],
+    "ADD": [
+      "新增一条每日壁纸",
+      "批量导入每日壁纸（JSON 或 CSV）"
+    ],
+    "EDIT": [
+      "编辑一条每日壁纸（整条替换）"
+    ],
+    "DELETE": [
+      "删除一条每日壁纸"
+    ],
+    "BATCH_DELETE": [
+      "批量删除每日壁纸"
+    ],
+    "EXPORT": [
+      "导出每日壁纸（带 BOM 的 CSV 或 JSON）"
+    ]
+  },
+  "content:xiehouyu": {
+    "SEARCH": [
+      "列出歇后语",
+      "查看一条歇后语"
+    ],
+    "ADD": [
+      "新增一条歇后语",
+      "批量导入歇后语（JSON 或 CSV）"
+    ],
+    "EDIT": [
+      "编辑一条歇后语（整条替换）"
+    ],
+    "DELETE": [
+      "删除一条歇后语"
+    ],
+    "BATCH_DELETE": [
+      "批量删除歇后语"
+    ],
+    "EXPORT": [
+      "导出歇后语（带 BOM 的 CSV 或 JSON）"
+    ]
+  },
+  "monitor:api": {
+    "SEARCH": [
+      "公共接口每天每个接口的调用量",
+      "按调用方（接口密钥）统计调用量"
+    ]
+  },
+  "system:audit": {
+    "SEARCH": [
+      "查询审计日志"
+    ],
+    "EXPORT": [
+      "导出审计日志（CSV）"
+    ]
+  },
+  "system:login-log": {
+    "SEARCH": [
+      "查询登录日志"
+    ],
+    "EXPORT": [
+      "导出登录日志（CSV）"
+    ]
+  },
+  "system:menu": {
+    "SEARCH": [
+      "完整菜单树",
+      "查看菜单及其子树 A menu with its subtree"
+    ],
+    "ADD": [
+      "新增顶级菜单"
+    ],
+    "DELETE": [
+      "删除菜单"
+    ],
+    "EDIT": [
+      "编辑或移动菜单"
+    ],
+    "ADD_CHILD": [
+      "新增下级菜单"
+    ]
+  },
+  "system:role": {
+    "SEARCH": [
+      "列出角色",
+      "查看角色及其菜单授权"
+    ],
+    "ADD": [
+      "新增角色"
+    ],
+    "DELETE": [
+      "删除角色"
+    ],
+    "EDIT": [
+      "编辑角色"
+    ],
+    "GRANT": [
+      "设置角色的菜单授权"
+    ],
+    "BATCH_DELETE": [
+      "批量删除角色"
+    ],
+    "EXPORT": [
+      "导出角色（CSV）"
+    ]
+  },
+  "system:session": {
+    "SEARCH": [
+      "列出在线会话"
+    ],
+    "DELETE": [
+      "结束会话",
+      "强制用户在所有设备下线"
+    ],
+    "BATCH_DELETE": [
+      "批量结束会话"
+    ]
+  },
+  "system:user": {
+    "SEARCH": [
+      "列出用户",
+      "查看用户"
+    ],
+    "ADD": [
+      "新增用户"
+    ],
+    "DELETE": [
+      "删除用户"
+    ],
+    "EDIT": [
+      "编辑用户（用户名、昵称、状态）"
+    ],
+    "RESET_PASSWORD": [
+      "重置用户密码",
+      "重置两步验证"
+    ],
+    "GRANT": [
+      "设置用户的角色"
+    ],
+    "RESET": [
+      "解锁用户"
+    ],
+    "BATCH_DELETE": [
+      "批量删除用户"
+    ],
+    "EXPORT": [
+      "导出用户（CSV）"
+    ]
+  }
+} as const;
+
 /** The ten permission points (the server’s admin/permissions/points.ts; the same as GET /api/permissions). */
 export const PERMISSION_POINTS = [
   {
