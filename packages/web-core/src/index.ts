@@ -14,6 +14,7 @@ export { TEXTS, namesIn, nameOf, pointNames, type Lang, type Texts } from './tex
 export { beijingTime } from '@tianji/client';
 export { theme, type ThemeChoice } from './theme';
 export { pageTabs, type PageTab } from './tabs';
+export * from './column-settings';
 export * from './schema-form';
 export { librarySchema } from './library-schema';
 export * from './usage';

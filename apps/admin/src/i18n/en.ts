@@ -378,6 +378,7 @@ const en: typeof zh = {
     embedMissing: 'This menu does not exist or is not visible to you.',
   },
   connection: TEXTS.en.connection,
+  table: { refresh: 'Refresh', columns: 'Columns' },
   tabs: { actions: 'Tab actions', closeOthers: 'Close others', closeAll: 'Close all' },
   notFound: 'Page not found',
   fields: TEXTS.en.fields,

@@ -374,6 +374,7 @@ export default {
     embedMissing: '找不到此菜单，或你看不到它。',
   },
   connection: TEXTS.zh.connection,
+  table: { refresh: '刷新', columns: '列设置' },
   tabs: { actions: '标签页操作', closeOthers: '关闭其他', closeAll: '关闭全部' },
   notFound: '页面不存在',
   /** Labels of content library fields; a field not listed shows its own name. */
