@@ -4,6 +4,7 @@
  * and the table stays so after a reload, an export downloads a dated Chinese-named file with Chinese headers and names,
  * a form shows every bad field at once in Chinese, and the online sessions fit a desktop window.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -67,6 +68,38 @@ describe.skipIf(!hasChromium)('list tables: toolbar, exports, forms', { timeout:
       await page.locator('[data-page="login-logs"] [data-testid="table-columns"]').click();
       await page.locator('.column-settings:visible [data-testid="columns-reset"]').click();
       await expect.poll(() => headers(page, 'login-logs')).toContain('登录地点');
+      await page.context().close();
+    });
+
+    it(`at ${vp.width}×${vp.height}: 导出 saves 登录日志-<today>.csv with Chinese headers and names, not codes`, async () => {
+      const username = `wrong-${vp.name}`;
+      await createUser(await adminCall(suite.t.app), username);
+      const failed = await suite.t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username, password: 'not-the-password' },
+      });
+      expect(failed.statusCode).toBe(401);
+      const page = await open();
+      await clickMenu(page, 'system', 'system:login-log');
+      await page.locator('[data-page="login-logs"] input[name="keyword"]').fill(username);
+      await page.locator('[data-page="login-logs"] [data-action="SEARCH"]').click();
+      await page.locator('[data-page="login-logs"] .el-table__row', { hasText: '密码错误' }).waitFor();
+
+      const [file] = await Promise.all([
+        page.waitForEvent('download'),
+        page.locator('[data-route="GET /api/login-logs/export"]').click(),
+      ]);
+      const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10); // in Beijing
+      expect(file.suggestedFilename()).toBe(`登录日志-${today}.csv`);
+      const bytes = fs.readFileSync((await file.path())!);
+      expect([...bytes.subarray(0, 3)], 'UTF-8 with a byte-order mark, for Excel').toEqual([0xef, 0xbb, 0xbf]);
+      const [header, ...rows] = bytes.toString('utf8').slice(1).trim().split('\r\n');
+      expect(header.split(',').slice(0, 5)).toEqual(['时间', '用户', '事件', '结果', '原因']);
+      // The search applied: the one failed sign-in, in words and Beijing time, as the page shows it.
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},${username},登录,失败,密码错误,`));
+      expect(rows[0]).not.toContain('WRONG_PASSWORD');
       await page.context().close();
     });
 
