@@ -103,6 +103,37 @@ describe.skipIf(!hasChromium)('list tables: toolbar, exports, forms', { timeout:
       await page.context().close();
     });
 
+    it(`at ${vp.width}×${vp.height}: 保存 with two bad fields names both at once, in Chinese`, async () => {
+      const page = await open();
+      await clickMenu(page, 'system', 'system:role');
+      await page.locator('[data-page="roles"] [data-route="POST /api/roles"]').click();
+      const dialog = page.locator('[data-dialog="role-form"]');
+      await dialog.locator('input[name="code"]').fill('9-bad');
+      await dialog.locator('[data-testid="save-role"]').click();
+      const errors = dialog.locator('.el-form-item__error');
+      // The first save reads the body's schema from /openapi.json: wait for the messages, not for a time.
+      await errors.nth(1).waitFor();
+      expect(await errors.allInnerTexts()).toEqual([
+        '编码应为 2 至 32 个字符：小写字母开头，只含小写字母、数字、_ : -',
+        '请输入名称',
+      ]);
+      await suite.shot(page, `admin-form-errors-${vp.name}`);
+      await page.keyboard.press('Escape');
+
+      // The change-password dialog: every field's message in Chinese, none of Element Plus's English.
+      await page.locator('[data-testid="user-menu"]').click();
+      await page.locator('[data-testid="open-password"]').click();
+      const password = page.locator('[data-dialog="change-password"]');
+      await password.locator('[data-testid="save-password"]').click();
+      await password.locator('.el-form-item__error').nth(2).waitFor();
+      expect(await password.locator('.el-form-item__error').allInnerTexts()).toEqual([
+        '请输入原密码',
+        '请输入新密码',
+        '请再次输入新密码',
+      ]);
+      await page.context().close();
+    });
+
     if (vp.name === 'desktop')
       it('at 1440×900: the online sessions show 最近活动 in the window, without sideways scrolling', async () => {
         const page = await open();
