@@ -23,7 +23,10 @@ import { PERMISSION_POINTS, POINT_NAMES } from '../../server/src/admin/permissio
 import { ERROR_MESSAGES } from '../../server/src/error-messages.js';
 import { AUDIT_ACTIONS, AUDIT_TARGETS } from '../../server/src/admin/audit/actions.js';
 import { MENU_KIND_NAMES } from '../../server/src/admin/menus/schemas.js';
-import { LOGIN_EVENT_NAMES, LOGIN_REASON_NAMES } from '../../server/src/admin/login-log/names.js';
+import { LOGIN_EVENT_NAMES, LOGIN_REASON_NAMES, LOGIN_RESULT_NAMES } from '../../server/src/admin/login-log/names.js';
+import { CLIENT_KIND_NAMES } from '../../server/src/admin/sessions/device.js';
+import { API_KEY_STATUS_NAMES } from '../../server/src/admin/api-keys/schemas.js';
+import { STATUS_NAMES } from '../../server/src/admin/shared/schemas.js';
 
 export const OUTPUT = fileURLToPath(new URL('../src/generated/admin-api.ts', import.meta.url));
 export const PUBLIC_OUTPUT = fileURLToPath(new URL('../src/generated/public-api.ts', import.meta.url));
@@ -169,6 +172,10 @@ async function renderAdminTypes(doc: OpenAPI3): Promise<string> {
       'Each menu kind (admin/menus/schemas.ts).': ['MENU_KIND_NAMES', MENU_KIND_NAMES],
       'Each login-log event (admin/login-log/names.ts).': ['LOGIN_EVENT_NAMES', LOGIN_EVENT_NAMES],
       'Each login-log reason: failed sign-ins and ended sessions.': ['LOGIN_REASON_NAMES', LOGIN_REASON_NAMES],
+      'Each login-log result.': ['LOGIN_RESULT_NAMES', LOGIN_RESULT_NAMES],
+      'Each client kind a session records (admin/sessions/device.ts).': ['CLIENT_KIND_NAMES', CLIENT_KIND_NAMES],
+      'Each API key status (admin/api-keys/schemas.ts).': ['API_KEY_STATUS_NAMES', API_KEY_STATUS_NAMES],
+      'A user’s or a role’s status (admin/shared/schemas.ts).': ['STATUS_NAMES', STATUS_NAMES],
     }).flatMap(([doc, [name, value]]) => [
       `/** ${doc} */`,
       `export const ${name} = ${JSON.stringify(value, null, 2)} as const;`,

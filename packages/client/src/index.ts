@@ -49,8 +49,6 @@ export {
 export { decodeClaims, lifetimeMs } from './jwt.js';
 export { beijingTime } from './time.js';
 export {
-  API_KEY_STATUS_NAMES,
-  CLIENT_KIND_NAMES,
   LOOKUP_GROUP_CODES,
   lookupGroupName,
   ROTATION_GRACE_CHOICES,
@@ -67,6 +65,10 @@ export {
   MENU_KIND_NAMES,
   LOGIN_EVENT_NAMES,
   LOGIN_REASON_NAMES,
+  LOGIN_RESULT_NAMES,
+  CLIENT_KIND_NAMES,
+  API_KEY_STATUS_NAMES,
+  STATUS_NAMES,
   type CatalogueMenu,
   type RouteKey,
   type paths,

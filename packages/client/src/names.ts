@@ -1,24 +1,5 @@
 import { LOOKUP_GROUPS, type LookupGroup } from './generated/public-api.js';
 
-/**
- * Names every tianji client shows for the client kinds the server records (X-Client-Kind), in Chinese and English:
- * the session lists and the login log of the web apps and the CLI say 网页, 移动端, 命令行 alike.
- */
-export const CLIENT_KIND_NAMES = {
-  web: { zh: '网页', en: 'Web' },
-  mobile: { zh: '移动端', en: 'Mobile' },
-  cli: { zh: '命令行', en: 'CLI' },
-  sdk: { zh: 'SDK', en: 'SDK' },
-  other: { zh: '其他', en: 'Other' },
-} as const;
-
-/** Names of an API key's status (GET /api/admin/api-keys): every client says 有效, 已吊销, 已过期 alike. */
-export const API_KEY_STATUS_NAMES = {
-  active: { zh: '有效', en: 'Active' },
-  revoked: { zh: '已吊销', en: 'Revoked' },
-  expired: { zh: '已过期', en: 'Expired' },
-} as const;
-
 /** The grace periods offered when rotating a key (minutes the old secret keeps working; the server allows 0–10080). */
 export const ROTATION_GRACE_CHOICES = [
   { minutes: 0, zh: '立即失效', en: 'Ends at once' },

@@ -107,11 +107,16 @@ describeEachDb('audit log', (dialect) => {
     const res = await admin('GET', '/api/audit-logs/export?action=user.create');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(res.headers['content-disposition']).toBe('attachment; filename="audit-logs.csv"');
+    expect(res.headers['content-disposition']).toMatch(
+      new RegExp(
+        `^attachment; filename="audit-logs-\\d{4}-\\d{2}-\\d{2}\\.csv"; filename\\*=UTF-8''${encodeURIComponent('审计日志-')}\\d{4}-\\d{2}-\\d{2}\\.csv$`,
+      ),
+    );
     const text = res.rawPayload.toString('utf8');
     expect(text.charCodeAt(0)).toBe(0xfeff);
     const lines = text.slice(1).trim().split('\r\n');
-    expect(lines[0]).toBe('createdAt,actorUsername,actorId,action,targetType,targetId,targetName,ip,detail');
+    expect(lines[0]).toBe('时间,操作人,动作,对象类型,对象,来源地址,详情,操作人编号,对象编号');
+    expect(lines[1]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},admin,新增用户,用户,/);
     expect(lines).toHaveLength(3);
     expect(lines.join('\n')).toContain('""nickname"":""甲""');
     expect((await list('action=audit.export')).items[0].detail).toMatchObject({ count: 2 });

@@ -147,9 +147,13 @@ describeEachDb('roles administration', (dialect) => {
     await admin('POST', '/api/roles', { code: 'exported', name: '导出角色', description: '=1+2' });
     const res = await admin('GET', '/api/roles/export?keyword=exported');
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(res.headers['content-disposition']).toBe('attachment; filename="roles.csv"');
+    expect(res.headers['content-disposition']).toMatch(
+      new RegExp(
+        `^attachment; filename="roles-\\d{4}-\\d{2}-\\d{2}\\.csv"; filename\\*=UTF-8''${encodeURIComponent('角色-')}\\d{4}-\\d{2}-\\d{2}\\.csv$`,
+      ),
+    );
     const text = res.rawPayload.toString('utf8');
-    expect(text.startsWith('\uFEFFid,code,name,description,status,sort,createdAt,updatedAt\r\n')).toBe(true);
-    expect(text).toContain(",exported,导出角色,'=1+2,enabled,0,");
+    expect(text.startsWith('\uFEFF角色编号,编码,名称,描述,状态,排序,要求两步验证,创建时间,更新时间\r\n')).toBe(true);
+    expect(text).toMatch(/,exported,导出角色,'=1\+2,启用,0,否,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},/);
   });
 });

@@ -214,7 +214,11 @@ describeEachDb('users administration', (dialect) => {
     const res = await admin('GET', '/api/users/export?keyword=csv_');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(res.headers['content-disposition']).toBe('attachment; filename="users.csv"');
+    expect(res.headers['content-disposition']).toMatch(
+      new RegExp(
+        `^attachment; filename="users-\\d{4}-\\d{2}-\\d{2}\\.csv"; filename\\*=UTF-8''${encodeURIComponent('用户-')}\\d{4}-\\d{2}-\\d{2}\\.csv$`,
+      ),
+    );
     const raw = res.rawPayload;
     expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = raw
@@ -222,9 +226,9 @@ describeEachDb('users administration', (dialect) => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]).toBe('id,username,nickname,status,roles,createdAt,updatedAt');
+    expect(lines[0]).toBe('用户编号,用户名,昵称,状态,角色,两步验证,创建时间,更新时间');
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain('csv_user,"导出测试, 含逗号",enabled');
+    expect(lines[1]).toContain('csv_user,"导出测试, 含逗号",启用,,否,');
   });
 
   it('writes an audit row for each write, inside the same transaction', async () => {

@@ -75,7 +75,7 @@ describeEachDb('登录地点 in the login log and the session lists', (dialect) 
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    const at = header.split(',').indexOf('location');
+    const at = header.split(',').indexOf('登录地点');
     expect(rows.map((r) => r.split(',')[at])).toEqual(['本机', '本机', SHENZHEN.zh]);
   });
 });

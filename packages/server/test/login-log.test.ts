@@ -157,12 +157,12 @@ describeEachDb('login log', (dialect) => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]).toBe(
-      'createdAt,event,result,reason,username,userId,ip,location,deviceLabel,clientKind,userAgent,sessionId,actorUsername',
-    );
+    // As the page shows it (RuoYi's export): Chinese headers, names instead of codes, Beijing time.
+    expect(lines[0]).toBe('时间,用户,事件,结果,原因,操作人,地址,登录地点,设备,客户端,浏览器标识,会话编号,用户编号');
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toContain(',login,success,,');
-    expect(lines[2]).toContain(',login,failure,WRONG_PASSWORD,');
+    expect(lines[1]).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},${username},登录,成功,,`));
+    expect(lines[2]).toContain(`,${username},登录,失败,密码错误,`);
+    expect(csv.body).not.toContain('WRONG_PASSWORD');
   });
 
   it('an instance starting up prunes rows past LOGIN_LOG_RETENTION and keeps younger ones', async () => {

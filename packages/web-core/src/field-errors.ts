@@ -24,6 +24,8 @@ export interface FieldErrors {
    * (「新密码无效：密码长度应至少为 8 个字符」), and returns true; false when it is not (the caller shows it otherwise).
    */
   show(e: unknown): boolean;
+  /** Shows these messages under their fields (the form's own check before a save: formProblems). */
+  set(messages: Record<string, string>): void;
 }
 
 /**
@@ -48,8 +50,12 @@ export function useFieldErrors(labels: () => Record<string, string>): FieldError
       // A nested field says where: 「假期（第 1 项 · name）」.
       const where = rest.map((p) => (/^\d+$/.test(p) ? `第 ${Number(p) + 1} 项` : (known[p] ?? p))).join(' · ');
       const label = where ? `${known[top]}（${where}）` : known[top];
-      errors[top] = `${label}无效：${fe.reason}`;
+      // What was received is the server's note for the log, not for the person who just typed it.
+      errors[top] = `${label}无效：${fe.reason.replace(/，收到 [\s\S]*$/, '')}`;
       return true;
+    },
+    set(messages) {
+      Object.assign(errors, messages);
     },
   };
 }

@@ -14,8 +14,10 @@ export { TEXTS, namesIn, nameOf, pointNames, type Lang, type Texts } from './tex
 export { beijingTime } from '@tianji/client';
 export { theme, type ThemeChoice } from './theme';
 export { pageTabs, type PageTab } from './tabs';
+export * from './column-settings';
 export * from './schema-form';
-export { librarySchema } from './library-schema';
+export { formProblems } from './form-check';
+export { librarySchema, requestSchema } from './library-schema';
 export * from './usage';
 export * from './home-numbers';
 export type * from './types';

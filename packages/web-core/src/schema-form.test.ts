@@ -44,7 +44,8 @@ describe('content forms from the library schema', () => {
     const f = fieldsOf(hitokoto);
     expect(f.map((x) => x.kind)).toEqual(['text', 'text', 'text', 'enum', 'list']);
     expect(f[1]).toMatchObject({ multiline: true });
-    expect(f[2]).toMatchObject({ nullable: true, required: true });
+    // 作者 may be null: optional in the form (no required mark, 选填), though the key is always sent.
+    expect(f[2]).toMatchObject({ nullable: true, required: false });
     expect(f[3]).toMatchObject({ options: ['diary', 'toxic'] });
     const h = fieldsOf(holidays);
     expect(h[0]).toMatchObject({ kind: 'integer', min: 1949, max: 2200 });

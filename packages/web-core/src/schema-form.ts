@@ -12,6 +12,7 @@ export type JsonSchema = {
   enum?: unknown[];
   const?: unknown;
   pattern?: string;
+  minLength?: number;
   maxLength?: number;
   minimum?: number;
   maximum?: number;
@@ -23,8 +24,18 @@ export type JsonSchema = {
 
 export type ValueNames = Record<string, { zh: string; en: string }>;
 
+/** What a text field allows, from its schema: checked before a save (form-check.ts). */
+export type TextRules = { pattern?: string; minLength?: number; maxLength?: number };
+
 export type Field =
-  | { kind: 'text'; name: string; required: boolean; multiline: boolean; nullable: boolean; hint?: string }
+  | ({
+      kind: 'text';
+      name: string;
+      required: boolean;
+      multiline: boolean;
+      nullable: boolean;
+      hint?: string;
+    } & TextRules)
   | { kind: 'date'; name: string; required: boolean }
   | { kind: 'integer'; name: string; required: boolean; min?: number; max?: number }
   | { kind: 'enum'; name: string; required: boolean; options: string[]; names?: ValueNames }
@@ -33,6 +44,11 @@ export type Field =
   | { kind: 'json'; name: string; required: boolean };
 
 const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
+
+const textRules = (s: JsonSchema): TextRules =>
+  Object.fromEntries(
+    (['pattern', 'minLength', 'maxLength'] as const).filter((k) => s[k] !== undefined).map((k) => [k, s[k]]),
+  );
 
 function fieldOf(name: string, s: JsonSchema, required: boolean): Field {
   const variants = s.anyOf ?? [];
@@ -46,13 +62,16 @@ function fieldOf(name: string, s: JsonSchema, required: boolean): Field {
   // A coded string (a pattern, e.g. hitokoto's category letter) whose values the schema names: a select too.
   if (names && s.type === 'string') return { kind: 'enum', name, required, options: Object.keys(names), names };
   if (variants.length === 2 && nonNull.length === 1 && nonNull[0].type === 'string') {
+    // A field that may be null is optional to a person (left empty it is sent as null), whatever `required` says
+    // about the key: the form shows no required mark, and its placeholder says 选填.
     return {
       kind: 'text',
       name,
-      required,
+      required: false,
       multiline: (nonNull[0].maxLength ?? 0) > 200,
       nullable: true,
       hint: nonNull[0]['x-hint'],
+      ...textRules(nonNull[0]),
     };
   }
   if (s.type === 'string') {
@@ -64,6 +83,7 @@ function fieldOf(name: string, s: JsonSchema, required: boolean): Field {
       multiline: (s.maxLength ?? 0) > 200,
       nullable: false,
       hint: s['x-hint'] ?? s.description,
+      ...textRules(s),
     };
   }
   if (s.type === 'integer') return { kind: 'integer', name, required, min: s.minimum, max: s.maximum };

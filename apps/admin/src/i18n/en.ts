@@ -379,6 +379,14 @@ const en: typeof zh = {
     embedMissing: 'This menu does not exist or is not visible to you.',
   },
   connection: TEXTS.en.connection,
+  /** The list toolbar (刷新, 列设置) and the required-field messages of the change-password dialog. */
+  crud: {
+    refresh: 'Refresh',
+    columns: 'Columns',
+    oldPasswordRequired: 'Enter your current password',
+    newPasswordRequired: 'Enter a new password',
+    confirmPasswordRequired: 'Enter the new password again',
+  },
   tabs: { actions: 'Tab actions', closeOthers: 'Close others', closeAll: 'Close all' },
   notFound: 'Page not found',
   fields: TEXTS.en.fields,

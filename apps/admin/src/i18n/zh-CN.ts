@@ -376,6 +376,14 @@ export default {
     embedMissing: '找不到此菜单，或你看不到它。',
   },
   connection: TEXTS.zh.connection,
+  /** The list toolbar (刷新, 列设置) and the required-field messages of the change-password dialog. */
+  crud: {
+    refresh: '刷新',
+    columns: '列设置',
+    oldPasswordRequired: '请输入原密码',
+    newPasswordRequired: '请输入新密码',
+    confirmPasswordRequired: '请再次输入新密码',
+  },
   tabs: { actions: '标签页操作', closeOthers: '关闭其他', closeAll: '关闭全部' },
   notFound: '页面不存在',
   /** Labels of content library fields; a field not listed shows its own name. */

@@ -8559,3 +8559,67 @@ export const LOGIN_REASON_NAMES = {
     "en": "Signed out"
   }
 } as const;
+
+/** Each login-log result. */
+export const LOGIN_RESULT_NAMES = {
+  "success": {
+    "zh": "成功",
+    "en": "Success"
+  },
+  "failure": {
+    "zh": "失败",
+    "en": "Failure"
+  }
+} as const;
+
+/** Each client kind a session records (admin/sessions/device.ts). */
+export const CLIENT_KIND_NAMES = {
+  "web": {
+    "zh": "网页",
+    "en": "Web"
+  },
+  "mobile": {
+    "zh": "移动端",
+    "en": "Mobile"
+  },
+  "cli": {
+    "zh": "命令行",
+    "en": "CLI"
+  },
+  "sdk": {
+    "zh": "SDK",
+    "en": "SDK"
+  },
+  "other": {
+    "zh": "其他",
+    "en": "Other"
+  }
+} as const;
+
+/** Each API key status (admin/api-keys/schemas.ts). */
+export const API_KEY_STATUS_NAMES = {
+  "active": {
+    "zh": "有效",
+    "en": "Active"
+  },
+  "revoked": {
+    "zh": "已吊销",
+    "en": "Revoked"
+  },
+  "expired": {
+    "zh": "已过期",
+    "en": "Expired"
+  }
+} as const;
+
+/** A user’s or a role’s status (admin/shared/schemas.ts). */
+export const STATUS_NAMES = {
+  "enabled": {
+    "zh": "启用",
+    "en": "Enabled"
+  },
+  "disabled": {
+    "zh": "停用",
+    "en": "Disabled"
+  }
+} as const;

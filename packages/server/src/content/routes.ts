@@ -7,6 +7,7 @@ import { LIBRARIES, type LibraryDef } from '../catalogue/content-libraries.js';
 import { contentMenuCode } from '../catalogue/index.js';
 import { ContentRepository } from './repository.js';
 import { sendCsv } from '../shared/csv.js';
+import { contentDisposition } from '../shared/export-format.js';
 import { ExportQuery, IdParams, Ids, ImportBody, ImportErrorSchema, itemSchema, Paging, TAG } from './schemas.js';
 import { ContentService, outward } from './service.js';
 
@@ -60,9 +61,10 @@ function libraryRoutes(lib: LibraryDef) {
       async (req, reply) => {
         const q = req.query;
         const items = await repo.all(lib, q.keyword);
+        const fileName = { title: lib.label, ascii: lib.name };
         await app.audit(req, 'content.export', lib.name, null, { count: items.length, format: q.format });
         if (q.format === 'json') {
-          reply.header('content-disposition', `attachment; filename="${lib.name}.json"`);
+          reply.header('content-disposition', contentDisposition(fileName, 'json'));
           return reply.type('application/json; charset=utf-8').send(
             JSON.stringify(
               items.map((i) => ({ id: i.id, ...i.data })),
@@ -73,9 +75,10 @@ function libraryRoutes(lib: LibraryDef) {
         }
         const cell = (v: unknown) =>
           v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : (v as string | number);
+        // The headers stay the field names: the file imports back as it is (hardening-csv.test.ts).
         return sendCsv(
           reply,
-          `${lib.name}.csv`,
+          fileName,
           ['id', ...columns].map((c) => ({ header: c, value: (r: Record<string, unknown>) => cell(r[c]) })),
           items.map((i) => ({ id: i.id, ...i.data })),
         );

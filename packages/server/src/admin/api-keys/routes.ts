@@ -4,8 +4,11 @@ import { Type } from '@sinclair/typebox';
 import { data } from '../auth/schemas.js';
 import { actorOf } from '../shared/actor.js';
 import { sendCsv, type CsvColumn } from '../../shared/csv.js';
+import { exportTime, zhName } from '../../shared/export-format.js';
 import { CsvResponse, DeletedSchema, IdParams, IdsBody, NoContent, PagedSchema } from '../shared/schemas.js';
+import { LOOKUP_GROUPS, type LookupGroup } from '../../catalogue/lookup-groups.js';
 import {
+  API_KEY_STATUS_NAMES,
   API_KEYS_TAG,
   ApiKeyExportQuery,
   ApiKeyFilter,
@@ -23,23 +26,26 @@ import { MENUS } from '../../catalogue/index.js';
 const MENU = MENUS.apiKeys.code;
 const tags = [API_KEYS_TAG];
 
-const joined = (xs: string[] | null) => (xs === null ? '' : xs.join(' '));
+const joined = (xs: string[] | null) => (xs === null ? '不限' : xs.join(' '));
+/** A group's Chinese name: LOOKUP_GROUPS names read `每日推荐 Daily`. */
+const groupName = (g: string) =>
+  Object.hasOwn(LOOKUP_GROUPS, g) ? LOOKUP_GROUPS[g as LookupGroup].name.split(' ')[0] : g;
 const CSV_COLUMNS: CsvColumn<ApiKeyDto>[] = [
-  { header: 'id', value: (k) => k.id },
-  { header: 'name', value: (k) => k.name },
-  { header: 'note', value: (k) => k.note ?? '' },
-  { header: 'prefix', value: (k) => `tj_${k.prefix}…` },
-  { header: 'status', value: (k) => k.status },
-  { header: 'createdBy', value: (k) => k.createdBy?.username ?? '' },
-  { header: 'createdAt', value: (k) => k.createdAt },
-  { header: 'lastUsedAt', value: (k) => k.lastUsedAt ?? '' },
-  { header: 'expiresAt', value: (k) => k.expiresAt ?? '' },
-  { header: 'revokedAt', value: (k) => k.revokedAt ?? '' },
-  { header: 'perMinute', value: (k) => k.perMinute ?? '' },
-  { header: 'perDay', value: (k) => k.perDay ?? '' },
-  { header: 'groups', value: (k) => joined(k.groups) },
-  { header: 'origins', value: (k) => joined(k.origins) },
-  { header: 'addresses', value: (k) => joined(k.addresses) },
+  { header: '密钥编号', value: (k) => k.id },
+  { header: '名称', value: (k) => k.name },
+  { header: '备注', value: (k) => k.note ?? '' },
+  { header: '密钥前缀', value: (k) => `tj_${k.prefix}…` },
+  { header: '状态', value: (k) => zhName(API_KEY_STATUS_NAMES, k.status) },
+  { header: '创建人', value: (k) => k.createdBy?.username ?? '' },
+  { header: '创建时间', value: (k) => exportTime(k.createdAt) },
+  { header: '最近使用', value: (k) => exportTime(k.lastUsedAt) },
+  { header: '过期时间', value: (k) => exportTime(k.expiresAt) },
+  { header: '吊销时间', value: (k) => exportTime(k.revokedAt) },
+  { header: '每分钟上限', value: (k) => k.perMinute ?? '不限' },
+  { header: '每天上限', value: (k) => k.perDay ?? '不限' },
+  { header: '接口分组', value: (k) => (k.groups ? k.groups.map(groupName).join('、') : '全部') },
+  { header: '允许的来源', value: (k) => joined(k.origins) },
+  { header: '允许的地址', value: (k) => joined(k.addresses) },
 ];
 
 const WithSecret = Type.Object({
@@ -93,7 +99,7 @@ export default async function apiKeysRoutes(parent: FastifyInstance) {
     async (req, reply) => {
       const { items, truncated } = await keys.exportRows(req.query);
       await app.audit(req, 'api-key.export', 'api-key', null, { count: items.length, filter: req.query });
-      return sendCsv(reply, 'api-keys.csv', CSV_COLUMNS, items, truncated);
+      return sendCsv(reply, { title: '接口密钥', ascii: 'api-keys' }, CSV_COLUMNS, items, truncated);
     },
   );
 

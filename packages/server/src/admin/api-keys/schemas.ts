@@ -17,6 +17,13 @@ export const ApiKeyStatusSchema = Type.Union(
   },
 );
 
+/** Names of a key's status (generated into `@tianji/client`): every client and the export say 有效, 已吊销, 已过期. */
+export const API_KEY_STATUS_NAMES = {
+  active: { zh: '有效', en: 'Active' },
+  revoked: { zh: '已吊销', en: 'Revoked' },
+  expired: { zh: '已过期', en: 'Expired' },
+} as const satisfies Record<Static<typeof ApiKeyStatusSchema>, { zh: string; en: string }>;
+
 const GROUP_NAMES = Object.keys(LOOKUP_GROUPS) as LookupGroup[];
 const Group = Type.Union(
   GROUP_NAMES.map((g) => Type.Literal(g)),

@@ -1,6 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { sendCsv, type CsvColumn } from '../../shared/csv.js';
+import { exportTime, zhName } from '../../shared/export-format.js';
+import { AUDIT_ACTIONS, AUDIT_TARGETS } from './actions.js';
 import { EXPORT_LIMIT, offsetOf } from '../shared/query.js';
 import { CsvResponse, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
 import { auditRepository as repo } from './repository.js';
@@ -11,15 +13,15 @@ const MENU = MENUS.audit.code;
 const tags = [SYSTEM_TAG];
 
 const CSV_COLUMNS: CsvColumn<AuditEntry>[] = [
-  { header: 'createdAt', value: (e) => e.createdAt },
-  { header: 'actorUsername', value: (e) => e.actorUsername },
-  { header: 'actorId', value: (e) => e.actorId },
-  { header: 'action', value: (e) => e.action },
-  { header: 'targetType', value: (e) => e.targetType },
-  { header: 'targetId', value: (e) => e.targetId },
-  { header: 'targetName', value: (e) => e.targetName },
-  { header: 'ip', value: (e) => e.ip },
-  { header: 'detail', value: (e) => (typeof e.detail === 'string' ? e.detail : JSON.stringify(e.detail)) },
+  { header: '时间', value: (e) => exportTime(e.createdAt) },
+  { header: '操作人', value: (e) => e.actorUsername },
+  { header: '动作', value: (e) => zhName(AUDIT_ACTIONS, e.action) },
+  { header: '对象类型', value: (e) => zhName(AUDIT_TARGETS, e.targetType) },
+  { header: '对象', value: (e) => e.targetName },
+  { header: '来源地址', value: (e) => e.ip },
+  { header: '详情', value: (e) => (typeof e.detail === 'string' ? e.detail : JSON.stringify(e.detail)) },
+  { header: '操作人编号', value: (e) => e.actorId },
+  { header: '对象编号', value: (e) => e.targetId },
 ];
 
 /** /api/audit-logs — who did what to which record, when, from where (menu system:audit). Read-only. */
@@ -62,7 +64,7 @@ export default async function auditRoutes(parent: FastifyInstance) {
     async (req, reply) => {
       const { items, total } = await repo.list(db, req.query, EXPORT_LIMIT, 0);
       await app.audit(req, 'audit.export', 'audit-log', null, { count: items.length, filter: req.query });
-      return sendCsv(reply, 'audit-logs.csv', CSV_COLUMNS, items, total > items.length);
+      return sendCsv(reply, { title: '审计日志', ascii: 'audit-logs' }, CSV_COLUMNS, items, total > items.length);
     },
   );
 }

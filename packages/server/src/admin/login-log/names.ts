@@ -9,6 +9,12 @@ export const LOGIN_EVENT_NAMES: Record<LoginEvent, { zh: string; en: string }> =
   'refresh-reused': { zh: '令牌重放', en: 'Token replay' },
 };
 
+/** A login-log row's result. */
+export const LOGIN_RESULT_NAMES = {
+  success: { zh: '成功', en: 'Success' },
+  failure: { zh: '失败', en: 'Failure' },
+} as const;
+
 /**
  * Each reason a login-log row can carry: why a sign-in failed (the credential failures of admin/auth/service.ts and
  * THROTTLED), or the code a session ended with (the sign-out codes of errors.ts, and LOGOUT).

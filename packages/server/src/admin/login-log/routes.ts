@@ -1,6 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { sendCsv, type CsvColumn } from '../../shared/csv.js';
+import { exportTime, zhName } from '../../shared/export-format.js';
+import { CLIENT_KIND_NAMES } from '../sessions/device.js';
+import { LOGIN_EVENT_NAMES, LOGIN_REASON_NAMES, LOGIN_RESULT_NAMES } from './names.js';
 import { EXPORT_LIMIT, offsetOf } from '../shared/query.js';
 import { CsvResponse, PagedSchema, SYSTEM_TAG } from '../shared/schemas.js';
 import { withLocation } from '../shared/location.js';
@@ -12,19 +15,19 @@ const MENU = MENUS.loginLogs.code;
 const tags = [SYSTEM_TAG];
 
 const CSV_COLUMNS: CsvColumn<LoginLogEntry>[] = [
-  { header: 'createdAt', value: (e) => e.createdAt },
-  { header: 'event', value: (e) => e.event },
-  { header: 'result', value: (e) => e.result },
-  { header: 'reason', value: (e) => e.reason },
-  { header: 'username', value: (e) => e.username },
-  { header: 'userId', value: (e) => e.userId },
-  { header: 'ip', value: (e) => e.ip },
-  { header: 'location', value: (e) => e.location.zh },
-  { header: 'deviceLabel', value: (e) => e.deviceLabel },
-  { header: 'clientKind', value: (e) => e.clientKind },
-  { header: 'userAgent', value: (e) => e.userAgent },
-  { header: 'sessionId', value: (e) => e.sessionId },
-  { header: 'actorUsername', value: (e) => e.actorUsername },
+  { header: '时间', value: (e) => exportTime(e.createdAt) },
+  { header: '用户', value: (e) => e.username },
+  { header: '事件', value: (e) => zhName(LOGIN_EVENT_NAMES, e.event) },
+  { header: '结果', value: (e) => zhName(LOGIN_RESULT_NAMES, e.result) },
+  { header: '原因', value: (e) => zhName(LOGIN_REASON_NAMES, e.reason) },
+  { header: '操作人', value: (e) => e.actorUsername },
+  { header: '地址', value: (e) => e.ip },
+  { header: '登录地点', value: (e) => e.location.zh },
+  { header: '设备', value: (e) => e.deviceLabel },
+  { header: '客户端', value: (e) => zhName(CLIENT_KIND_NAMES, e.clientKind) },
+  { header: '浏览器标识', value: (e) => e.userAgent },
+  { header: '会话编号', value: (e) => e.sessionId },
+  { header: '用户编号', value: (e) => e.userId },
 ];
 
 /** /api/login-logs — sign-in attempts, sign-outs and session ends (menu system:login-log 登录日志). Read-only. */
@@ -69,7 +72,7 @@ export default async function loginLogRoutes(parent: FastifyInstance) {
       const { items, total } = await repo.list(db, req.query, EXPORT_LIMIT, 0);
       await app.audit(req, 'login-log.export', 'login-log', null, { count: items.length, filter: req.query });
       const rows = withLocation(items, app.ipLookup.place);
-      return sendCsv(reply, 'login-logs.csv', CSV_COLUMNS, rows, total > items.length);
+      return sendCsv(reply, { title: '登录日志', ascii: 'login-logs' }, CSV_COLUMNS, rows, total > items.length);
     },
   );
 }

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { data } from '../auth/schemas.js';
 import { actorOf } from '../shared/actor.js';
 import { sendCsv, type CsvColumn } from '../../shared/csv.js';
+import { exportTime, yesNo, zhName } from '../../shared/export-format.js';
+import { STATUS_NAMES } from '../shared/schemas.js';
 import {
   CsvResponse,
   DeletedSchema,
@@ -28,14 +30,15 @@ const MENU = MENUS.roles.code;
 const tags = [SYSTEM_TAG];
 
 const CSV_COLUMNS: CsvColumn<RoleDto>[] = [
-  { header: 'id', value: (r) => r.id },
-  { header: 'code', value: (r) => r.code },
-  { header: 'name', value: (r) => r.name },
-  { header: 'description', value: (r) => r.description },
-  { header: 'status', value: (r) => r.status },
-  { header: 'sort', value: (r) => r.sort },
-  { header: 'createdAt', value: (r) => r.createdAt },
-  { header: 'updatedAt', value: (r) => r.updatedAt },
+  { header: '角色编号', value: (r) => r.id },
+  { header: '编码', value: (r) => r.code },
+  { header: '名称', value: (r) => r.name },
+  { header: '描述', value: (r) => r.description },
+  { header: '状态', value: (r) => zhName(STATUS_NAMES, r.status) },
+  { header: '排序', value: (r) => r.sort },
+  { header: '要求两步验证', value: (r) => yesNo(r.requireTotp) },
+  { header: '创建时间', value: (r) => exportTime(r.createdAt) },
+  { header: '更新时间', value: (r) => exportTime(r.updatedAt) },
 ];
 
 /** /api/roles — role administration and grants (menu system:role). */
@@ -75,7 +78,7 @@ export default async function rolesRoutes(parent: FastifyInstance) {
     async (req, reply) => {
       const { items, truncated } = await roles.exportRows(req.query);
       await app.audit(req, 'role.export', 'role', null, { count: items.length, filter: req.query });
-      return sendCsv(reply, 'roles.csv', CSV_COLUMNS, items, truncated);
+      return sendCsv(reply, { title: '角色', ascii: 'roles' }, CSV_COLUMNS, items, truncated);
     },
   );
 

@@ -4,6 +4,18 @@ import Bowser from 'bowser';
 export const CLIENT_KINDS = ['web', 'mobile', 'cli', 'sdk', 'other'] as const;
 export type ClientKind = (typeof CLIENT_KINDS)[number];
 
+/**
+ * Each client kind's name (generated into `@tianji/client`): the session lists, the login log and its export, and
+ * the CLI say 网页, 移动端, 命令行 alike.
+ */
+export const CLIENT_KIND_NAMES = {
+  web: { zh: '网页', en: 'Web' },
+  mobile: { zh: '移动端', en: 'Mobile' },
+  cli: { zh: '命令行', en: 'CLI' },
+  sdk: { zh: 'SDK', en: 'SDK' },
+  other: { zh: '其他', en: 'Other' },
+} as const satisfies Record<ClientKind, { zh: string; en: string }>;
+
 /** The header value when it is one of CLIENT_KINDS (any case), else `other`: a sign-in never fails over it. */
 export function clientKindOf(header: string | string[] | undefined): ClientKind {
   const v = (Array.isArray(header) ? header[0] : header)?.trim().toLowerCase();

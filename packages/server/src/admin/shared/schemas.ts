@@ -7,6 +7,12 @@ export const StatusSchema = Type.Union([Type.Literal('enabled'), Type.Literal('d
   description: 'enabled or disabled',
 });
 
+/** The names of a user's or a role's status (generated into `@tianji/client`). */
+export const STATUS_NAMES = {
+  enabled: { zh: '启用', en: 'Enabled' },
+  disabled: { zh: '停用', en: 'Disabled' },
+} as const;
+
 export const IdParams = Type.Object({ id: Type.String({ format: 'uuid', description: 'Record id (UUID)' }) });
 
 /** Body of every batch delete: 1 to 100 ids (duplicates are ignored). */

@@ -4,6 +4,8 @@ import { data } from '../auth/schemas.js';
 import { actorOf } from '../shared/actor.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
 import { sendCsv, type CsvColumn } from '../../shared/csv.js';
+import { exportTime, yesNo, zhName } from '../../shared/export-format.js';
+import { STATUS_NAMES } from '../shared/schemas.js';
 import {
   CsvResponse,
   DeletedSchema,
@@ -29,13 +31,14 @@ import {
 const tags = [SYSTEM_TAG];
 
 const CSV_COLUMNS: CsvColumn<UserDto>[] = [
-  { header: 'id', value: (u) => u.id },
-  { header: 'username', value: (u) => u.username },
-  { header: 'nickname', value: (u) => u.nickname },
-  { header: 'status', value: (u) => u.status },
-  { header: 'roles', value: (u) => u.roles.map((r) => r.name).join('; ') },
-  { header: 'createdAt', value: (u) => u.createdAt },
-  { header: 'updatedAt', value: (u) => u.updatedAt },
+  { header: '用户编号', value: (u) => u.id },
+  { header: '用户名', value: (u) => u.username },
+  { header: '昵称', value: (u) => u.nickname },
+  { header: '状态', value: (u) => zhName(STATUS_NAMES, u.status) },
+  { header: '角色', value: (u) => u.roles.map((r) => r.name).join('、') },
+  { header: '两步验证', value: (u) => yesNo(u.totpEnabled) },
+  { header: '创建时间', value: (u) => exportTime(u.createdAt) },
+  { header: '更新时间', value: (u) => exportTime(u.updatedAt) },
 ];
 
 /** /api/users — user administration (menu system:user). */
@@ -77,7 +80,7 @@ export default async function usersRoutes(parent: FastifyInstance) {
     async (req, reply) => {
       const { items, truncated } = await users.exportRows(req.query);
       await app.audit(req, 'user.export', 'user', null, { count: items.length, filter: req.query });
-      return sendCsv(reply, 'users.csv', CSV_COLUMNS, items, truncated);
+      return sendCsv(reply, { title: '用户', ascii: 'users' }, CSV_COLUMNS, items, truncated);
     },
   );
 
