@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { lookupRoute } from '../../platform/lookup-platform.js';
 import { PASSWORD_MAX_LENGTH, ZH_DICTIONARY } from '../../../engines/password/password-constants.js';
-import { PASSWORD_BUDGET_MS, PasswordPool, SHORT_LANE_MAX } from '../../../engines/password/password-pool.js';
+import { PASSWORD_BUDGET_MS, SHORT_LANE_MAX } from '../../../engines/password/password-pool.js';
 
 const CRACK_SCENARIOS = {
   onlineThrottling100PerHour: 'online attack, throttled to 100 guesses per hour',
@@ -108,16 +108,7 @@ const PasswordStrengthSchema = Type.Object({
 });
 
 export default async function passwordStrengthRoute(app: FastifyInstance) {
-  const pool = new PasswordPool({
-    workers: app.config.passwordWorkers,
-    onError: (err) => app.log.error({ err }, 'password worker failed'),
-  });
-  app.addHook('onClose', () => pool.close());
-  // Dictionaries and zxcvbn ready before the first check (in the background; not in tests that never listen).
-  app.addHook('onListen', (done) => {
-    void pool.prepare();
-    done();
-  });
+  const pool = app.passwordPool;
 
   lookupRoute(app, {
     path: '/password-strength',
