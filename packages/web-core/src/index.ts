@@ -25,3 +25,4 @@ export * from './two-factor';
 export * from './recovery-codes';
 export * from './password-check';
 export * from './api-keys';
+export * from './server-status';
