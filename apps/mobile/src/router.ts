@@ -1,7 +1,7 @@
 import { createRouter, createWebHistory } from 'vue-router';
 import { showNotify } from 'vant';
 import type { RouteKey } from '@tianji/client';
-import { guardRouter } from '@tianji/web-core';
+import { guardRouter, SERVER_STATUS_ROUTE } from '@tianji/web-core';
 import { onSignedOut, session } from './session';
 
 /** Every page is its own chunk: the first load carries the shell and the sign-in page only. */
@@ -41,6 +41,12 @@ export const router = createRouter({
       component: () => import('./pages/ApiKeyPage.vue'),
       props: true,
       meta: { title: '接口密钥', needs: 'GET /api/admin/api-keys/{id}' },
+    },
+    {
+      path: '/server-status',
+      name: 'server-status',
+      component: () => import('./pages/ServerStatusPage.vue'),
+      meta: { title: '服务监控', needs: SERVER_STATUS_ROUTE },
     },
     { path: '/me', name: 'me', component: () => import('./pages/MePage.vue'), meta: { tab: true, title: '我的' } },
     {

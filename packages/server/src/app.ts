@@ -28,6 +28,7 @@ import docsSite from './web/docs-site.js';
 import { ContentStore } from './content/store.js';
 import monitor from './monitor/plugin.js';
 import ipLookup from './engines/ip/plugin.js';
+import passwordPool from './engines/password/plugin.js';
 import apiKeys from './public/keys/plugin.js';
 import './types.js';
 
@@ -199,6 +200,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(monitor);
   await app.register(ipLookup);
+  await app.register(passwordPool);
   await app.register(apiKeys);
   await app.register(adminApi, { now: opts.now });
   await app.register(lookupApi);

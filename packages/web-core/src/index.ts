@@ -27,3 +27,4 @@ export * from './two-factor';
 export * from './recovery-codes';
 export * from './password-check';
 export * from './api-keys';
+export * from './server-status';

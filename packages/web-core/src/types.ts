@@ -17,3 +17,4 @@ export type UsageRow = Json<'/api/admin/usage', 'get'>['data']['items'][number];
 export type Status = User['status'];
 export type OwnSession = Json<'/api/auth/sessions', 'get'>['data'][number];
 export type Profile = Json<'/api/auth/profile', 'get'>['data'];
+export type ServerStatus = Json<'/api/admin/server-status', 'get'>['data'];

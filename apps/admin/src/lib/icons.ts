@@ -27,6 +27,7 @@ import {
   RotateCcw,
   ScrollText,
   Search,
+  Server,
   Settings,
   Shield,
   ShieldCheck,
@@ -71,6 +72,7 @@ export const ICONS: Record<string, LucideIcon> = {
   'calendar-days': CalendarDays,
   activity: Activity,
   'chart-line': ChartLine,
+  server: Server,
   // offered in the menu editor
   'book-open': BookOpen,
   folder: Folder,

@@ -16,6 +16,7 @@ const PAGES: Record<PageName, () => Promise<unknown>> = {
   content: () => import('../pages/ContentPage.vue'),
   usage: () => import('../pages/UsagePage.vue'),
   apiKeys: () => import('../pages/ApiKeysPage.vue'),
+  serverStatus: () => import('../pages/ServerStatusPage.vue'),
 };
 
 /** Every page is its own chunk: the first load carries the sign-in page and the shell only. */

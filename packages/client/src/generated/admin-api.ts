@@ -3551,6 +3551,136 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/server-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 服务监控：进程、数据库、Redis 与请求 Server status
+         * @description How the instance that answers is doing now: uptime, version, memory, CPU and event-loop delay of its process; the database (kind, `select 1` latency, latest migration, PostgreSQL pool); Redis (configured, connected, PING latency); the password-strength threads; and its answers of the last 60 s with caller errors apart from server faults. Behind a load balancer each instance answers for itself.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * Format: date-time
+                                 * @description When this answer was made
+                                 */
+                                checkedAt: string;
+                                cpu: {
+                                    /** @description Cores available to the process */
+                                    cores: number;
+                                    /** @description The machine’s 1, 5 and 15 minute load averages */
+                                    load: number[];
+                                    /** @description CPU time of the process over the last minute (at least the last 5 s), % of one core */
+                                    percent: number;
+                                };
+                                database: {
+                                    kind: "sqlite" | "postgres";
+                                    latencyMs: number | null;
+                                    /** @description The latest migration the database has run */
+                                    migration: string | null;
+                                    /** @description Whether `select 1` succeeded */
+                                    ok: boolean;
+                                    pool: {
+                                        /** @description Open connections not in use */
+                                        idle: number;
+                                        /** @description Connections the pool may open */
+                                        max: number;
+                                        /** @description Connections open */
+                                        size: number;
+                                        /** @description Queries waiting for a connection */
+                                        waiting: number;
+                                    } | null;
+                                };
+                                eventLoop: {
+                                    /** @description Longest event-loop delay over the last minute, ms */
+                                    max: number;
+                                    /** @description Median event-loop delay over the last minute, ms */
+                                    p50: number;
+                                    /** @description 99th percentile event-loop delay over the last minute, ms */
+                                    p99: number;
+                                };
+                                memory: {
+                                    /** @description V8 heap reserved, bytes */
+                                    heapTotal: number;
+                                    /** @description V8 heap in use, bytes */
+                                    heapUsed: number;
+                                    /** @description Resident set size of the process, bytes */
+                                    rss: number;
+                                    /** @description The machine’s free memory, bytes */
+                                    systemFree: number;
+                                    /** @description The machine’s memory, bytes */
+                                    systemTotal: number;
+                                };
+                                passwordPool: {
+                                    /** @description Checks being scored */
+                                    busy: number;
+                                    /** @description Checks waiting for a thread */
+                                    queued: number;
+                                    /** @description Threads loaded now */
+                                    running: number;
+                                    /** @description Threads the password-strength lanes may run */
+                                    threads: number;
+                                };
+                                process: {
+                                    hostname: string;
+                                    /** @description Node.js version, e.g. v20.19.0 */
+                                    node: string;
+                                    pid: number;
+                                    /** @description Operating system and architecture, e.g. linux x64 */
+                                    platform: string;
+                                    /** Format: date-time */
+                                    startedAt: string;
+                                    uptimeSeconds: number;
+                                    /** @description The server’s version (packages/server/package.json) */
+                                    version: string;
+                                };
+                                redis: {
+                                    /** @description Whether REDIS_URL is set */
+                                    configured: boolean;
+                                    connected: boolean;
+                                    latencyMs: number | null;
+                                };
+                                requests: {
+                                    /** @description Failed answers the caller caused (status < 500, and the public API’s 500 for a bad parameter) */
+                                    callerErrorsPerMinute: number;
+                                    /** @description Answers of this instance over the last 60 s */
+                                    perMinute: number;
+                                    /** @description Failed answers that are the server’s fault */
+                                    serverFaultsPerMinute: number;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/usage": {
         parameters: {
             query?: never;
@@ -7227,6 +7357,12 @@ export const ROUTE_PERMISSIONS = {
       "ADD"
     ]
   },
+  "GET /api/admin/server-status": {
+    "menu": "monitor:server",
+    "bits": [
+      "SEARCH"
+    ]
+  },
   "GET /api/admin/usage": {
     "menu": "monitor:api",
     "bits": [
@@ -7686,6 +7822,11 @@ export const MENU_POINT_ACTIONS = {
       "导出歇后语（带 BOM 的 CSV 或 JSON）"
     ]
   },
+  "monitor:server": {
+    "SEARCH": [
+      "服务监控：进程、数据库、Redis 与请求"
+    ]
+  },
   "monitor:api": {
     "SEARCH": [
       "公共接口每天每个接口的调用量",
@@ -7975,6 +8116,17 @@ export const MENU_CATALOGUE = [
     "sort": 2,
     "api": "/api/admin/api-keys",
     "page": "apiKeys"
+  },
+  {
+    "code": "monitor:server",
+    "parent": "monitor",
+    "name": "服务监控",
+    "nameEn": "Server status",
+    "path": "/monitor/server",
+    "icon": "server",
+    "sort": 3,
+    "api": "/api/admin/server-status",
+    "page": "serverStatus"
   },
   {
     "code": "content:hitokoto",

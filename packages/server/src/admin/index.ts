@@ -16,6 +16,7 @@ import loginLog from './login-log/plugin.js';
 import loginLogRoutes from './login-log/routes.js';
 import contentRoutes from '../content/routes.js';
 import usageRoutes from '../monitor/routes.js';
+import serverStatusRoutes from '../monitor/server-status-routes.js';
 import apiKeysRoutes from './api-keys/routes.js';
 import { KEY_READERS } from './api-keys/schemas.js';
 import { registerAdminRoute } from '../http/areas.js';
@@ -77,4 +78,5 @@ export default async function adminApi(app: FastifyInstance, opts: { now?: () =>
     readsKeys: (req) => req.auth !== undefined && isAllowed(req.auth, KEY_READERS),
   });
   await app.register(apiKeysRoutes, { prefix: '/api/admin/api-keys' });
+  await app.register(serverStatusRoutes, { prefix: '/api/admin/server-status' });
 }

@@ -36,7 +36,8 @@ export type CataloguePage =
   | 'loginLogs'
   | 'content'
   | 'usage'
-  | 'apiKeys';
+  | 'apiKeys'
+  | 'serverStatus';
 
 // Generic so that each menu keeps its literal code (MenuCode below).
 const menu = <const M extends CatalogueMenu>(m: M) => m;
@@ -157,6 +158,17 @@ export const MENUS = {
     sort: 2,
     api: '/api/admin/api-keys',
     page: 'apiKeys',
+  }),
+  serverStatus: menu({
+    code: 'monitor:server',
+    parent: 'monitor',
+    name: '服务监控',
+    nameEn: 'Server status',
+    path: '/monitor/server',
+    icon: 'server',
+    sort: 3,
+    api: '/api/admin/server-status',
+    page: 'serverStatus',
   }),
 } as const satisfies Record<string, CatalogueMenu>;
 

@@ -12,6 +12,8 @@ export interface Db {
   dialect: Dialect;
   close(): Promise<void>;
   ping(): Promise<void>;
+  /** PostgreSQL only: the connection pool now (max: its limit, size: connections open, idle, waiting: queries queued). */
+  poolStats?(): { max: number; size: number; idle: number; waiting: number };
   /** SQLite only: the whole database as bytes (`openDatabase('sqlite::memory:', { image })` opens a copy). */
   snapshot?(): Buffer;
 }
@@ -56,6 +58,12 @@ export function openDatabase(url: string, opts: { searchPath?: string; poolSize?
       ping: async () => {
         await sql`select 1`.execute(kysely);
       },
+      poolStats: () => ({
+        max: pool.options.max ?? 10,
+        size: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      }),
     };
   }
   const file = url.replace(/^sqlite:/, '');

@@ -2,17 +2,21 @@ import fp from 'fastify-plugin';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import { DurationHistogram, REQUEST_DURATION_BUCKETS, type DurationSeries } from './duration-metric.js';
 import { UsageRecorder } from './usage.js';
+import { RecentRequests } from './recent-requests.js';
+import { ProcessSampler } from './process-sampler.js';
 import { routeOf } from '../http/route-of.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     usage: UsageRecorder;
+    /** What 服务监控 reads besides the database and Redis: this instance's last minute of answers, and its process. */
+    serverMonitor: { requests: RecentRequests; process: ProcessSampler };
   }
 }
 
 /**
  * Request metrics for every route (Prometheus, at /metrics) and the per-endpoint, per-day usage of the public API
- * (in memory, flushed every USAGE_FLUSH_INTERVAL). One hook feeds both.
+ * (in memory, flushed every USAGE_FLUSH_INTERVAL), and the last minute's answers for 服务监控. One hook feeds all three.
  */
 export default fp(
   async (app) => {
@@ -20,6 +24,11 @@ export default fp(
     usage.start(app.config.usageFlushMs);
     app.decorate('usage', usage);
     app.addHook('onClose', () => usage.stop());
+    const recent = new RecentRequests();
+    const sampler = new ProcessSampler();
+    sampler.start();
+    app.addHook('onClose', async () => sampler.stop());
+    app.decorate('serverMonitor', { requests: recent, process: sampler });
 
     const registry = new Registry();
     collectDefaultMetrics({ register: registry, prefix: 'tianji_' });
@@ -47,6 +56,7 @@ export default fp(
         reply.statusCode < 400 ? undefined : reply.statusCode < 500 || req.callerError ? 'caller' : 'server';
       // Unknown paths share one label, so they cannot blow up label cardinality.
       if (failure) failures.inc({ route: route ?? '(unmatched)', status: reply.statusCode, fault: failure });
+      recent.record(failure);
       if (route) {
         const ms = reply.elapsedTime;
         let ofRoute = series.get(config);

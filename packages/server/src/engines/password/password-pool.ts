@@ -181,6 +181,13 @@ class Lane {
   }
 }
 
+export interface PasswordPoolStats {
+  threads: number;
+  running: number;
+  busy: number;
+  queued: number;
+}
+
 /** Every open pool of the process (stopPasswordThreads). */
 const openPools = new Set<PasswordPool>();
 
@@ -245,6 +252,22 @@ export class PasswordPool {
   /** Threads of the ordinary lane that are loaded and take checks now (the resident one and, under load, the rest). */
   get warmThreads(): number {
     return (this.short.warm ? 1 : 0) + (this.rest?.warm ? this.rest.threads : 0);
+  }
+
+  /**
+   * The pool as 服务监控 shows it: threads the lanes may run (`threads`), threads loaded now (`running`), checks being
+   * scored (`busy`) and checks waiting for a thread (`queued`), over both lanes.
+   */
+  stats(): PasswordPoolStats {
+    const lanes = [this.short, this.rest, this.long].filter((l): l is Lane => l !== undefined);
+    const out = { threads: 0, running: 0, busy: 0, queued: 0 };
+    for (const l of lanes) {
+      out.threads += l.threads;
+      if (l.warm) out.running += l.threads;
+      out.busy += Math.min(l.busy, l.threads);
+      out.queued += Math.max(0, l.busy - l.threads);
+    }
+    return out;
   }
 
   /**

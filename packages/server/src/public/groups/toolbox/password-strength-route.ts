@@ -6,7 +6,7 @@ import {
   PASSWORD_MAX_LENGTH,
   ZH_DICTIONARY,
 } from '../../../engines/password/password-constants.js';
-import { PasswordPool, SHORT_LANE_MAX } from '../../../engines/password/password-pool.js';
+import { SHORT_LANE_MAX } from '../../../engines/password/password-pool.js';
 
 const CRACK_SCENARIOS = {
   onlineThrottling100PerHour: 'online attack, throttled to 100 guesses per hour',
@@ -112,17 +112,7 @@ const PasswordStrengthSchema = Type.Object({
 });
 
 export default async function passwordStrengthRoute(app: FastifyInstance) {
-  const pool = new PasswordPool({
-    workers: app.config.passwordWorkers,
-    budgetMs: app.config.passwordBudgetMs,
-    onError: (err) => app.log.error({ err }, 'password worker failed'),
-  });
-  app.addHook('onClose', () => pool.close());
-  // Dictionaries and zxcvbn ready before the first check (in the background; not in tests that never listen).
-  app.addHook('onListen', (done) => {
-    void pool.prepare();
-    done();
-  });
+  const pool = app.passwordPool;
 
   lookupRoute(app, {
     path: '/password-strength',
