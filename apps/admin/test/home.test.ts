@@ -13,6 +13,7 @@ import {
   createRole,
   createUser,
   PASSWORD,
+  sendTodaysTraffic,
   type Call,
 } from '../../../packages/server/test/admin-fixtures.js';
 import { beijingToday } from '../../../packages/web-core/src/home-numbers.js';
@@ -26,21 +27,16 @@ describe.skipIf(!hasChromium)('the desktop home shows the day’s numbers', { ti
   let partnerKey: { id: string; prefix: string };
 
   beforeAll(async () => {
-    const base = suite.base;
     api = await adminCall(suite.t.app);
-    // Today's public traffic: two good calls and one the caller got wrong.
-    for (const q of ['year=2026', 'year=2026', 'year=99999']) await fetch(`${base}/api/holiday?${q}`);
-    // And a partner with a key: four calls, one wrong.
-    const created = await api('POST', '/api/admin/api-keys', { name: '合作方甲' });
-    partnerKey = created.json().data.key;
-    for (const q of ['year=2026', 'year=2026', 'year=2025', 'year=99999'])
-      await fetch(`${base}/api/holiday?${q}`, { headers: { 'x-api-key': created.json().data.secret } });
-    // A failed sign-in, and an audited grant change.
-    await createUser(api, 'home_clerk');
-    await fetch(`${base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'home_clerk', password: 'not-the-password' }),
+    partnerKey = await sendTodaysTraffic(api, suite.base, {
+      // Today's public traffic: two good calls and one the caller got wrong.
+      anonymous: ['year=2026', 'year=2026', 'year=99999'],
+      // And a partner with a key: four calls, one wrong.
+      key: '合作方甲',
+      keyed: ['year=2026', 'year=2026', 'year=2025', 'year=99999'],
+      // A failed sign-in, and (below) an audited grant change.
+      clerk: 'home_clerk',
+      failedSignIns: 1,
     });
     await createRole(api, 'home_editor', { 'system:user': 1 | 2 | 4 });
   });

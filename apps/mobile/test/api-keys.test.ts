@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium } from '../../../test/chromium.js';
 import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
-import { adminCall, type Call } from '../../../packages/server/test/admin-fixtures.js';
+import { adminCall, createApiKey, type Call } from '../../../packages/server/test/admin-fixtures.js';
 import { VIEWPORTS, contextAt, signInMobile, type Viewport } from './browser.js';
 
 describe.skipIf(!hasChromium)('API keys in the phone app', { timeout: 90_000 }, () => {
@@ -17,12 +17,7 @@ describe.skipIf(!hasChromium)('API keys in the phone app', { timeout: 90_000 }, 
 
   const publicCall = async (secret: string) =>
     (await fetch(`${suite.base}/api/almanac?date=2026-11-21`, { headers: { 'x-api-key': secret } })).status;
-  async function createKey(body: Record<string, unknown>): Promise<{ id: string; secret: string }> {
-    const res = await admin('POST', '/api/admin/api-keys', body);
-    expect(res.statusCode, res.body).toBe(201);
-    const { key, secret } = res.json().data as { key: { id: string }; secret: string };
-    return { id: key.id, secret };
-  }
+  const createKey = (body: Record<string, unknown>) => createApiKey(admin, body);
 
   beforeAll(async () => {
     admin = await adminCall(suite.t.app);

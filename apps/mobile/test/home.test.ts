@@ -12,6 +12,7 @@ import {
   createRole,
   createUser,
   PASSWORD,
+  sendTodaysTraffic,
   type Call,
 } from '../../../packages/server/test/admin-fixtures.js';
 import { beijingToday } from '../../../packages/web-core/src/home-numbers.js';
@@ -24,21 +25,15 @@ describe.skipIf(!hasChromium)('the phone home shows the day’s numbers', { time
   let partnerKey: { id: string; prefix: string };
 
   beforeAll(async () => {
-    const base = suite.base;
     api = await adminCall(suite.t.app);
-    for (const q of ['year=2026', 'year=99999']) await fetch(`${base}/api/holiday?${q}`);
-    // A partner with a key: three calls, one wrong.
-    const created = (await api('POST', '/api/admin/api-keys', { name: '合作方乙' })).json().data;
-    partnerKey = created.key;
-    for (const q of ['year=2026', 'year=2025', 'year=99999'])
-      await fetch(`${base}/api/holiday?${q}`, { headers: { 'x-api-key': created.secret } });
-    await createUser(api, 'm_home_clerk');
-    for (let i = 0; i < 2; i++)
-      await fetch(`${base}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'm_home_clerk', password: `wrong-${i}` }),
-      });
+    partnerKey = await sendTodaysTraffic(api, suite.base, {
+      anonymous: ['year=2026', 'year=99999'],
+      // A partner with a key: three calls, one wrong.
+      key: '合作方乙',
+      keyed: ['year=2026', 'year=2025', 'year=99999'],
+      clerk: 'm_home_clerk',
+      failedSignIns: 2,
+    });
   });
 
   const open = (vp: Viewport) => suite.open(contextAt(vp));
