@@ -501,11 +501,7 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
 
   it('on a 390×844 phone the menu opens from the hamburger, sign-out is reachable and nothing overflows', async () => {
     const page = await suite.open({ viewport: { width: 390, height: 844 } });
-    await page.goto(`${suite.base}/admin/`);
-    await page.waitForURL(/\/admin\/login/);
-    await page.fill('input[name="username"]', ADMIN.username);
-    await page.fill('input[name="password"]', ADMIN.password);
-    await page.click('[data-testid="login-submit"]');
+    await signInAdmin(page, suite.base);
     await page.locator('[data-testid="menu-toggle"]').waitFor();
     expect(await page.locator('.side-menu').isVisible()).toBe(false);
     await page.locator('[data-testid="mobile-banner"] a[href="/m/"]').waitFor();
