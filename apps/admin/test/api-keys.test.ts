@@ -4,48 +4,26 @@
  * rotation with a grace, revocation (one and a batch), the key's traffic and limits, and the usage page by key with its
  * callers. Screenshots go to docs/screenshots/.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectBuilt } from '../../../test/builds.js';
-import { hasChromium, launchChromium } from '../../../test/chromium.js';
-import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
-import { adminCall, type Call } from '../../../packages/server/test/admin-fixtures.js';
-import { ROOT, clickMenu } from './browser.js';
-
-const SHOTS = path.join(ROOT, 'docs/screenshots');
-const VIEWPORTS = [
-  { name: 'desktop', width: 1440, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
+import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
+import { adminCall, createApiKey, type Call } from '../../../packages/server/test/admin-fixtures.js';
+import { VIEWPORTS, clickMenu, contextAt, signInAdmin, type Viewport } from './browser.js';
 
 describe.skipIf(!hasChromium)('API keys in the admin app', { timeout: 90_000 }, () => {
-  let t: TestInstance;
-  let base: string;
-  let browser: Browser;
+  const suite = useBrowserSuite({ app: 'admin' });
+  const { shot } = suite;
   let admin: Call;
 
   /** Calls the public API with a secret: the HTTP status. */
   const publicCall = async (secret: string, endpoint = '/api/almanac?date=2026-11-21') =>
-    (await fetch(`${base}${endpoint}`, { headers: { 'x-api-key': secret } })).status;
+    (await fetch(`${suite.base}${endpoint}`, { headers: { 'x-api-key': secret } })).status;
 
-  async function createKey(body: Record<string, unknown>): Promise<{ id: string; secret: string }> {
-    const res = await admin('POST', '/api/admin/api-keys', body);
-    expect(res.statusCode, res.body).toBe(201);
-    const { key, secret } = res.json().data as { key: { id: string }; secret: string };
-    return { id: key.id, secret };
-  }
+  const createKey = (body: Record<string, unknown>) => createApiKey(admin, body);
 
   beforeAll(async () => {
-    expectBuilt('admin');
-    fs.mkdirSync(SHOTS, { recursive: true });
-    t = await getTestInstance('sqlite');
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-    admin = await adminCall(t.app);
+    admin = await adminCall(suite.t.app);
     // A few callers with traffic: two keys, one of them limited, and anonymous calls.
     const partner = await createKey({
       name: '合作方 A 小程序',
@@ -58,34 +36,13 @@ describe.skipIf(!hasChromium)('API keys in the admin app', { timeout: 90_000 }, 
     const school = await createKey({ name: '实验中学', perDay: 10000 });
     for (let i = 0; i < 12; i++) expect(await publicCall(partner.secret)).toBe(200);
     for (let i = 0; i < 5; i++) expect(await publicCall(school.secret, '/api/holiday?year=2025')).toBe(200);
-    for (let i = 0; i < 3; i++) await fetch(`${base}/api/random-color`);
+    for (let i = 0; i < 3; i++) await fetch(`${suite.base}/api/random-color`);
     const old = await createKey({ name: '旧版客户端' });
     expect((await admin('DELETE', `/api/admin/api-keys/${old.id}`)).statusCode).toBe(204);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  async function open(vp: (typeof VIEWPORTS)[number]) {
-    const c = await browser.newContext({ viewport: { width: vp.width, height: vp.height }, locale: 'zh-CN' });
-    await c.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-    c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
-    c.setDefaultTimeout(15_000);
-    return c.newPage();
-  }
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-
-  async function signIn(page: Page) {
-    await page.goto(`${base}/admin/`);
-    await page.waitForURL(/\/admin\/login/);
-    await page.fill('input[name="username"]', ADMIN.username);
-    await page.fill('input[name="password"]', ADMIN.password);
-    await page.click('[data-testid="login-submit"]');
-    await page.waitForURL((u) => !u.pathname.startsWith('/admin/login'));
-    await page.locator('[data-testid="user-menu"]').waitFor();
-  }
+  const open = (vp: Viewport) => suite.open(contextAt(vp), ['clipboard-read', 'clipboard-write']);
+  const signIn = (page: Page) => signInAdmin(page, suite.base);
 
   /** Opens 监控 › 接口密钥 from the side menu (on a phone, from the drawer). */
   async function openKeys(page: Page) {
@@ -238,7 +195,7 @@ describe.skipIf(!hasChromium)('API keys in the admin app', { timeout: 90_000 }, 
     expect(await keys.locator('.el-table__row', { hasText: '待编辑' }).first().textContent()).toContain('20000');
     // Allowed origins now: a call without Origin is refused, the listed one answered.
     expect(await publicCall(secret)).toBe(403);
-    const fromApp = await fetch(`${base}/api/almanac?date=2026-11-21`, {
+    const fromApp = await fetch(`${suite.base}/api/almanac?date=2026-11-21`, {
       headers: { 'x-api-key': secret, origin: 'https://app.example.com' },
     });
     expect(fromApp.status).toBe(200);
@@ -247,7 +204,7 @@ describe.skipIf(!hasChromium)('API keys in the admin app', { timeout: 90_000 }, 
 
   it('groups checked as needing a key refuse anonymous callers at once, and answer keyed ones', async () => {
     const { secret } = await createKey({ name: '工具箱用户' });
-    expect((await fetch(`${base}/api/qrcode?text=x`)).status).toBe(200);
+    expect((await fetch(`${suite.base}/api/qrcode?text=x`)).status).toBe(200);
     const page = await open(VIEWPORTS[0]);
     await signIn(page);
     const keys = await openKeys(page);
@@ -256,15 +213,15 @@ describe.skipIf(!hasChromium)('API keys in the admin app', { timeout: 90_000 }, 
     await dialog.locator('.el-checkbox', { hasText: '工具箱' }).click();
     await dialog.locator('[data-testid="save-policy"]').click();
     await page.locator('.el-message', { hasText: '已保存' }).waitFor();
-    expect((await fetch(`${base}/api/qrcode?text=x`)).status).toBe(401);
+    expect((await fetch(`${suite.base}/api/qrcode?text=x`)).status).toBe(401);
     expect(await publicCall(secret, '/api/qrcode?text=x')).toBe(200);
-    expect((await fetch(`${base}/api/almanac?date=2026-11-21`)).status).toBe(200);
+    expect((await fetch(`${suite.base}/api/almanac?date=2026-11-21`)).status).toBe(200);
     // Opened again, the dialog shows what the server holds; unchecking opens the group again.
     await keys.locator('.toolbar button', { hasText: '必须使用密钥的分组' }).click();
     await dialog.locator('.el-checkbox.is-checked', { hasText: '工具箱' }).click();
     await dialog.locator('[data-testid="save-policy"]').click();
     await dialog.waitFor({ state: 'hidden' });
-    await expect.poll(async () => (await fetch(`${base}/api/qrcode?text=x`)).status).toBe(200);
+    await expect.poll(async () => (await fetch(`${suite.base}/api/qrcode?text=x`)).status).toBe(200);
     await page.context().close();
   });
 
@@ -293,7 +250,7 @@ describe.skipIf(!hasChromium)('API keys in the admin app', { timeout: 90_000 }, 
   it('the usage page lists the callers (keys and 匿名) and filters by a key', async () => {
     const page = await open(VIEWPORTS[0]);
     await signIn(page);
-    await page.goto(`${base}/admin/monitor/api`);
+    await page.goto(`${suite.base}/admin/monitor/api`);
     const usage = page.locator('[data-page="usage"]');
     const callers = usage.locator('[data-testid="usage-callers"]');
     await callers.locator('.el-table__row', { hasText: '合作方 A 小程序' }).waitFor();

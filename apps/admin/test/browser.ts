@@ -1,11 +1,12 @@
 /**
  * What every browser test of the admin app shares beyond the suite fixtures (packages/server/test/browser-suite.ts):
- * its viewports, a page at one of them, signing in, opening a menu entry. The app is built before the run
+ * its viewports, a context at one of them, signing in, opening a menu entry. The app is built before the run
  * (test/global-setup.ts) and Chromium launched through test/chromium.ts.
  */
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import { ROOT } from '../../../test/builds.js';
+import { ADMIN } from '../../../packages/server/test/helpers.js';
 
 export { ROOT };
 export const DIST = path.join(ROOT, 'apps/admin/dist');
@@ -17,20 +18,14 @@ export const VIEWPORTS = [
 ] as const;
 export type Viewport = (typeof VIEWPORTS)[number];
 
-/** A new page in its own context at the viewport, in Chinese, page errors logged, waits of 15 s. */
-export async function openPage(browser: Browser, vp: Viewport, headers?: Record<string, string>): Promise<Page> {
-  const c = await browser.newContext({
-    viewport: { width: vp.width, height: vp.height },
-    locale: 'zh-CN',
-    extraHTTPHeaders: headers,
-  });
-  c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
-  c.setDefaultTimeout(15_000);
-  return c.newPage();
-}
+/** A context at the viewport, for the suite's `open` (which adds the Chinese locale, the waits and error logging). */
+export const contextAt = (vp: Viewport, headers?: Record<string, string>): BrowserContextOptions => ({
+  viewport: { width: vp.width, height: vp.height },
+  extraHTTPHeaders: headers,
+});
 
-/** Signs in through the admin app's sign-in page at `base` and waits for the shell. */
-export async function signInAdmin(page: Page, base: string, username: string, password: string) {
+/** Signs in through the admin app's sign-in page at `base` (as the seeded administrator unless said) and waits for the shell. */
+export async function signInAdmin(page: Page, base: string, username = ADMIN.username, password = ADMIN.password) {
   await page.goto(`${base}/admin/`);
   await page.waitForURL(/\/admin\/login/);
   await page.fill('input[name="username"]', username);

@@ -4,14 +4,12 @@
  * Skipped with a note when /usr/bin/chromium is missing, unless TIANJI_E2E=1 (CI), where that is a failure.
  * Screenshots of the key pages go to test-results/admin-e2e/.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectBuilt } from '../../../test/builds.js';
-import { hasChromium, launchChromium } from '../../../test/chromium.js';
-import { ADMIN, bearer, getTestInstance, login, type TestInstance } from '../../../packages/server/test/helpers.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
+import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
+import { ADMIN, bearer, login } from '../../../packages/server/test/helpers.js';
 import {
   adminCall,
   createRole,
@@ -20,65 +18,30 @@ import {
   userWithGrants,
 } from '../../../packages/server/test/admin-fixtures.js';
 import { initialJs } from '../scripts/initial-js-size.mjs';
-import { DIST, ROOT } from './browser.js';
+import { DIST, ROOT, signInAdmin } from './browser.js';
 
-const SHOTS = path.join(ROOT, 'test-results/admin-e2e');
 const TTL_S = 4;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () => {
-  let t: TestInstance;
-  let base: string;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  // A failed step leaves a picture of every open page (FAILED-*.png), to see what the browser showed.
+  const suite = useBrowserSuite({
+    app: 'admin',
+    env: { ACCESS_TOKEN_TTL: `${TTL_S}s` },
+    shots: path.join(ROOT, 'test-results/admin-e2e'),
+    failureShots: 'FAILED-',
+  });
   const suffix = Math.random().toString(36).slice(2, 7);
   const roleName = `只读用户${suffix}`;
   const user = { username: `viewer-${suffix}`, password: 'viewer-password-1' };
 
-  beforeAll(async () => {
-    expectBuilt('admin');
-    fs.mkdirSync(SHOTS, { recursive: true });
-    t = await getTestInstance('sqlite', { ACCESS_TOKEN_TTL: `${TTL_S}s` });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-  });
+  const open = () => suite.open({ viewport: { width: 1366, height: 860 } });
+  const shot = (page: Page, name: string) => suite.shot(page, name, { fullPage: true });
 
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  // A failed step leaves a picture of every open page, to see what the browser showed.
-  beforeEach(({ task, onTestFailed }) => {
-    onTestFailed(async () => {
-      const pages = contexts.flatMap((c) => c.pages());
-      const name = task.name.replace(/[^\w一-龥]+/g, '-').slice(0, 60);
-      await Promise.all(
-        pages.map((p, i) => p.screenshot({ path: path.join(SHOTS, `FAILED-${name}-${i}.png`) }).catch(() => undefined)),
-      );
-    });
-  });
-
-  async function newContext() {
-    const c = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'zh-CN' });
-    // A script error in the page fails the suite through the console, with its message.
-    c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
-    // Fail a step with Playwright's own message (which element, which state) before the test's time is up.
-    c.setDefaultTimeout(15_000);
-    contexts.push(c);
-    return c;
-  }
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-
+  /** Signs in and waits for the side menu too: the tests read its entries at once. */
   async function signIn(page: Page, username: string, password: string) {
-    await page.goto(`${base}/admin/`);
-    await page.waitForURL(/\/admin\/login/);
-    await page.fill('input[name="username"]', username);
-    await page.fill('input[name="password"]', password);
-    await page.click('[data-testid="login-submit"]');
-    await page.waitForURL((u) => !u.pathname.startsWith('/admin/login'));
+    await signInAdmin(page, suite.base, username, password);
     await page.locator('.side-menu').waitFor();
   }
 
@@ -97,12 +60,12 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
   let viewer: Page;
 
   it('one Enter on a wrong password sends exactly one request and says so in Chinese', async () => {
-    const page = await (await newContext()).newPage();
+    const page = await open();
     let logins = 0;
     page.on('request', (r) => {
       if (r.url().endsWith('/api/auth/login')) logins++;
     });
-    await page.goto(`${base}/admin/`);
+    await page.goto(`${suite.base}/admin/`);
     await page.waitForURL(/\/admin\/login/);
     await page.fill('input[name="username"]', 'nobody-here');
     await page.fill('input[name="password"]', 'wrong-password');
@@ -116,23 +79,23 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
   });
 
   it('an operator forces a user out and that user’s open tab shows why, without any click', async () => {
-    const { accessToken } = await login(t.app);
-    const created = await t.app.inject({
+    const { accessToken } = await login(suite.t.app);
+    const created = await suite.t.app.inject({
       method: 'POST',
       url: '/api/users',
       headers: bearer(accessToken),
       payload: { username: `forced-${suffix}`, password: 'forced-password-1' },
     });
-    const page = await (await newContext()).newPage();
+    const page = await open();
     // The tab holds its event stream open (its headers arrive at once); the operator acts elsewhere.
     const streaming = page.waitForResponse((r) => r.url().endsWith('/api/auth/events'), { timeout: 30_000 });
     await signIn(page, `forced-${suffix}`, 'forced-password-1');
     await streaming;
     // A token of its own: the one above may have expired (TTL_S) while a busy machine signed the tab in.
-    const out = await t.app.inject({
+    const out = await suite.t.app.inject({
       method: 'POST',
       url: `/api/users/${created.json().data.id}/force-logout`,
-      headers: bearer((await login(t.app)).accessToken),
+      headers: bearer((await login(suite.t.app)).accessToken),
     });
     expect(out.json().data.ended).toBe(1);
     await page.locator('.signed-out-reason', { hasText: '你已被管理员强制下线' }).waitFor();
@@ -141,8 +104,8 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
   });
 
   it('the super administrator signs in and sees every menu', async () => {
-    admin = await (await newContext()).newPage();
-    await admin.goto(`${base}/`);
+    admin = await open();
+    await admin.goto(`${suite.base}/`);
     await admin.waitForURL(/\/admin\/login/); // / → /admin/ → the sign-in page
     await shot(admin, '01-login');
     await signIn(admin, ADMIN.username, ADMIN.password);
@@ -197,7 +160,7 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
   });
 
   it('a user an operator created must first change the password, then carries on', async () => {
-    const first = await (await newContext()).newPage();
+    const first = await open();
     await signIn(first, user.username, user.password);
     // Every other route answers 403 PASSWORD_CHANGE_REQUIRED until then: the app opens the change-password form.
     await first.waitForURL(/\/admin\/profile/);
@@ -216,7 +179,7 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
   });
 
   it('that user sees the users page with no add/edit/delete buttons and no other menu', async () => {
-    viewer = await (await newContext()).newPage();
+    viewer = await open();
     await signIn(viewer, user.username, user.password);
     expect((await menuCodes(viewer)).sort()).toEqual(['home', 'system', 'system:user']);
     await openMenu(viewer, 'system', 'system:user');
@@ -272,11 +235,11 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
   });
 
   it('two tabs whose access tokens expire at once refresh only once and both stay signed in', async () => {
-    const context = await newContext();
-    const tab1 = await context.newPage();
+    const tab1 = await open();
+    const context = tab1.context();
     await signIn(tab1, ADMIN.username, ADMIN.password);
     const tab2 = await context.newPage();
-    await tab2.goto(`${base}/admin/`); // resumes the session from localStorage
+    await tab2.goto(`${suite.base}/admin/`); // resumes the session from localStorage
     await tab2.locator('.side-menu').waitFor();
     await tab1.locator('.side-menu [data-menu="home"]').click(); // tab1 now holds tab2's handed-over token
     await sleep(TTL_S * 1000 + 300); // both access tokens are now expired
@@ -321,7 +284,7 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
   });
 
   it('a password change in one browser signs the other out at once, saying why', async () => {
-    const other = await (await newContext()).newPage();
+    const other = await open();
     await signIn(other, user.username, user.password);
     await other.locator('[data-testid="user-menu"]').click();
     await other.locator('[data-testid="open-password"]').click();
@@ -374,9 +337,9 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     await dialog(admin, '节假日安排 · 编辑条目').locator('input[name="name"]').first().waitFor();
     await shot(admin, '12-holiday-editor');
     await admin.keyboard.press('Escape');
-    await fetch(`${base}/api/almanac`); // some public traffic for the charts
+    await fetch(`${suite.base}/api/almanac`); // some public traffic for the charts
     // A caller's mistake (answered 500 by the public contract) is a caller error, not a server fault.
-    expect((await fetch(`${base}/api/almanac?date=not-a-date`)).status).toBe(500);
+    expect((await fetch(`${suite.base}/api/almanac?date=not-a-date`)).status).toBe(500);
     await openMenu(admin, 'monitor', 'monitor:api');
     await admin.locator('[data-page="usage"] figure svg').first().waitFor();
     await admin.locator('[data-testid="chart-server-errors"]').waitFor();
@@ -391,15 +354,15 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
   });
 
   it('a delegated operator sees what it may not do disabled, with the reason on hover', async () => {
-    const api = await adminCall(t.app);
-    await userWithGrants(t.app, api, `op-${suffix}`, {
+    const api = await adminCall(suite.t.app);
+    await userWithGrants(suite.t.app, api, `op-${suffix}`, {
       'system:user': 1 | 4 | 8 | 128 | 256,
       'system:role': 1 | 256,
       'system:audit': 1,
     });
     await createUser(api, `boss-${suffix}`, [await createRole(api, `boss_${suffix}`, { 'system:audit': 1 | 512 })]);
     await createRole(api, `weak_${suffix}`, { 'system:audit': 1 });
-    const page = await (await newContext()).newPage();
+    const page = await open();
     await signIn(page, `op-${suffix}`, PASSWORD);
     await openMenu(page, 'system', 'system:user');
     const bossRow = page.locator('[data-page="users"] .el-table__row', { hasText: `boss-${suffix}` });
@@ -453,8 +416,8 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     await openMenu(admin, 'system', 'system:user');
     const row = admin.locator('[data-page="users"] .el-table__row', { hasText: user.username });
     await row.waitFor();
-    const { accessToken } = await login(t.app);
-    const listed = await t.app.inject({
+    const { accessToken } = await login(suite.t.app);
+    const listed = await suite.t.app.inject({
       method: 'GET',
       url: `/api/users?keyword=${user.username}`,
       headers: bearer(accessToken),
@@ -469,7 +432,7 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
   });
 
   it('the audit log names the action in Chinese, the target by name, and shows what changed before and after', async () => {
-    const api = await adminCall(t.app);
+    const api = await adminCall(suite.t.app);
     const id = (await api('GET', `/api/users?keyword=${user.username}`)).json().data.items[0].id;
     await api('PATCH', `/api/users/${id}`, { nickname: '审计前' });
     await api('PATCH', `/api/users/${id}`, { nickname: '审计后' });
@@ -489,7 +452,7 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
   });
 
   it('the profile page, reached from the user menu, saves contact details and ends another device', async () => {
-    await login(t.app); // the same account signed in elsewhere
+    await login(suite.t.app); // the same account signed in elsewhere
     await admin.bringToFront();
     // The profile answer arrives while the user is typing: the edit must not be overwritten and saved as blanks.
     let release!: () => void;
@@ -525,10 +488,10 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
     await admin.getByRole('dialog').getByRole('button', { name: '确定' }).click();
     await admin.locator('.el-message', { hasText: '已结束 1 个会话' }).waitFor();
     await expect.poll(() => rows.count()).toBe(before - 1);
-    const mine = await t.app.inject({
+    const mine = await suite.t.app.inject({
       method: 'GET',
       url: '/api/auth/profile',
-      headers: bearer((await login(t.app)).accessToken),
+      headers: bearer((await login(suite.t.app)).accessToken),
     });
     expect(mine.json().data.email).toBe('admin@example.com');
     await admin.setViewportSize({ width: 390, height: 844 });
@@ -537,15 +500,8 @@ describe.skipIf(!hasChromium)('admin app in Chromium', { timeout: 60_000 }, () =
   });
 
   it('on a 390×844 phone the menu opens from the hamburger, sign-out is reachable and nothing overflows', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'zh-CN' });
-    context.setDefaultTimeout(15_000);
-    contexts.push(context);
-    const page = await context.newPage();
-    await page.goto(`${base}/admin/`);
-    await page.waitForURL(/\/admin\/login/);
-    await page.fill('input[name="username"]', ADMIN.username);
-    await page.fill('input[name="password"]', ADMIN.password);
-    await page.click('[data-testid="login-submit"]');
+    const page = await suite.open({ viewport: { width: 390, height: 844 } });
+    await signInAdmin(page, suite.base);
     await page.locator('[data-testid="menu-toggle"]').waitFor();
     expect(await page.locator('.side-menu').isVisible()).toBe(false);
     await page.locator('[data-testid="mobile-banner"] a[href="/m/"]').waitFor();

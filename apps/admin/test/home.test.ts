@@ -4,68 +4,46 @@
  * audit entries, each as the server counts it and only for a user who may read it; and the audit log's grant change
  * in point names. Screenshots: docs/screenshots/admin-home-*.png, admin-audit-grants-*.png.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectBuilt } from '../../../test/builds.js';
-import { hasChromium, launchChromium } from '../../../test/chromium.js';
-import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
+import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
 import {
   adminCall,
   createRole,
   createUser,
   PASSWORD,
+  sendTodaysTraffic,
   type Call,
 } from '../../../packages/server/test/admin-fixtures.js';
 import { beijingToday } from '../../../packages/web-core/src/home-numbers.js';
 import { AUDIT_ACTIONS } from '../../../packages/server/src/admin/audit/actions.js';
-import { ROOT, VIEWPORTS, openPage, signInAdmin, type Viewport } from './browser.js';
-
-const SHOTS = path.join(ROOT, 'docs/screenshots');
+import { VIEWPORTS, contextAt, signInAdmin, type Viewport } from './browser.js';
 
 describe.skipIf(!hasChromium)('the desktop home shows the day’s numbers', { timeout: 90_000 }, () => {
-  let t: TestInstance;
-  let base: string;
-  let browser: Browser;
+  const suite = useBrowserSuite({ app: 'admin' });
+  const { shot } = suite;
   let api: Call;
   let partnerKey: { id: string; prefix: string };
 
   beforeAll(async () => {
-    expectBuilt('admin');
-    fs.mkdirSync(SHOTS, { recursive: true });
-    t = await getTestInstance('sqlite');
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-    api = await adminCall(t.app);
-    // Today's public traffic: two good calls and one the caller got wrong.
-    for (const q of ['year=2026', 'year=2026', 'year=99999']) await fetch(`${base}/api/holiday?${q}`);
-    // And a partner with a key: four calls, one wrong.
-    const created = await api('POST', '/api/admin/api-keys', { name: '合作方甲' });
-    partnerKey = created.json().data.key;
-    for (const q of ['year=2026', 'year=2026', 'year=2025', 'year=99999'])
-      await fetch(`${base}/api/holiday?${q}`, { headers: { 'x-api-key': created.json().data.secret } });
-    // A failed sign-in, and an audited grant change.
-    await createUser(api, 'home_clerk');
-    await fetch(`${base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'home_clerk', password: 'not-the-password' }),
+    api = await adminCall(suite.t.app);
+    partnerKey = await sendTodaysTraffic(api, suite.base, {
+      // Today's public traffic: two good calls and one the caller got wrong.
+      anonymous: ['year=2026', 'year=2026', 'year=99999'],
+      // And a partner with a key: four calls, one wrong.
+      key: '合作方甲',
+      keyed: ['year=2026', 'year=2026', 'year=2025', 'year=99999'],
+      // A failed sign-in, and (below) an audited grant change.
+      clerk: 'home_clerk',
+      failedSignIns: 1,
     });
     await createRole(api, 'home_editor', { 'system:user': 1 | 2 | 4 });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  const open = (vp: Viewport) => openPage(browser, vp);
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-  const signIn = (page: Page, username = ADMIN.username, password = ADMIN.password) =>
-    signInAdmin(page, base, username, password);
+  const open = (vp: Viewport) => suite.open(contextAt(vp));
+  const signIn = (page: Page, username?: string, password?: string) =>
+    signInAdmin(page, suite.base, username, password);
 
   /** What the server has now, read through the admin API the page uses. */
   async function serverNumbers() {
@@ -210,7 +188,7 @@ describe.skipIf(!hasChromium)('the desktop home shows the day’s numbers', { ti
       it('the audit log shows a grant change menu by menu in point names, not {"bits":7}', async () => {
         const page = await open(vp);
         await signIn(page);
-        await page.goto(`${base}/admin/system/audit-logs`);
+        await page.goto(`${suite.base}/admin/system/audit-logs`);
         const row = page
           .locator('[data-page="audit"] .el-table__row', { hasText: '修改授权' })
           .filter({ hasText: 'home_editor' })

@@ -4,53 +4,24 @@
  * one's own sign-out, the server's validation message under its field, an unreachable server, the content pages'
  * names for codes, 登录地点 from the offline IP database. Screenshots of the changed pages go to docs/screenshots/.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectBuilt } from '../../../test/builds.js';
-import { hasChromium, launchChromium } from '../../../test/chromium.js';
-import {
-  ADMIN,
-  bearer,
-  getTestInstance,
-  login,
-  loginFrom,
-  type TestInstance,
-} from '../../../packages/server/test/helpers.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
+import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
+import { bearer, login, loginFrom } from '../../../packages/server/test/helpers.js';
 import { USER_PASSWORD, insertUser } from '../../../packages/server/test/auth-fixtures.js';
 import { totpCode } from '../../../packages/server/src/admin/auth/totp.js';
 import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
-import { ROOT, VIEWPORTS, clickMenu, openPage, signInAdmin, type Viewport } from './browser.js';
-
-const SHOTS = path.join(ROOT, 'docs/screenshots');
+import { VIEWPORTS, clickMenu, contextAt, signInAdmin, type Viewport } from './browser.js';
 
 describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { timeout: 90_000 }, () => {
-  let t: TestInstance;
-  let base: string;
-  let browser: Browser;
+  // Behind a proxy on this machine: a page may sign in from the address its X-Forwarded-For names (登录地点).
+  const suite = useBrowserSuite({ app: 'admin', env: { PASSWORD_MIN_LENGTH: '12', TRUST_PROXY: '127.0.0.1' } });
+  const { shot } = suite;
 
-  beforeAll(async () => {
-    expectBuilt('admin');
-    fs.mkdirSync(SHOTS, { recursive: true });
-    // Behind a proxy on this machine: a page may sign in from the address its X-Forwarded-For names (登录地点).
-    t = await getTestInstance('sqlite', { PASSWORD_MIN_LENGTH: '12', TRUST_PROXY: '127.0.0.1' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  const open = (vp: Viewport, headers?: Record<string, string>) => openPage(browser, vp, headers);
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-
-  const signIn = (page: Page, username = ADMIN.username, password = ADMIN.password) =>
-    signInAdmin(page, base, username, password);
+  const open = (vp: Viewport, headers?: Record<string, string>) => suite.open(contextAt(vp, headers));
+  const signIn = (page: Page, username?: string, password?: string) =>
+    signInAdmin(page, suite.base, username, password);
 
   for (const vp of VIEWPORTS) {
     describe(`at ${vp.width}×${vp.height}`, () => {
@@ -71,7 +42,7 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
 
       it('a password the server’s policy refuses is explained under 新密码, with its label, not in a toast', async () => {
         const name = `pw-${vp.name}-${Math.random().toString(36).slice(2, 6)}`;
-        await createUser(await adminCall(t.app), name);
+        await createUser(await adminCall(suite.t.app), name);
         const page = await open(vp);
         await signIn(page, name, PASSWORD);
         await page.locator('[data-testid="user-menu"]').click();
@@ -177,7 +148,7 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
       });
 
       it('the audit log filters by an action chosen by name from a select', async () => {
-        await createUser(await adminCall(t.app), `audited-${vp.name}-${Math.random().toString(36).slice(2, 6)}`);
+        await createUser(await adminCall(suite.t.app), `audited-${vp.name}-${Math.random().toString(36).slice(2, 6)}`);
         const page = await open(vp);
         await signIn(page);
         await clickMenu(page, 'system', 'system:audit');
@@ -206,7 +177,7 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
           await held;
           await r.continue();
         });
-        await page.goto(`${base}/admin/content/jokes`);
+        await page.goto(`${suite.base}/admin/content/jokes`);
         const jokes = page.locator('[data-page="content:jokes"]');
         await jokes.locator('[data-testid="list-skeleton"]').waitFor();
         expect(await jokes.getByText('暂无数据').count()).toBe(0);
@@ -220,7 +191,7 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
       it('一言 lists its 内容, names its 分类, offers them in a select; 心情语录 names its 风格', async () => {
         const page = await open(vp);
         await signIn(page);
-        await page.goto(`${base}/admin/content/hitokoto`);
+        await page.goto(`${suite.base}/admin/content/hitokoto`);
         const table = page.locator('[data-page="content:hitokoto"]');
         await table.locator('.el-table__row').first().waitFor();
         const headers = await table.locator('.el-table__header th').allInnerTexts();
@@ -238,7 +209,7 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
         await shot(page, `admin-hitokoto-form-${vp.name}`);
         await page.keyboard.press('Escape');
 
-        await page.goto(`${base}/admin/content/mood-quotes`);
+        await page.goto(`${suite.base}/admin/content/mood-quotes`);
         const mood = page.locator('[data-page="content:mood-quotes"]');
         await mood.locator('.el-table__row').first().waitFor();
         const body = (await mood.locator('.el-table__body').textContent()) ?? '';
@@ -250,8 +221,8 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
       it('the login log, online sessions and one’s own devices show 登录地点: a real place, 本机, 内网地址', async () => {
         const shenzhen = '广东省 深圳市 电信';
         // The same account signed in from this machine and from an office network; this page from Shenzhen.
-        await login(t.app);
-        await loginFrom(t.app, '192.168.1.20');
+        await login(suite.t.app);
+        await loginFrom(suite.t.app, '192.168.1.20');
         const page = await open(vp, { 'x-forwarded-for': '14.21.64.1' });
         await signIn(page);
         /** The 登录地点 cells of a list; on a phone the column is scrolled to the table's left edge (clear of a fixed one). */
@@ -300,8 +271,8 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
 
   it('turning on two-step sign-in offers to sign out the other devices, and does so', async () => {
     const username = `twofactor${Date.now() % 100_000}`;
-    await insertUser(t.db, username);
-    const elsewhere = await t.app.inject({
+    await insertUser(suite.t.db, username);
+    const elsewhere = await suite.t.app.inject({
       method: 'POST',
       url: '/api/auth/login',
       payload: { username, password: USER_PASSWORD },
@@ -318,13 +289,13 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
     await shot(page, 'admin-two-factor-enable-desktop');
     await page.click('[data-testid="totp-enable"]');
     await page.locator('.el-message', { hasText: '1 个其他设备已退出登录' }).waitFor();
-    const me = await t.app.inject({ url: '/api/auth/me', headers: bearer(elsewhere.json().data.accessToken) });
+    const me = await suite.t.app.inject({ url: '/api/auth/me', headers: bearer(elsewhere.json().data.accessToken) });
     expect(me.statusCode).toBe(401);
     await page.close();
   });
 
   it('the super administrator role is described in Chinese', async () => {
-    const roles = await (await adminCall(t.app))('GET', '/api/roles');
+    const roles = await (await adminCall(suite.t.app))('GET', '/api/roles');
     const superRole = roles.json().data.items.find((r: { code: string }) => r.code === 'super_admin');
     expect(superRole.description).toBe('内置角色：拥有所有菜单的全部权限');
   });

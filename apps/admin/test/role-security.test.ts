@@ -4,14 +4,10 @@
  * parents), 解锁 and 重置两步验证 on the users page, and server errors under their fields in the users, roles and
  * menus dialogs. Screenshots go to docs/screenshots/.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectBuilt } from '../../../test/builds.js';
-import { hasChromium, launchChromium } from '../../../test/chromium.js';
-import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
+import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
 import {
   adminCall,
   createUser,
@@ -19,56 +15,24 @@ import {
   userWithGrants,
   type Call,
 } from '../../../packages/server/test/admin-fixtures.js';
-import { ROOT, clickMenu } from './browser.js';
-
-const SHOTS = path.join(ROOT, 'docs/screenshots');
-const VIEWPORTS = [
-  { name: 'desktop', width: 1440, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
+import { VIEWPORTS, clickMenu, contextAt, signInAdmin, type Viewport } from './browser.js';
 
 describe.skipIf(!hasChromium)('roles and account security in the admin app', { timeout: 90_000 }, () => {
-  let t: TestInstance;
-  let base: string;
-  let browser: Browser;
+  const suite = useBrowserSuite({ app: 'admin', env: { LOGIN_MAX_FAILURES: '3' } });
+  const { shot } = suite;
   let api: Call;
 
   beforeAll(async () => {
-    expectBuilt('admin');
-    fs.mkdirSync(SHOTS, { recursive: true });
-    t = await getTestInstance('sqlite', { LOGIN_MAX_FAILURES: '3' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-    api = await adminCall(t.app);
+    api = await adminCall(suite.t.app);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  async function open(vp: (typeof VIEWPORTS)[number]) {
-    const c = await browser.newContext({ viewport: { width: vp.width, height: vp.height }, locale: 'zh-CN' });
-    c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
-    c.setDefaultTimeout(15_000);
-    return c.newPage();
-  }
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-
-  async function signIn(page: Page, username = ADMIN.username, password = ADMIN.password) {
-    await page.goto(`${base}/admin/`);
-    await page.waitForURL(/\/admin\/login/);
-    await page.fill('input[name="username"]', username);
-    await page.fill('input[name="password"]', password);
-    await page.click('[data-testid="login-submit"]');
-    await page.waitForURL((u) => !u.pathname.startsWith('/admin/login'));
-    await page.locator('[data-testid="user-menu"]').waitFor();
-  }
+  const open = (vp: Viewport) => suite.open(contextAt(vp));
+  const signIn = (page: Page, username?: string, password?: string) =>
+    signInAdmin(page, suite.base, username, password);
 
   const confirmBox = (page: Page) => page.locator('.el-message-box .el-button--primary').click();
   const signInStatus = (username: string, password: string) =>
-    t.app
+    suite.t.app
       .inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress: '192.0.2.44' })
       .then((r) => r.statusCode);
 
@@ -102,7 +66,7 @@ describe.skipIf(!hasChromium)('roles and account security in the admin app', { t
 
       it('below the super administrator the switch is off, saying why', async () => {
         const op = `roleop-${tag}`;
-        await userWithGrants(t.app, api, op, { system: 0, 'system:role': 1 | 2 | 4 });
+        await userWithGrants(suite.t.app, api, op, { system: 0, 'system:role': 1 | 2 | 4 });
         const page = await open(vp);
         await signIn(page, op, PASSWORD);
         await clickMenu(page, 'system', 'system:role');
@@ -160,7 +124,7 @@ describe.skipIf(!hasChromium)('roles and account security in the admin app', { t
         const lost = `lostphone-${tag}`;
         await createUser(api, locked);
         const lostId = await createUser(api, lost);
-        await t.db.kysely
+        await suite.t.db.kysely
           .updateTable('users')
           .set({ totp_secret: 'JBSWY3DPEHPK3PXP', totp_enabled_at: new Date().toISOString() })
           .where('id', '=', lostId)
@@ -195,7 +159,7 @@ describe.skipIf(!hasChromium)('roles and account security in the admin app', { t
         const item = page.locator('.el-dropdown-menu__item[data-route="POST /api/users/{id}/reset-totp"]:visible');
         await expect.poll(() => item.getAttribute('aria-disabled')).toBe('true');
         expect(await item.getAttribute('title')).toBe('该用户没有开启两步验证');
-        const audit = await t.db.kysely
+        const audit = await suite.t.db.kysely
           .selectFrom('audit_logs')
           .select('action')
           .where('action', 'in', ['user.unlock', 'user.reset-totp'])

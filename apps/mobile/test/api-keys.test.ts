@@ -3,42 +3,24 @@
  * statuses in Chinese and a status filter, a key's page with its limits and today's requests, and revoking it (the
  * secret is refused at once). Screenshots go to docs/screenshots/.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectBuilt } from '../../../test/builds.js';
-import { hasChromium, launchChromium } from '../../../test/chromium.js';
-import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
-import { adminCall, type Call } from '../../../packages/server/test/admin-fixtures.js';
-import { ROOT, openPage, VIEWPORTS, type Viewport } from './browser.js';
-
-const SHOTS = path.join(ROOT, 'docs/screenshots');
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
+import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
+import { adminCall, createApiKey, type Call } from '../../../packages/server/test/admin-fixtures.js';
+import { VIEWPORTS, contextAt, signInMobile, type Viewport } from './browser.js';
 
 describe.skipIf(!hasChromium)('API keys in the phone app', { timeout: 90_000 }, () => {
-  let t: TestInstance;
-  let base: string;
-  let browser: Browser;
+  const suite = useBrowserSuite({ app: 'mobile' });
+  const { shot } = suite;
   let admin: Call;
 
   const publicCall = async (secret: string) =>
-    (await fetch(`${base}/api/almanac?date=2026-11-21`, { headers: { 'x-api-key': secret } })).status;
-  async function createKey(body: Record<string, unknown>): Promise<{ id: string; secret: string }> {
-    const res = await admin('POST', '/api/admin/api-keys', body);
-    expect(res.statusCode, res.body).toBe(201);
-    const { key, secret } = res.json().data as { key: { id: string }; secret: string };
-    return { id: key.id, secret };
-  }
+    (await fetch(`${suite.base}/api/almanac?date=2026-11-21`, { headers: { 'x-api-key': secret } })).status;
+  const createKey = (body: Record<string, unknown>) => createApiKey(admin, body);
 
   beforeAll(async () => {
-    expectBuilt('mobile');
-    fs.mkdirSync(SHOTS, { recursive: true });
-    t = await getTestInstance('sqlite');
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-    admin = await adminCall(t.app);
+    admin = await adminCall(suite.t.app);
     const partner = await createKey({ name: '合作方 A 小程序', note: '张三 · 微信小程序', perMinute: 120, perDay: 50 });
     for (let i = 0; i < 7; i++) expect(await publicCall(partner.secret)).toBe(200);
     await createKey({ name: '实验中学', groups: ['life'] });
@@ -46,21 +28,10 @@ describe.skipIf(!hasChromium)('API keys in the phone app', { timeout: 90_000 }, 
     expect((await admin('DELETE', `/api/admin/api-keys/${old.id}`)).statusCode).toBe(204);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  const open = (vp: Viewport) => openPage(browser, vp);
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const open = (vp: Viewport) => suite.open(contextAt(vp));
 
   async function openKeys(page: Page) {
-    await page.goto(`${base}/m/`);
-    await page.waitForURL(/\/m\/login/);
-    await page.fill('input[name="username"]', ADMIN.username);
-    await page.fill('input[name="password"]', ADMIN.password);
-    await page.click('[data-testid="login-submit"]');
-    await page.locator('[data-page="home"]').waitFor();
+    await signInMobile(page, suite.base);
     await page.locator('[data-testid="tabbar"]').getByText('密钥').click();
     const keys = page.locator('[data-page="api-keys"]');
     await keys.locator('[data-api-key="合作方 A 小程序"]').waitFor();

@@ -1,10 +1,11 @@
 /**
- * What every browser test of the phone app shares: its viewports, a page at one of them, signing in. The app is built
+ * What every browser test of the phone app shares: its viewports, a context at one of them, signing in. The app is built
  * before the run (test/global-setup.ts) and Chromium launched through test/chromium.ts.
  */
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import { ROOT } from '../../../test/builds.js';
+import { ADMIN } from '../../../packages/server/test/helpers.js';
 
 export { ROOT };
 export const DIST = path.join(ROOT, 'apps/mobile/dist');
@@ -16,23 +17,17 @@ export const VIEWPORTS = [
 ] as const;
 export type Viewport = (typeof VIEWPORTS)[number];
 
-/** A new page in its own context at the viewport (touch on a phone), in Chinese, no service worker, waits of 15 s. */
-export async function openPage(browser: Browser, vp: Viewport, headers?: Record<string, string>): Promise<Page> {
-  const c = await browser.newContext({
-    extraHTTPHeaders: headers,
-    viewport: { width: vp.width, height: vp.height },
-    isMobile: vp.isMobile,
-    hasTouch: vp.isMobile,
-    locale: 'zh-CN',
-    serviceWorkers: 'block',
-  });
-  c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
-  c.setDefaultTimeout(15_000);
-  return c.newPage();
-}
+/** A context at the viewport (touch on a phone, no service worker), for the suite's `open` (locale, waits, errors). */
+export const contextAt = (vp: Viewport, headers?: Record<string, string>): BrowserContextOptions => ({
+  extraHTTPHeaders: headers,
+  viewport: { width: vp.width, height: vp.height },
+  isMobile: vp.isMobile,
+  hasTouch: vp.isMobile,
+  serviceWorkers: 'block',
+});
 
-/** Signs in through the phone app's sign-in page at `base` and waits for the home page. */
-export async function signInMobile(page: Page, base: string, username: string, password: string) {
+/** Signs in through the phone app's sign-in page at `base` (as the seeded administrator unless said) and waits for home. */
+export async function signInMobile(page: Page, base: string, username = ADMIN.username, password = ADMIN.password) {
   await page.goto(`${base}/m/`);
   await page.waitForURL(/\/m\/login/);
   await page.fill('input[name="username"]', username);

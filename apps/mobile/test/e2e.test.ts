@@ -4,14 +4,12 @@
  * Skipped with a note when /usr/bin/chromium is missing, unless TIANJI_E2E=1, where that is a failure.
  * Screenshots of every page go to test-results/mobile-*.png.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectBuilt } from '../../../test/builds.js';
-import { hasChromium, launchChromium } from '../../../test/chromium.js';
-import { getTestInstance, login, type TestInstance } from '../../../packages/server/test/helpers.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
+import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
+import { login } from '../../../packages/server/test/helpers.js';
 import {
   adminCall,
   createUser,
@@ -21,8 +19,6 @@ import {
 } from '../../../packages/server/test/admin-fixtures.js';
 import { ROOT, signInMobile } from './browser.js';
 
-const SHOTS = path.join(ROOT, 'test-results');
-
 const SEARCH = 1;
 const EDIT = 4;
 const DELETE = 8;
@@ -31,24 +27,21 @@ const RESET_PASSWORD = 128;
 const ADD = 2;
 
 describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90_000 }, () => {
-  let t: TestInstance;
-  let base: string;
-  let browser: Browser;
+  // A failed step leaves a picture of every open page (test-results/mobile-FAILED-*.png).
+  const suite = useBrowserSuite({
+    app: 'mobile',
+    shots: path.join(ROOT, 'test-results'),
+    failureShots: 'mobile-FAILED-',
+  });
   let api: Call;
-  const contexts: BrowserContext[] = [];
   const suffix = Math.random().toString(36).slice(2, 7);
   let operator: { id: string; name: string };
   let viewer: { id: string; name: string };
 
   beforeAll(async () => {
-    expectBuilt('mobile');
-    fs.mkdirSync(SHOTS, { recursive: true });
-    t = await getTestInstance('sqlite');
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    api = await adminCall(t.app);
+    api = await adminCall(suite.t.app);
     // The operator may disable users (EDIT), reset passwords, end sessions, read the logs, usage and add content.
-    const op = await userWithGrants(t.app, api, `op-${suffix}`, {
+    const op = await userWithGrants(suite.t.app, api, `op-${suffix}`, {
       'system:user': SEARCH | EDIT | RESET_PASSWORD,
       'system:session': SEARCH | DELETE,
       'system:login-log': SEARCH,
@@ -57,59 +50,38 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
     });
     operator = { id: op.id, name: `op-${suffix}` };
     // The viewer may only look: no EDIT bit, so no disable button.
-    const v = await userWithGrants(t.app, api, `viewer-${suffix}`, { 'system:user': SEARCH, 'system:session': SEARCH });
-    viewer = { id: v.id, name: `viewer-${suffix}` };
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  beforeEach(({ task, onTestFailed }) => {
-    onTestFailed(async () => {
-      const pages = contexts.flatMap((c) => c.pages());
-      const name = task.name.replace(/[^\w一-龥]+/g, '-').slice(0, 50);
-      await Promise.all(
-        pages.map((p, i) =>
-          p.screenshot({ path: path.join(SHOTS, `mobile-FAILED-${name}-${i}.png`) }).catch(() => undefined),
-        ),
-      );
+    const v = await userWithGrants(suite.t.app, api, `viewer-${suffix}`, {
+      'system:user': SEARCH,
+      'system:session': SEARCH,
     });
+    viewer = { id: v.id, name: `viewer-${suffix}` };
   });
 
-  async function newPage(serviceWorkers: 'block' | 'allow' = 'block') {
-    const c = await browser.newContext({
+  /** A phone page; service workers blocked but in the install test: every other request goes to the server as it is. */
+  const newPage = (serviceWorkers: 'block' | 'allow' = 'block') =>
+    suite.open({
       viewport: { width: 390, height: 844 },
       deviceScaleFactor: 2,
       isMobile: true,
       hasTouch: true,
-      locale: 'zh-CN',
-      // Blocked but in the install test: every other request goes to the server as it is.
       serviceWorkers,
     });
-    c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
-    c.setDefaultTimeout(15_000);
-    contexts.push(c);
-    return c.newPage();
-  }
-  const shot = (page: Page, name: string) =>
-    page.screenshot({ path: path.join(SHOTS, `mobile-${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => suite.shot(page, `mobile-${name}`, { fullPage: true });
 
-  const signIn = (page: Page, username: string, password = PASSWORD) => signInMobile(page, base, username, password);
+  const signIn = (page: Page, username: string, password = PASSWORD) =>
+    signInMobile(page, suite.base, username, password);
   const confirmDialog = (page: Page) => page.locator('.van-dialog__confirm').click();
 
   it('signs in as client kind mobile and shows the home page with health and today’s usage', async () => {
     // Today's public API traffic: the home page counts its calls and the errors among them.
     const statuses = [];
     for (const q of ['year=2026', 'year=2026', 'year=99999'])
-      statuses.push((await fetch(`${base}/api/holiday?${q}`)).status);
+      statuses.push((await fetch(`${suite.base}/api/holiday?${q}`)).status);
     const errors = statuses.filter((s) => s >= 400).length;
     expect(errors).toBeGreaterThan(0);
     expect(errors).toBeLessThan(3);
     const page = await newPage();
-    await page.goto(`${base}/m/`);
+    await page.goto(`${suite.base}/m/`);
     await page.waitForURL(/\/m\/login/);
     await shot(page, 'login');
     await signIn(page, operator.name);
@@ -167,11 +139,11 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
     await v.close();
 
     // Without SEARCH on users there is no 用户 tab, and the page's URL leads home.
-    const blind = await userWithGrants(t.app, api, `blind-${suffix}`, { 'system:audit': SEARCH });
+    const blind = await userWithGrants(suite.t.app, api, `blind-${suffix}`, { 'system:audit': SEARCH });
     const b = await newPage();
     await signIn(b, `blind-${suffix}`);
     expect(await b.locator('[data-testid="tabbar"] .van-tabbar-item').allTextContents()).toEqual(['首页', '我的']);
-    await b.goto(`${base}/m/users/${blind.id}`);
+    await b.goto(`${suite.base}/m/users/${blind.id}`);
     await b.locator('[data-page="home"]').waitFor();
     await b.close();
 
@@ -200,16 +172,16 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
 
   it('解锁 and 重置两步验证 on a user’s page: a locked-out user signs in again, a lost authenticator is removed', async () => {
     const helper = `helpdesk-${suffix}`;
-    await userWithGrants(t.app, api, helper, { 'system:user': SEARCH | RESET | RESET_PASSWORD });
+    await userWithGrants(suite.t.app, api, helper, { 'system:user': SEARCH | RESET | RESET_PASSWORD });
     const target = `lost-${suffix}`;
     const targetId = await createUser(api, target);
-    await t.db.kysely
+    await suite.t.db.kysely
       .updateTable('users')
       .set({ totp_secret: 'JBSWY3DPEHPK3PXP', totp_enabled_at: new Date().toISOString() })
       .where('id', '=', targetId)
       .execute();
     const attempt = (password: string) =>
-      t.app
+      suite.t.app
         .inject({
           method: 'POST',
           url: '/api/auth/login',
@@ -223,7 +195,7 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
 
     const page = await newPage();
     await signIn(page, helper);
-    await page.goto(`${base}/m/users/${targetId}`);
+    await page.goto(`${suite.base}/m/users/${targetId}`);
     await page.locator('[data-testid="user-totp"]', { hasText: '已开启' }).waitFor();
     await page.screenshot({ path: path.join(ROOT, 'docs/screenshots/mobile-user-actions-phone.png') });
     await page.locator('[data-route="POST /api/users/{id}/unlock"]').click();
@@ -233,7 +205,7 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
     await confirmDialog(page);
     await page.locator('[data-testid="user-totp"]', { hasText: '未开启' }).waitFor();
     // The login succeeds now, with the password alone (an mfaRequired answer would lack the access token).
-    const res = await t.app.inject({
+    const res = await suite.t.app.inject({
       method: 'POST',
       url: '/api/auth/login',
       payload: { username: target, password: PASSWORD },
@@ -247,7 +219,7 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
   it('ends another user’s session from the online list; shows the login log', async () => {
     const other = `other-${suffix}`;
     await createUser(api, other);
-    await login(t.app, other, PASSWORD);
+    await login(suite.t.app, other, PASSWORD);
     const live = (await api('GET', `/api/sessions?keyword=${other}`)).json().data.items as Array<{ id: string }>;
     expect(live).toHaveLength(1);
 
@@ -300,7 +272,7 @@ describe.skipIf(!hasChromium)('phone app in Chromium at 390×844', { timeout: 90
     await page.locator('[data-testid="end-own-session"]').first().waitFor();
     await shot(page, 'me');
     // The operator's other sign-ins (earlier tests, an API login) end from here; this one stays.
-    await login(t.app, operator.name, PASSWORD);
+    await login(suite.t.app, operator.name, PASSWORD);
     await page.reload();
     await page.locator('[data-testid="end-others"]:not([disabled])').click();
     await confirmDialog(page);

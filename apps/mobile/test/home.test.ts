@@ -3,64 +3,42 @@
  * against a real server: today's public API calls, online sessions and failed sign-ins, each as the server counts it.
  * Screenshots: docs/screenshots/mobile-home-*.png (this file alone writes them).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectBuilt } from '../../../test/builds.js';
-import { hasChromium, launchChromium } from '../../../test/chromium.js';
-import { ADMIN, getTestInstance, type TestInstance } from '../../../packages/server/test/helpers.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
+import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
 import {
   adminCall,
   createRole,
   createUser,
   PASSWORD,
+  sendTodaysTraffic,
   type Call,
 } from '../../../packages/server/test/admin-fixtures.js';
 import { beijingToday } from '../../../packages/web-core/src/home-numbers.js';
-import { ROOT, VIEWPORTS, openPage, signInMobile, type Viewport } from './browser.js';
-
-const SHOTS = path.join(ROOT, 'docs/screenshots');
+import { VIEWPORTS, contextAt, signInMobile, type Viewport } from './browser.js';
 
 describe.skipIf(!hasChromium)('the phone home shows the day’s numbers', { timeout: 90_000 }, () => {
-  let t: TestInstance;
-  let base: string;
-  let browser: Browser;
+  const suite = useBrowserSuite({ app: 'mobile' });
+  const { shot } = suite;
   let api: Call;
   let partnerKey: { id: string; prefix: string };
 
   beforeAll(async () => {
-    expectBuilt('mobile');
-    fs.mkdirSync(SHOTS, { recursive: true });
-    t = await getTestInstance('sqlite');
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-    api = await adminCall(t.app);
-    for (const q of ['year=2026', 'year=99999']) await fetch(`${base}/api/holiday?${q}`);
-    // A partner with a key: three calls, one wrong.
-    const created = (await api('POST', '/api/admin/api-keys', { name: '合作方乙' })).json().data;
-    partnerKey = created.key;
-    for (const q of ['year=2026', 'year=2025', 'year=99999'])
-      await fetch(`${base}/api/holiday?${q}`, { headers: { 'x-api-key': created.secret } });
-    await createUser(api, 'm_home_clerk');
-    for (let i = 0; i < 2; i++)
-      await fetch(`${base}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'm_home_clerk', password: `wrong-${i}` }),
-      });
+    api = await adminCall(suite.t.app);
+    partnerKey = await sendTodaysTraffic(api, suite.base, {
+      anonymous: ['year=2026', 'year=99999'],
+      // A partner with a key: three calls, one wrong.
+      key: '合作方乙',
+      keyed: ['year=2026', 'year=2025', 'year=99999'],
+      clerk: 'm_home_clerk',
+      failedSignIns: 2,
+    });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  const open = (vp: Viewport) => openPage(browser, vp);
-  const signIn = (page: Page, username = ADMIN.username, password = ADMIN.password) =>
-    signInMobile(page, base, username, password);
+  const open = (vp: Viewport) => suite.open(contextAt(vp));
+  const signIn = (page: Page, username?: string, password?: string) =>
+    signInMobile(page, suite.base, username, password);
   const value = (page: Page, testid: string) => page.locator(`[data-testid="${testid}"] .num-inline`).textContent();
 
   for (const vp of VIEWPORTS) {
@@ -78,7 +56,7 @@ describe.skipIf(!hasChromium)('the phone home shows the day’s numbers', { time
         expect(await value(page, 'home-sessions')).toBe(await total('/api/sessions?pageSize=1'));
         expect(await page.locator('[data-testid="usage-requests"]').textContent()).toBe('5');
         expect(await page.locator('[data-testid="usage-caller-errors"]').textContent()).toBe('2');
-        await page.screenshot({ path: path.join(SHOTS, `mobile-home-${vp.name}.png`) });
+        await shot(page, `mobile-home-${vp.name}`);
         await page.locator('[data-testid="home-sessions"]').click();
         await page.waitForURL(/\/m\/sessions/);
         await page.context().close();
@@ -105,7 +83,7 @@ describe.skipIf(!hasChromium)('the phone home shows the day’s numbers', { time
         );
         expect(await lines(1)).toEqual(['2 次', '匿名调用（无密钥）', '调用方错误 1 · 服务故障 0'].sort());
         await page.locator('[data-testid="home-callers"]').scrollIntoViewIfNeeded();
-        await page.screenshot({ path: path.join(SHOTS, `mobile-home-callers-${vp.name}.png`) });
+        await shot(page, `mobile-home-callers-${vp.name}`);
         // The phone has no usage page: a key's row opens the key, whose page shows its traffic; anonymous opens nothing.
         expect(await rows.nth(0).locator('.van-cell__right-icon').count()).toBe(1);
         expect(await rows.nth(1).locator('.van-cell__right-icon').count()).toBe(0);
@@ -139,7 +117,7 @@ describe.skipIf(!hasChromium)('the phone home shows the day’s numbers', { time
         await page.waitForTimeout(300); // the list's next page, if it asks one
         expect(await rows.count()).toBe(count);
         for (const tag of await rows.locator('.van-tag').allTextContents()) expect(tag.trim()).toBe('失败');
-        await page.screenshot({ path: path.join(SHOTS, `mobile-login-log-failures-${vp.name}.png`) });
+        await shot(page, `mobile-login-log-failures-${vp.name}`);
         // Clearing the filter shows the whole log again (the sign-ins that worked too).
         await page.locator('[data-testid="login-log-filter"] .van-tag__close').click();
         await page.locator('[data-testid="login-log-row"] .van-tag', { hasText: '成功' }).first().waitFor();

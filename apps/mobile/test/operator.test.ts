@@ -6,42 +6,22 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectBuilt } from '../../../test/builds.js';
-import { hasChromium, launchChromium } from '../../../test/chromium.js';
-import { ADMIN, getTestInstance, login, loginFrom, type TestInstance } from '../../../packages/server/test/helpers.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../../../test/chromium.js';
+import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
+import { login, loginFrom } from '../../../packages/server/test/helpers.js';
 import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
-import { DIST, ROOT, VIEWPORTS, openPage, signInMobile, type Viewport } from './browser.js';
-
-const SHOTS = path.join(ROOT, 'docs/screenshots');
+import { DIST, VIEWPORTS, contextAt, signInMobile, type Viewport } from './browser.js';
 
 describe.skipIf(!hasChromium)('the operator’s daily work in the phone app', { timeout: 90_000 }, () => {
-  let t: TestInstance;
-  let base: string;
-  let browser: Browser;
+  // Behind a proxy on this machine: a page may sign in from the address its X-Forwarded-For names (登录地点).
+  const suite = useBrowserSuite({ app: 'mobile', env: { PASSWORD_MIN_LENGTH: '12', TRUST_PROXY: '127.0.0.1' } });
+  const { shot } = suite;
 
-  beforeAll(async () => {
-    expectBuilt('mobile');
-    fs.mkdirSync(SHOTS, { recursive: true });
-    // Behind a proxy on this machine: a page may sign in from the address its X-Forwarded-For names (登录地点).
-    t = await getTestInstance('sqlite', { PASSWORD_MIN_LENGTH: '12', TRUST_PROXY: '127.0.0.1' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  const open = (vp: Viewport, headers?: Record<string, string>) => openPage(browser, vp, headers);
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-
-  const signIn = (page: Page, username = ADMIN.username, password = ADMIN.password) =>
-    signInMobile(page, base, username, password);
+  const open = (vp: Viewport, headers?: Record<string, string>) => suite.open(contextAt(vp, headers));
+  const signIn = (page: Page, username?: string, password?: string) =>
+    signInMobile(page, suite.base, username, password);
 
   it('the build names no icon font on a CDN', () => {
     const css = fs.readdirSync(path.join(DIST, 'assets')).filter((f) => f.endsWith('.css'));
@@ -57,7 +37,7 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the phone app', { 
         const foreign: string[] = [];
         page.on('request', (r) => {
           const u = r.url();
-          if (/^https?:/.test(u) && !u.startsWith(base)) foreign.push(u);
+          if (/^https?:/.test(u) && !u.startsWith(suite.base)) foreign.push(u);
         });
         await signIn(page);
         await page.locator('[data-testid="tabbar"] .van-icon').first().waitFor();
@@ -82,7 +62,7 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the phone app', { 
 
       it('a password the server’s policy refuses is explained under 新密码, not in a toast', async () => {
         const name = `mpw-${vp.name}-${Math.random().toString(36).slice(2, 6)}`;
-        await createUser(await adminCall(t.app), name);
+        await createUser(await adminCall(suite.t.app), name);
         const page = await open(vp);
         await signIn(page, name, PASSWORD);
         await page.locator('.van-tabbar-item', { hasText: '我的' }).click();
@@ -156,8 +136,8 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the phone app', { 
       it('session cells and the login log show 登录地点 under the device: a real place, 本机, 内网地址', async () => {
         const shenzhen = '广东省 深圳市 电信';
         // The same account signed in from this machine and from an office network; this page from Shenzhen.
-        await login(t.app);
-        await loginFrom(t.app, '192.168.1.20');
+        await login(suite.t.app);
+        await loginFrom(suite.t.app, '192.168.1.20');
         const page = await open(vp, { 'x-forwarded-for': '14.21.64.1' });
         await signIn(page);
         const places = (scope: string) => page.locator(`${scope} [data-testid="session-place"]`).allInnerTexts();

@@ -92,4 +92,38 @@ export async function userWithGrants(app: FastifyInstance, admin: Call, name: st
   return { id, role, call: as(app, accessToken), token: accessToken };
 }
 
+/** Makes an API key with `body` (name, limits, groups …): its id, its prefix and the secret shown this once. */
+export async function createApiKey(
+  call: Call,
+  body: Record<string, unknown>,
+): Promise<{ id: string; prefix: string; secret: string }> {
+  const res = await call('POST', '/api/admin/api-keys', body);
+  if (res.statusCode !== 201) throw new Error(`create API key ${body.name}: ${res.statusCode} ${res.body}`);
+  const { key, secret } = res.json().data as { key: { id: string; prefix: string }; secret: string };
+  return { id: key.id, prefix: key.prefix, secret };
+}
+
+/**
+ * The day's traffic the home pages count, sent over HTTP to the listening app at `base` as callers would: /api/holiday
+ * with each of `anonymous` queries without a key and each of `keyed` with a new key named `key`, then `failedSignIns`
+ * wrong passwords for a new user `clerk`. Returns the key.
+ */
+export async function sendTodaysTraffic(
+  call: Call,
+  base: string,
+  t: { anonymous: string[]; key: string; keyed: string[]; clerk: string; failedSignIns: number },
+): Promise<{ id: string; prefix: string }> {
+  for (const q of t.anonymous) await fetch(`${base}/api/holiday?${q}`);
+  const { secret, ...key } = await createApiKey(call, { name: t.key });
+  for (const q of t.keyed) await fetch(`${base}/api/holiday?${q}`, { headers: { 'x-api-key': secret } });
+  await createUser(call, t.clerk);
+  for (let i = 0; i < t.failedSignIns; i++)
+    await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: t.clerk, password: `wrong-${i}` }),
+    });
+  return key;
+}
+
 export const FORBIDDEN_BODY = '{"code":"FORBIDDEN","message":"无权限"}';

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
-import { type BuildName, expectBuilt } from '../../../test/builds.js';
+import type { Browser, BrowserContext, BrowserContextOptions, Page, PageScreenshotOptions } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { type BuildName, ROOT, expectBuilt } from '../../../test/builds.js';
 import { launchChromium } from '../../../test/chromium.js';
 import { getTestInstance, type TestInstance } from './helpers.js';
 
@@ -12,23 +12,37 @@ export interface BrowserSuiteOptions {
   app: BuildName;
   /** Settings of the server (PASSWORD_MIN_LENGTH …). */
   env?: Record<string, string>;
-  /** Where `shot` writes screenshots: docs/screenshots of the repository. */
-  shots: string;
+  /** Where `shot` writes screenshots: the repository's docs/screenshots unless another folder is named. */
+  shots?: string;
+  /**
+   * When a test fails, a picture of every page open in a context `open` made, saved in `shots` as
+   * `<failureShots><test name>-<n>.png`, to see what the browser showed (e.g. 'FAILED-'). Off unless set: the
+   * suites that write to docs/screenshots keep failures out of it.
+   */
+  failureShots?: string;
 }
 
 /**
  * A browser suite's server and Chromium, for the enclosing describe block: a fresh app on SQLite listening on a free
  * port and the browser launched before the first test (the web app checked built), both closed after the last. `open`
  * gives a page in a fresh context (Chinese locale, 15 s timeouts, page errors on the console); `shot` saves a
- * screenshot. The start waits for vitest's hookTimeout (vitest.config.ts says why that bound).
+ * screenshot. The start waits for vitest's hookTimeout (vitest.config.ts says why that bound). A file's own set-up
+ * (data the tests read) goes in a `beforeAll` after this call: vitest runs a block's beforeAll hooks in order.
+ *
+ * @example
+ * const suite = useBrowserSuite({ app: 'admin', env: { PASSWORD_MIN_LENGTH: '12' } });
+ * beforeAll(() => createUser(…suite.t.app…));
+ * it('…', async () => { const page = await suite.open({ viewport }); await page.goto(`${suite.base}/admin/`); });
  */
 export function useBrowserSuite(o: BrowserSuiteOptions) {
+  const shots = o.shots ?? path.join(ROOT, 'docs/screenshots');
   let t: TestInstance | undefined;
   let browser: Browser | undefined;
   let base = '';
+  const contexts: BrowserContext[] = [];
   beforeAll(async () => {
     expectBuilt(o.app);
-    fs.mkdirSync(o.shots, { recursive: true });
+    fs.mkdirSync(shots, { recursive: true });
     t = await getTestInstance('sqlite', o.env ?? {});
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
@@ -38,6 +52,19 @@ export function useBrowserSuite(o: BrowserSuiteOptions) {
     await browser?.close();
     await t?.close();
   });
+  const prefix = o.failureShots;
+  if (prefix !== undefined)
+    beforeEach(({ task, onTestFailed }) => {
+      onTestFailed(async () => {
+        const name = task.name.replace(/[^\w一-龥]+/g, '-').slice(0, 60);
+        const pages = contexts.flatMap((c) => c.pages());
+        await Promise.all(
+          pages.map((p, i) =>
+            p.screenshot({ path: path.join(shots, `${prefix}${name}-${i}.png`) }).catch(() => undefined),
+          ),
+        );
+      });
+    });
   return {
     get t(): TestInstance {
       return started(t, 'the app');
@@ -51,12 +78,15 @@ export function useBrowserSuite(o: BrowserSuiteOptions) {
     /** A page in a fresh context with `options` (viewport, touch, downloads, …). */
     async open(options: BrowserContextOptions, permissions: string[] = []): Promise<Page> {
       const c = await started(browser, 'Chromium').newContext({ locale: 'zh-CN', ...options });
+      contexts.push(c);
       if (permissions.length) await c.grantPermissions(permissions, { origin: base });
       c.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
       c.setDefaultTimeout(15_000);
       return c.newPage();
     },
-    shot: (page: Page, name: string) => page.screenshot({ path: path.join(o.shots, `${name}.png`) }),
+    /** Saves `<shots>/<name>.png`; `options` as Playwright's (`fullPage` …). */
+    shot: (page: Page, name: string, options: PageScreenshotOptions = {}) =>
+      page.screenshot({ ...options, path: path.join(shots, `${name}.png`) }),
   };
 }
 
