@@ -48,7 +48,7 @@ export const BUILDS = {
     output: at('docs/.vitepress/dist/index.html'),
     sources: ['docs'],
     command: [process.execPath, at('node_modules/vitepress/bin/vitepress.js'), 'build', 'docs'],
-    usedBy: /\/packages\/server\/test\/(docs-site|lookup-docs-page)\.test\.ts$/,
+    usedBy: /\/packages\/server\/test\/(docs-site|lookup-docs-page|api-reference)\.test\.ts$/,
   },
 } satisfies Record<string, WebBuild>;
 export type BuildName = keyof typeof BUILDS;

@@ -38,7 +38,8 @@ describe('the API reference bundle', () => {
     expect([bare.statusCode, bare.headers.location]).toEqual([301, '/docs/api/scalar/']);
     const old = await t.app.inject('/docs/api/scalar/js/scalar.js');
     expect([old.statusCode, old.headers.location]).toEqual([302, `/docs/api/scalar/${script}`]);
-    // Scalar's plugin answered these with a 500 and an empty body: now they are pages the site does not have.
+    // Scalar's plugin answered these with a 500 and an empty body: now they are pages the documentation site (built by
+    // the global setup for this file: without it, /docs/ answers 503) does not have.
     for (const url of ['/docs/api/scalar/openapi.json', '/docs/api/scalar/openapi.yaml']) {
       const res = await t.app.inject(url);
       expect(res.statusCode, url).toBe(404);
