@@ -287,8 +287,12 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
     // Offered, and ticked: whoever turns it on because the password may have leaked wants the others out.
     expect(await page.locator('[data-testid="totp-sign-out-others"] input').isChecked()).toBe(true);
     await shot(page, 'admin-two-factor-enable-desktop');
+    const devices = page.locator('[data-testid="own-sessions"] .el-table__row');
+    await expect.poll(() => devices.count()).toBe(2);
     await page.click('[data-testid="totp-enable"]');
     await page.locator('.el-message', { hasText: '1 个其他设备已退出登录' }).waitFor();
+    // 我的登录设备 beside the card drops the signed-out device at once, without a reload.
+    await expect.poll(() => devices.count()).toBe(1);
     const me = await suite.t.app.inject({ url: '/api/auth/me', headers: bearer(elsewhere.json().data.accessToken) });
     expect(me.statusCode).toBe(401);
     await page.close();

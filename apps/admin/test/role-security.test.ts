@@ -97,6 +97,14 @@ describe.skipIf(!hasChromium)('roles and account security in the admin app', { t
         expect(await editor.locator('[data-grant^="system:"][data-grant$=":ADD_CHILD"]').count()).toBe(1);
         expect(await editor.locator('[data-grant-none^="system:"]').count()).toBeGreaterThan(10);
         expect(await editor.locator(`[data-grant^="${custom}:"]`).count()).toBe(12); // visible, ten points, 全部
+        // What a point allows on each menu, from its routes: 重置 unlocks a user and rotates a key, under the box and on
+        // hover; a point whose name says it (编辑 on 用户管理) has no small print.
+        const caption = (grant: string) => editor.locator(`[data-grant-caption="${grant}"]`);
+        expect(await caption('system:user:RESET').textContent()).toBe('解锁用户');
+        expect(await caption('system:user:RESET_PASSWORD').textContent()).toBe('重置用户密码、重置两步验证');
+        expect(await caption('monitor:api-key:RESET').textContent()).toBe('轮换接口密钥');
+        expect(await caption('system:user:EDIT').count()).toBe(0);
+        expect(await editor.locator('[data-grant="system:user:RESET"]').getAttribute('title')).toBe('允许：解锁用户');
         // The point names in Chinese head the columns.
         for (const label of ['查询', '新增下级', '重置', '重置密码', '导出'])
           expect(await editor.locator('.point-head', { hasText: label }).count(), label).toBeGreaterThan(0);
