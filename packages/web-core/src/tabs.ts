@@ -95,8 +95,9 @@ export function pageTabs(opts: { home: PageTab; max?: number; storage?: Pick<Sto
     if (state.tabs.some((t) => t.path === current)) return undefined;
     if (command !== 'close') return state.tabs.some((t) => t.path === path) ? path : state.tabs[0].path;
     const i = before.indexOf(current);
-    return (state.tabs.find((t) => before.indexOf(t.path) > i) ??
-      state.tabs.findLast((t) => before.indexOf(t.path) < i))!.path;
+    const right = state.tabs.find((t) => before.indexOf(t.path) > i);
+    const left = state.tabs.filter((t) => before.indexOf(t.path) < i).at(-1);
+    return (right ?? left ?? state.tabs[0]).path;
   }
 
   return {
