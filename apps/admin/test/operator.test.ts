@@ -142,7 +142,7 @@ describe.skipIf(!hasChromium)('the operator’s daily work in the admin app', { 
         await page.locator('[data-page="roles"]').waitFor();
         expect((await tabNames()).map((n) => n.trim())).toEqual(['首页', '角色管理', '审计日志']);
         await page.locator('[data-testid="tab-actions"]').click();
-        await page.locator('[data-testid="close-other-tabs"]').click();
+        await page.locator('[data-testid="tab-menu"] [data-command="closeOthers"]').click();
         await expect.poll(async () => (await tabNames()).map((n) => n.trim())).toEqual(['首页', '角色管理']);
         await page.context().close();
       });

@@ -13,7 +13,8 @@ export { offeredPoints, pointActions, pointOfRoute, pointIcon } from './route-ac
 export { TEXTS, namesIn, nameOf, pointNames, type Lang, type Texts } from './texts';
 export { beijingTime } from '@tianji/client';
 export { theme, type ThemeChoice } from './theme';
-export { pageTabs, type PageTab } from './tabs';
+export { applyTabCommand, pageTabs, tabCommandsFor, type PageTab, type TabCommand } from './tabs';
+export { SCREEN_LOCK_KEY, screenLock } from './screen-lock';
 export * from './column-settings';
 export * from './schema-form';
 export { formProblems } from './form-check';

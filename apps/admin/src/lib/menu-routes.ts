@@ -79,5 +79,12 @@ export function menuTrail(nodes: MenuLike[], path: string): MenuLike[] {
 
 /** Every leaf menu, depth first (the home page lists them). */
 export function leafMenus<T extends MenuLike>(nodes: T[]): T[] {
-  return nodes.flatMap((n) => (n.children.length ? leafMenus(n.children as T[]) : [n]));
+  return leavesWithTrail(nodes).map((l) => l.menu);
+}
+
+/** Every leaf menu with the menus above it, depth first (the menu search shows 系统管理 › 用户管理). */
+export function leavesWithTrail<T extends MenuLike>(nodes: T[], above: T[] = []): Array<{ menu: T; trail: T[] }> {
+  return nodes.flatMap((n) =>
+    n.children.length ? leavesWithTrail(n.children as T[], [...above, n]) : [{ menu: n, trail: above }],
+  );
 }
