@@ -55,7 +55,7 @@ export function register(program: Command): void {
       async (opts: { server?: string; username?: string; passwordStdin?: boolean; totp?: string }, cmd: Command) => {
         const g = cmd.optsWithGlobals<GlobalOptions>();
         const server = opts.server === undefined ? undefined : parseServer(opts.server);
-        const ctx = openContext(g, server);
+        const ctx = openContext(g, server, { create: true });
         try {
           const username =
             opts.username ??
