@@ -24,6 +24,7 @@ export const LOGIN_REASON_NAMES = {
   ERROR: { zh: '服务器出错', en: 'Server error' },
   TOKEN_EXPIRED: { zh: '登录已过期', en: 'Sign-in expired' },
   SESSION_ENDED: { zh: '会话被结束', en: 'Session ended' },
+  SESSION_REVOKED: { zh: '此设备被管理员下线', en: 'Device signed out by an administrator' },
   FORCED_LOGOUT: { zh: '被强制下线', en: 'Forced out' },
   PASSWORD_CHANGED: { zh: '密码已修改', en: 'Password changed' },
   REFRESH_REUSED: { zh: '刷新令牌被重复使用', en: 'Refresh token reused' },
