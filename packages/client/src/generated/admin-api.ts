@@ -3914,6 +3914,8 @@ export interface paths {
                                 mfaToken?: string;
                                 /** @description The password was generated or set by an operator: until PUT /api/auth/password, other admin routes answer 403 PASSWORD_CHANGE_REQUIRED */
                                 mustChangePassword?: boolean;
+                                /** @description Present after a sign-in with a recovery code: how many unused recovery codes the account has left (show it; at 0 only new codes or an operator’s reset help) */
+                                recoveryCodesLeft?: number;
                                 refreshToken?: string;
                                 /** @description Present after wrong second-step codes since the last sign-in (someone may hold the password): show it to the user */
                                 securityNotice?: string;
@@ -3986,6 +3988,8 @@ export interface paths {
                                 accessToken: string;
                                 /** @description The password was generated or set by an operator: until PUT /api/auth/password, other admin routes answer 403 PASSWORD_CHANGE_REQUIRED */
                                 mustChangePassword: boolean;
+                                /** @description Present after a sign-in with a recovery code: how many unused recovery codes the account has left (show it; at 0 only new codes or an operator’s reset help) */
+                                recoveryCodesLeft?: number;
                                 refreshToken: string;
                                 /** @description Present after wrong second-step codes since the last sign-in (someone may hold the password): show it to the user */
                                 securityNotice?: string;
@@ -4898,7 +4902,7 @@ export interface paths {
                                          */
                                         zh: string;
                                     };
-                                    /** @description Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, WRONG_TOTP, TOTP_LOCKED (the account’s second step locked after wrong codes), THROTTLED, ACCOUNT_CHANGED (the account changed while the sign-in was checked) for a failed sign-in; the code a session ended with (SESSION_ENDED, SESSION_REVOKED (an operator ended that one session), FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise */
+                                    /** @description Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, WRONG_TOTP, TOTP_LOCKED (the account’s second step locked after wrong codes), THROTTLED, ACCOUNT_CHANGED (the account changed while the sign-in was checked) for a failed sign-in; RECOVERY_CODE for a sign-in whose second step was a recovery code; the code a session ended with (SESSION_ENDED, SESSION_REVOKED (an operator ended that one session), FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise */
                                     reason: string;
                                     /** @description success or failure */
                                     result: "success" | "failure";
@@ -8178,6 +8182,10 @@ export const LOGIN_REASON_NAMES = {
   "WRONG_TOTP": {
     "zh": "两步验证码错误",
     "en": "Wrong two-step code"
+  },
+  "RECOVERY_CODE": {
+    "zh": "使用恢复码",
+    "en": "With a recovery code"
   },
   "ACCOUNT_DISABLED": {
     "zh": "账号已停用",
