@@ -115,7 +115,7 @@ describe.skipIf(!hasChromium)('two-step sign-in in the admin app', { timeout: 90
         await page.context().close();
       });
 
-      it('「使用恢复码」 signs in with a recovery code', async () => {
+      it('「使用恢复码」 signs in with a recovery code, and says how many are left', async () => {
         const u = await enrolled();
         const page = await open(vp);
         await passwordStep(page, u.username);
@@ -126,6 +126,7 @@ describe.skipIf(!hasChromium)('two-step sign-in in the admin app', { timeout: 90
         expect(await field.inputValue()).toBe(u.recoveryCodes[1]);
         await page.click('[data-testid="totp-submit"]');
         await page.locator('[data-testid="user-menu"]').waitFor();
+        await page.locator('.el-message', { hasText: '已使用恢复码登录，还剩 9 个恢复码' }).waitFor();
         await page.context().close();
       });
 

@@ -141,7 +141,7 @@ describe.skipIf(!hasChromium)('two-step sign-in in the phone app', { timeout: 90
         await page.context().close();
       });
 
-      it('「使用恢复码」 signs in with a recovery code, typed in capitals without the dash', async () => {
+      it('「使用恢复码」 signs in with a recovery code, typed in capitals without the dash, and tells the codes left', async () => {
         const u = await enrolled();
         const page = await open(vp);
         await passwordStep(page, u.username);
@@ -153,6 +153,7 @@ describe.skipIf(!hasChromium)('two-step sign-in in the phone app', { timeout: 90
         expect(await field.inputValue()).toBe(u.recoveryCodes[0]);
         await page.click('[data-testid="totp-submit"]');
         await page.locator('[data-page="home"]').waitFor();
+        await page.locator('.van-toast', { hasText: '已使用恢复码登录，还剩 9 个恢复码' }).waitFor();
         await page.context().close();
       });
 

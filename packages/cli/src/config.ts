@@ -53,7 +53,17 @@ export function writeProfiles(file: ProfilesFile): void {
 
 /** The profile named by --profile, else TIANJI_PROFILE, else the current one, else `default`. */
 export function profileName(flag?: string): string {
-  return flag || process.env.TIANJI_PROFILE || readProfiles().current || DEFAULT_PROFILE;
+  return namedProfile(flag) || readProfiles().current || DEFAULT_PROFILE;
+}
+
+/** The profile the user named (--profile, else TIANJI_PROFILE), if they named one. */
+export const namedProfile = (flag?: string): string | undefined => flag || process.env.TIANJI_PROFILE || undefined;
+
+/** Where profiles live, as a person would type it (`~/.config/tianji/profiles.json`). */
+export function profilesFileForPeople(): string {
+  const file = profilesPath();
+  const home = os.homedir();
+  return file.startsWith(`${home}${path.sep}`) ? `~${file.slice(home.length)}` : file;
 }
 
 /** Whether stdin is a terminal we may prompt on. */

@@ -4,8 +4,17 @@
  */
 import { ApiError, createSession, fileStorage, type TianjiSession, type TokenStorage } from '@tianji/client/node';
 import { InvalidArgumentError, type Command } from 'commander';
-import { credentialsPath, DEFAULT_SERVER, profileName, readProfiles, type Profile } from './config.js';
-import { describeFailure, emit, type LastRejection, type Output } from './output.js';
+import {
+  credentialsPath,
+  DEFAULT_SERVER,
+  namedProfile,
+  profileName,
+  profilesFileForPeople,
+  readProfiles,
+  type Profile,
+  type ProfilesFile,
+} from './config.js';
+import { CliError, describeFailure, emit, EXIT, type LastRejection, type Output } from './output.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -22,9 +31,29 @@ export interface Context {
   rejection: LastRejection;
 }
 
-export function openContext(opts: GlobalOptions, server?: string): Context {
+/**
+ * A profile someone named (--profile, TIANJI_PROFILE) that was never created is said so, with where profiles live and
+ * how to make one — not "not signed in", which would send them to log in to the default server.
+ */
+export function missingProfile(name: string, file: ProfilesFile, where: string): CliError {
+  const known = Object.keys(file.profiles);
+  return new CliError(
+    EXIT.USAGE,
+    `配置 "${name}" 不存在（profile "${name}" does not exist）。` +
+      `已有的配置：${known.length ? known.join(', ') : '（无）'}，保存在 ${where}；` +
+      `新建请运行 tianji --profile ${name} login --server <服务器地址>，查看请运行 tianji profiles list`,
+    'PROFILE_NOT_FOUND',
+  );
+}
+
+/** `create`: the command makes the profile (login), so a new name is welcome. */
+export function openContext(opts: GlobalOptions, server?: string, { create = false } = {}): Context {
   const profile = profileName(opts.profile);
-  const stored = readProfiles().profiles[profile];
+  const file = readProfiles();
+  const named = namedProfile(opts.profile);
+  if (named && !create && !Object.hasOwn(file.profiles, named))
+    throw missingProfile(named, file, profilesFileForPeople());
+  const stored = file.profiles[profile];
   const settings: Profile = { ...stored, server: server ?? stored?.server ?? DEFAULT_SERVER };
   const rejection: LastRejection = {};
   const storage = fileStorage(credentialsPath(profile));

@@ -4,16 +4,8 @@
  * (`npm run docs:reference` rewrites it; packages/cli/test/reference.test.ts fails when it is stale).
  */
 import type { Argument, Command, Option } from 'commander';
-import { EXIT } from './output.js';
-
-/** What each exit code means, in EXIT's order (typed: a new code needs its meaning here). */
-const EXIT_MEANING: Record<keyof typeof EXIT, string> = {
-  OK: '成功',
-  USAGE: '用法错误：未知的命令或选项、取值不合法（消息写明允许什么）',
-  FORBIDDEN: '无权限（403）：服务器的消息，如「无权限」或防提权的原因',
-  SIGNED_OUT: '未登录，或会话已结束（刷新被拒、密码已改、账号停用）：服务器给出的原因',
-  SERVER: '其他服务器错误（4xx/5xx，如导入时重复），或连不上服务器',
-};
+import { EXAMPLES, commandPath } from './examples.js';
+import { EXIT, EXIT_MEANING } from './output.js';
 
 /** Table-cell text; `<` escaped because VitePress reads each page as a Vue template. */
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;');
@@ -41,6 +33,12 @@ function optionRows(options: readonly Option[]): string[] {
   ];
 }
 
+/** The command's 示例, as on its help page. */
+function exampleBlock(cmd: Command): string[] {
+  const lines = EXAMPLES[commandPath(cmd)];
+  return lines ? ['', '示例：', '', '```sh', ...lines, '```'] : [];
+}
+
 function section(cmd: Command, depth: number, out: string[]): void {
   const leaf = cmd.commands.length === 0;
   out.push(
@@ -53,7 +51,7 @@ function section(cmd: Command, depth: number, out: string[]): void {
   const args = cmd.registeredArguments as readonly Argument[];
   if (args.some((a) => a.description))
     out.push('', ...args.filter((a) => a.description).map((a) => `- \`${a.name()}\`：${a.description}`));
-  out.push(...optionRows(cmd.options));
+  out.push(...optionRows(cmd.options), ...exampleBlock(cmd));
   for (const sub of cmd.commands) section(sub, depth + 1, out);
 }
 
@@ -71,7 +69,11 @@ export function renderReference(program: Command): string {
     '',
     '| 退出码 | 含义 |',
     '|--:|---|',
-    ...(Object.keys(EXIT) as Array<keyof typeof EXIT>).map((k) => `| ${EXIT[k]} | ${EXIT_MEANING[k]} |`),
+    ...(Object.keys(EXIT) as Array<keyof typeof EXIT>).map((k) => `| ${EXIT[k]} | ${cell(EXIT_MEANING[k])} |`),
+    '',
+    '出错时 stderr 写一句 `tianji: …`；加 `--json` 则写一个 JSON 对象 `{"error": {"code", "message", "exitCode"}}`，' +
+      '用法错误和服务器的错误都一样。',
+    ...exampleBlock(program),
   ];
   for (const cmd of program.commands) section(cmd, 2, out);
   return `${out.join('\n')}\n`;

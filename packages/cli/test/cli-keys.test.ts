@@ -115,8 +115,8 @@ describe('tianji keys', () => {
     expect(grace.stderr).toContain('--grace 必须是 0 到 10080 之间的整数');
 
     const missing = await h.run(['keys', 'rotate', 'nobody', '--json']);
-    expect(missing.code).toBe(5);
-    expect(JSON.parse(missing.stderr).error).toMatchObject({ code: 'NOT_FOUND', exitCode: 5 });
+    expect(missing.code).toBe(6);
+    expect(JSON.parse(missing.stderr).error).toMatchObject({ code: 'NOT_FOUND', exitCode: 6 });
   });
 
   it('expiry is read as Beijing time and must lie ahead; tables show dates in Beijing time (no process needed)', () => {

@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../../server/test/helpers.js';
 import { loginLogTable } from '../src/commands/login-log.js';
 import { sessionsTable } from '../src/commands/sessions.js';
-import { startHarness, type CliHarness } from './cli-harness.js';
+import { fileURLToPath } from 'node:url';
+import pkg from '../package.json' with { type: 'json' };
+import { runCli, startHarness, type CliHarness } from './cli-harness.js';
 
 describe('what the tianji command says', () => {
   let h: CliHarness;
@@ -61,8 +63,25 @@ describe('what the tianji command says', () => {
     const mina = h.home();
     expect((await signIn('mina', 'mina-password-1', mina)).code).toBe(0);
     const r = await h.run(['sessions', 'end', id], { home: mina });
-    expect(r.code).toBe(5);
+    expect(r.code).toBe(6); // NOT_FOUND
     expect(r.stderr).toContain('要结束其他用户的会话，请加 --all');
+  });
+
+  it('a user that is not there exits 6 (NOT_FOUND), by name or by id, in text and in --json', async () => {
+    const byName = await h.run(['users', 'get', '999']);
+    expect(byName.code).toBe(6);
+    expect(byName.stderr).toContain('没有这个用户：999');
+    const byId = await h.run(['--json', 'users', 'get', '00000000-0000-4000-8000-000000000000']);
+    expect(byId.code).toBe(6);
+    expect(JSON.parse(byId.stderr)).toEqual({
+      error: { code: 'NOT_FOUND', message: expect.stringContaining('用户不存在'), exitCode: 6 },
+    });
+  });
+
+  it('the installed command (bin/tianji.js) prints its package version', async () => {
+    const bin = fileURLToPath(new URL('../bin/tianji.js', import.meta.url));
+    const r = await runCli(bin, ['--version'], { home: h.home() });
+    expect(r).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
   });
 
   it('with --json, errors are JSON too: the code, the message and the exit code', async () => {

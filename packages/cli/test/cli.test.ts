@@ -415,5 +415,10 @@ describe('tianji command line', () => {
     expect(quiet.code, quiet.stderr).toBe(0);
     expect(JSON.parse(quiet.stdout)).not.toHaveProperty('securityNotice');
     expect(quiet.stderr).not.toContain('安全提醒');
+    // That sign-in used a recovery code: how many are left, in --json and for people.
+    expect(JSON.parse(quiet.stdout).recoveryCodesLeft).toBe(9);
+    const again = await totpLogin(u.recoveryCodes[1]);
+    expect(again.stderr).toContain('已使用恢复码登录，还剩 8 个恢复码；生成新的一组：tianji totp recovery-codes');
+    expect(told.stderr).not.toContain('恢复码');
   });
 });

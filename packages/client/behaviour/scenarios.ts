@@ -205,11 +205,11 @@ export const SCENARIOS: Scenario[] = [
   {
     id: 'session-ended',
     title: {
-      zh: '管理员结束本会话后显示 SESSION_ENDED',
-      en: 'an operator ends this session: the client shows SESSION_ENDED',
+      zh: '管理员结束本会话后显示「此设备已被管理员下线」（SESSION_REVOKED）',
+      en: 'an operator ends this session: the client shows SESSION_REVOKED (this device signed out by an administrator)',
     },
     clients: every('run'),
-    run: endedBy((w, u) => w.endSessions(u), 'SESSION_ENDED', /^会话已结束/),
+    run: endedBy((w, u) => w.endSessions(u), 'SESSION_REVOKED', /^此设备已被管理员下线/),
   },
   {
     id: 'forced-logout',

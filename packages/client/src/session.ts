@@ -82,6 +82,7 @@ export class TianjiSession {
   private refreshToken: string | null = null;
   private current: Me | null = null;
   private notice: string | null = null;
+  private codesLeft: number | null = null;
   private menuIndex = new Map<string, MenuNode>();
   private refreshing: Promise<string> | null = null;
   private handoverWaiters = new Set<(token: string | null) => void>();
@@ -161,6 +162,14 @@ export class TianjiSession {
     return this.notice;
   }
 
+  /**
+   * After a sign-in with a recovery code: how many unused recovery codes the account has left (tell the user, and
+   * suggest new ones when few remain). Null after any other sign-in.
+   */
+  get recoveryCodesLeft(): number | null {
+    return this.codesLeft;
+  }
+
   private async signInStep(path: string, body: unknown): Promise<SignInAnswer> {
     const req = this.jsonRequest('POST', path, body);
     req.headers.set('x-client-kind', this.opts.clientKind ?? 'sdk');
@@ -172,6 +181,7 @@ export class TianjiSession {
   /** Takes the signed-in answer's tokens and notice, loads the user, then passes the notice on. */
   private async enter(data: SignInAnswer): Promise<Me> {
     this.notice = data.securityNotice ?? null;
+    this.codesLeft = data.recoveryCodesLeft ?? null;
     await this.adopt(data as TokenPair, true);
     const me = await this.me();
     if (this.notice) this.opts.onSecurityNotice?.(this.notice);
@@ -471,6 +481,7 @@ export class TianjiSession {
     this.refreshToken = null;
     this.current = null;
     this.notice = null;
+    this.codesLeft = null;
     this.menuIndex = new Map();
     if (!fromPeer) await this.storage.save(null);
     if (broadcast) this.coord.post({ type: 'signed-out' });

@@ -15,6 +15,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, { zh: string; en: string }> = {
     zh: SIGNED_OUT_MESSAGES.SESSION_ENDED,
     en: 'This session was ended (signed out elsewhere or by an administrator).',
   },
+  SESSION_REVOKED: {
+    zh: SIGNED_OUT_MESSAGES.SESSION_REVOKED,
+    en: 'An administrator signed this device out. Please sign in again.',
+  },
   FORCED_LOGOUT: { zh: SIGNED_OUT_MESSAGES.FORCED_LOGOUT, en: 'An administrator signed you out.' },
   ACCOUNT_DISABLED: { zh: SIGNED_OUT_MESSAGES.ACCOUNT_DISABLED, en: 'Your account has been disabled.' },
   PASSWORD_CHANGED: {

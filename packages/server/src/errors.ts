@@ -7,6 +7,8 @@ export const ERROR_STATUS = {
   UNAUTHORIZED: 401,
   TOKEN_EXPIRED: 401,
   SESSION_ENDED: 401,
+  /** An operator ended this one session (this device); the user's other sessions live on. */
+  SESSION_REVOKED: 401,
   FORCED_LOGOUT: 401,
   ACCOUNT_DISABLED: 401,
   PASSWORD_CHANGED: 401,
@@ -75,6 +77,7 @@ export const reauthRequired = () => new AppError('REAUTH_REQUIRED', REAUTH_MESSA
 export const SIGNED_OUT_MESSAGES = {
   TOKEN_EXPIRED: '登录已过期，请重新登录',
   SESSION_ENDED: '会话已结束（已在别处退出或被管理员下线），请重新登录',
+  SESSION_REVOKED: '此设备已被管理员下线，请重新登录',
   FORCED_LOGOUT: '你已被管理员强制下线，请重新登录',
   ACCOUNT_DISABLED: '账号已停用，请联系管理员',
   PASSWORD_CHANGED: '密码已修改，请使用新密码重新登录',

@@ -138,6 +138,25 @@ describeEachDb('audit log', (dialect) => {
     expect(named('role.set-grants')).toEqual(['角色 watcher']);
   });
 
+  it('revoking an API key names it by its name and prefix, one key or a batch', async () => {
+    const make = async (name: string) => {
+      const res = await admin('POST', '/api/admin/api-keys', { name });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().data.key as { id: string; prefix: string };
+    };
+    const [one, two, three] = [await make('天气小程序'), await make('官网'), await make('旧版')];
+    expect((await admin('DELETE', `/api/admin/api-keys/${one.id}`)).statusCode).toBe(204);
+    const batch = await admin('POST', '/api/admin/api-keys/batch-delete', { ids: [two.id, three.id] });
+    expect(batch.statusCode, batch.body).toBeLessThan(300);
+    expect((await list('action=api-key.revoke')).items.map((e) => e.targetName)).toEqual([
+      `天气小程序（${one.prefix}）`,
+    ]);
+    // A batch names each key (in the order the rows were locked).
+    const batchNames = (await list('action=api-key.batch-revoke')).items[0].targetName.split('、');
+    expect(batchNames.sort()).toEqual([`官网（${two.prefix}）`, `旧版（${three.prefix}）`].sort());
+    expect((await list('action=api-key.create')).items[0].targetName).toBe(`旧版（${three.prefix}）`);
+  });
+
   it('a grant change names its menus, also in rows written before grants recorded them', async () => {
     const grants = (await list('action=role.set-grants')).items[0].detail;
     expect(grants.to).toEqual([{ menu: 'system:audit', name: '审计日志', bits: 1 }]);

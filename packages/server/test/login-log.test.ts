@@ -127,7 +127,7 @@ describeEachDb('login log', (dialect) => {
     const rows = (await rowsOf(username)).filter((r) => r.event !== 'login');
     expect(rows.map((r) => [r.event, r.result, r.reason, r.actorUsername])).toEqual([
       ['logout', 'success', '', username],
-      ['session-ended', 'success', 'SESSION_ENDED', ADMIN.username],
+      ['forced-logout', 'success', 'SESSION_REVOKED', ADMIN.username],
       ['forced-logout', 'success', 'FORCED_LOGOUT', ADMIN.username],
       ['refresh-reused', 'failure', 'REFRESH_REUSED', ''],
     ]);

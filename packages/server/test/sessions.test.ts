@@ -181,7 +181,7 @@ describeEachDb('sessions', (dialect) => {
     expect(bad.json().message).toMatch(/clientKind/);
   });
 
-  it('an operator ends one session, or several at once; each answers SESSION_ENDED and is audited', async () => {
+  it('an operator ends one session, or several at once; each device is told 此设备已被管理员下线, and it is audited', async () => {
     const { username, id } = await freshUser();
     const s1 = await signInFrom(t.app, username, CHROME_WINDOWS, 'web');
     const s2 = await signInFrom(t.app, username, SAFARI_IPHONE, 'mobile');
@@ -191,12 +191,12 @@ describeEachDb('sessions', (dialect) => {
       .data.items.map((s: { id: string; clientKind: string }) => [s.clientKind, s.id]);
     const byKind = Object.fromEntries(ids);
     expect((await admin('DELETE', `/api/sessions/${byKind.web}`)).statusCode).toBe(204);
-    expectUnauthorized(await me(t.app, s1.accessToken), /会话已结束/, 'SESSION_ENDED');
+    expectUnauthorized(await me(t.app, s1.accessToken), /^此设备已被管理员下线，请重新登录/, 'SESSION_REVOKED');
     expect((await me(t.app, s2.accessToken)).statusCode).toBe(200);
     const batch = await admin('POST', '/api/sessions/batch-delete', { ids: [byKind.mobile, byKind.cli, byKind.web] });
     expect(batch.json()).toEqual({ data: { deleted: 2 } });
-    expectUnauthorized(await me(t.app, s2.accessToken), /会话已结束/, 'SESSION_ENDED');
-    expectUnauthorized(await refresh(t.app, s3.refreshToken), /revoked/, 'SESSION_ENDED');
+    expectUnauthorized(await me(t.app, s2.accessToken), /^此设备已被管理员下线/, 'SESSION_REVOKED');
+    expectUnauthorized(await refresh(t.app, s3.refreshToken), /^此设备已被管理员下线.*revoked/, 'SESSION_REVOKED');
     expect((await admin('DELETE', `/api/sessions/${byKind.web}`)).statusCode).toBe(404);
     const audit = (await admin('GET', '/api/audit-logs?keyword=session'))
       .json()
@@ -251,7 +251,7 @@ describeEachDb('sessions', (dialect) => {
     expect(forced.json().message).toBe(reason.replace('结束该用户的会话', '强制该用户下线'));
     expect((await me(t.app, boss.accessToken)).statusCode).toBe(200);
     expect((await op.call('DELETE', `/api/sessions/${memberSession.id}`)).statusCode).toBe(204);
-    expectUnauthorized(await me(t.app, member.accessToken), /会话已结束/, 'SESSION_ENDED');
+    expectUnauthorized(await me(t.app, member.accessToken), /此设备已被管理员下线/, 'SESSION_REVOKED');
   });
 
   it('the operator routes need the system:session grant', async () => {

@@ -122,6 +122,28 @@ describeEachDb('TOTP two-step sign-in', (dialect) => {
     expect((await loginTotp(await token(), u.recoveryCodes[4].replace('-', ''))).statusCode).toBe(200);
   });
 
+  it('a recovery-code sign-in tells how many codes are left and is marked in the login log; a TOTP one is not', async () => {
+    const u = await enrolled();
+    nextStep();
+    const token = async () => (await signIn(u.username)).json().data.mfaToken as string;
+    const first = await loginTotp(await token(), u.recoveryCodes[0]);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().data.recoveryCodesLeft).toBe(9);
+    expect((await loginTotp(await token(), u.recoveryCodes[1])).json().data.recoveryCodesLeft).toBe(8);
+    const withCode = await loginTotp(await token(), totpCode(u.secret, clock));
+    expect(withCode.statusCode, withCode.body).toBe(200);
+    expect(withCode.json().data).not.toHaveProperty('recoveryCodesLeft');
+    const log = await t.db.kysely
+      .selectFrom('login_logs')
+      .select(['reason'])
+      .where('user_id', '=', u.id)
+      .where('result', '=', 'success')
+      .execute();
+    // Enrolling (password only) and the TOTP code: no mark; the two recovery codes: marked (the frozen clock gives
+    // the rows one time, so they are compared as a set).
+    expect(log.map((r) => r.reason).sort()).toEqual(['', '', 'RECOVERY_CODE', 'RECOVERY_CODE']);
+  });
+
   it('the sign-in throttle counts wrong codes', async () => {
     const u = await enrolled();
     const mfaToken = (await signIn(u.username)).json().data.mfaToken;

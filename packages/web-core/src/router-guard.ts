@@ -88,12 +88,14 @@ export function guardRouter(router: Router, o: GuardOptions) {
   });
 
   session.subscribe(() => {
+    // Signed in: why the previous session ended no longer applies. Cleared at once, even while a navigation is under
+    // way, so an old 「已退出登录」 never greets the user at the end of the next session.
+    if (session.user) signedOutNotice.value = '';
     if (pending) return;
     const route = router.currentRoute.value;
     // Signed in (here or in another tab) while this tab shows the sign-in page: go on to where the user was headed.
     if (route.name === o.names.login) {
       if (!session.user) return;
-      signedOutNotice.value = '';
       const to = route.query.redirect;
       void router.replace(typeof to === 'string' && to.startsWith('/') ? to : '/');
       return;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nextTick } from 'vue';
 import { ApiError, MfaRequiredError, type Me } from '@tianji/client';
-import { codeDigits, recoveryCodeOf, signIn, signInFailure, useSecondStep } from './sign-in';
+import { codeDigits, recoveryCodeOf, signIn, signInFailure, useSecondStep, useSignInFlow } from './sign-in';
 
 const user = { id: 'u1', username: 'a' } as unknown as Me;
 const never = async (): Promise<Me> => {
@@ -124,5 +124,58 @@ describe('the second step’s code field', () => {
   it('says a throttle’s wait in minutes', () => {
     const e = new ApiError(429, 'TOO_MANY_REQUESTS', '登录失败次数过多，请在 2 分钟后重试 (retry after 90 s)');
     expect(signInFailure(e, 'code').text).toBe('尝试次数过多，请 2 分钟后再试');
+  });
+});
+
+describe('signed in with a recovery code', () => {
+  /** A session whose second step answers as the server does for a recovery code (left) or a TOTP code (null). */
+  function flowAfter(left: number | null, lang: 'zh' | 'en' = 'zh') {
+    const told: string[] = [];
+    const session = {
+      recoveryCodesLeft: null as number | null,
+      login: async (): Promise<Me> => {
+        throw new MfaRequiredError('mfa-1');
+      },
+      loginTotp: async () => {
+        session.recoveryCodesLeft = left;
+        return user;
+      },
+    };
+    const flow = useSignInFlow({ session, lang: () => lang, failed: () => {}, told: (text) => told.push(text) });
+    return { flow, told };
+  }
+
+  it('tells the user how many recovery codes are left, and urges new ones when few or none remain', async () => {
+    for (const [left, said] of [
+      [7, '已使用恢复码登录，还剩 7 个恢复码'],
+      [2, '已使用恢复码登录，还剩 2 个恢复码，请尽快在个人资料中重新生成恢复码'],
+      [
+        0,
+        '已使用恢复码登录，恢复码已全部用完：请立即在个人资料中重新生成恢复码，否则丢失验证器后只能由管理员重置两步验证',
+      ],
+    ] as const) {
+      const { flow, told } = flowAfter(left);
+      await flow.submit('a', 'p');
+      flow.toggleMode();
+      flow.step.input('abcde12345');
+      await flow.step.submit();
+      expect(told).toEqual([said]);
+    }
+    const { flow, told } = flowAfter(9, 'en');
+    await flow.submit('a', 'p');
+    flow.toggleMode();
+    flow.step.input('abcde12345');
+    await flow.step.submit();
+    expect(told).toEqual(['Signed in with a recovery code. 9 left.']);
+  });
+
+  it('says nothing after a sign-in with the authenticator’s code', async () => {
+    const { flow, told } = flowAfter(null);
+    await flow.submit('a', 'p');
+    flow.step.input('123456');
+    await nextTick();
+    await flow.step.submit();
+    expect(flow.step.state.done).toBe(true);
+    expect(told).toEqual([]);
   });
 });

@@ -12,6 +12,8 @@ export type SignInStep = { kind: 'done'; user: Me } | { kind: 'totp'; mfaToken: 
 export interface LoginCapable {
   login(username: string, password: string): Promise<Me>;
   loginTotp(mfaToken: string, code: string): Promise<Me>;
+  /** After a sign-in with a recovery code: the unused codes left (null otherwise). */
+  readonly recoveryCodesLeft?: number | null;
 }
 
 /** The password step: done, or the account has two-step sign-in and the code comes next. */
@@ -40,6 +42,10 @@ const SIGN_IN_TEXTS = {
     recoveryHint: '请输入一个未使用过的恢复码，每个恢复码只能使用一次',
     useRecovery: '使用恢复码',
     useCode: '使用验证码',
+    codesLeft: (n: number) =>
+      n === 0
+        ? '已使用恢复码登录，恢复码已全部用完：请立即在个人资料中重新生成恢复码，否则丢失验证器后只能由管理员重置两步验证'
+        : `已使用恢复码登录，还剩 ${n} 个恢复码${n <= 3 ? '，请尽快在个人资料中重新生成恢复码' : ''}`,
   },
   en: {
     unreachable: 'Cannot reach the server. Please try again later.',
@@ -53,6 +59,10 @@ const SIGN_IN_TEXTS = {
     recoveryHint: 'Enter a recovery code you have not used yet; each works once',
     useRecovery: 'Use a recovery code',
     useCode: 'Use the authenticator code',
+    codesLeft: (n: number) =>
+      n === 0
+        ? 'Signed in with a recovery code. None are left: generate new ones in your profile now, or only an administrator can reset your two-step sign-in if you lose your authenticator.'
+        : `Signed in with a recovery code. ${n} left${n <= 3 ? ': generate new ones in your profile soon' : ''}.`,
   },
 };
 export const signInTexts = (lang: Lang = 'zh') => SIGN_IN_TEXTS[lang];
@@ -178,6 +188,8 @@ export interface SignInFlowOptions {
   lang?: () => Lang;
   /** Shows a failed password step (the app's toast); `e` is the server's refusal or a network error. */
   failed: (e: unknown) => void;
+  /** Shows, once signed in, what the user should know of it: the recovery codes left after using one. */
+  told?: (text: string) => void;
 }
 
 /**
@@ -194,7 +206,11 @@ export function useSignInFlow(o: SignInFlowOptions) {
   const focusCode = () => void nextTick().then(() => codeField.value?.focus());
 
   const step = useSecondStep({
-    verify: (code) => o.session.loginTotp(state.mfaToken, code),
+    verify: async (code) => {
+      await o.session.loginTotp(state.mfaToken, code);
+      const left = o.session.recoveryCodesLeft;
+      if (left != null) o.told?.(SIGN_IN_TEXTS[o.lang?.() ?? 'zh'].codesLeft(left));
+    },
     restart: (text) => {
       back();
       state.restarted = text;

@@ -48,6 +48,15 @@ describe('signedOutText', () => {
     expect(signedOutText('session-ended', detail, 'en')?.text).toBe('An administrator signed you out.');
     expect(signedOutText('no-session', undefined)).toBeUndefined();
   });
+
+  it('an operator ending this one device says so, not the generic sentence (generated from the server)', () => {
+    const detail = { code: 'SESSION_REVOKED', message: '此设备已被管理员下线，请重新登录' };
+    expect(signedOutText('session-ended', detail)?.text).toBe('此设备已被管理员下线，请重新登录');
+    expect(signedOutText('session-ended', detail, 'en')?.text).toBe(
+      'An administrator signed this device out. Please sign in again.',
+    );
+    expect(TEXTS.zh.errors.SESSION_REVOKED).toBe(detail.message);
+  });
 });
 
 describe('isUnreachable', () => {

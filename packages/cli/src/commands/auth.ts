@@ -55,7 +55,7 @@ export function register(program: Command): void {
       async (opts: { server?: string; username?: string; passwordStdin?: boolean; totp?: string }, cmd: Command) => {
         const g = cmd.optsWithGlobals<GlobalOptions>();
         const server = opts.server === undefined ? undefined : parseServer(opts.server);
-        const ctx = openContext(g, server);
+        const ctx = openContext(g, server, { create: true });
         try {
           const username =
             opts.username ??
@@ -95,6 +95,7 @@ export function register(program: Command): void {
           file.current ??= ctx.profile;
           writeProfiles(file);
           const notice = ctx.session.securityNotice;
+          const codesLeft = ctx.session.recoveryCodesLeft;
           emit(
             {
               json: {
@@ -102,6 +103,7 @@ export function register(program: Command): void {
                 mustChangePassword: me.mustChangePassword,
                 totpSetupRequired: me.totpRequired && !me.totpEnabled,
                 ...(notice ? { securityNotice: notice } : {}),
+                ...(codesLeft !== null ? { recoveryCodesLeft: codesLeft } : {}),
               },
               text: `已登录：${me.username} @ ${ctx.settings.server}（配置 ${ctx.profile}）`,
             },
@@ -113,6 +115,12 @@ export function register(program: Command): void {
               `安全提醒：${notice}\n` +
                 '查看登录设备：tianji sessions list；结束可疑的登录：tianji sessions end <ID>\n' +
                 '(Security notice: review your sessions with `tianji sessions list`.)\n',
+            );
+          // Signed in with a recovery code: how many are left, and the command that makes new ones.
+          if (codesLeft !== null)
+            process.stderr.write(
+              `注意：已使用恢复码登录，还剩 ${codesLeft} 个恢复码；生成新的一组：tianji totp recovery-codes` +
+                `（signed in with a recovery code; ${codesLeft} left）\n`,
             );
           // Something the account must do before any other command: which command does it.
           const pending = ctx.session.pendingStep;

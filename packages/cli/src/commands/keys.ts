@@ -176,7 +176,7 @@ export async function findKey(ctx: Context, which: string): Promise<ApiKey> {
   const hits = page.items.filter((k) => (prefix ? k.prefix === prefix : k.name === which));
   if (hits.length === 1) return hits[0]!;
   if (hits.length === 0)
-    throw new CliError(EXIT.SERVER, `没有这个接口密钥：${which}（用 ID、名称或前缀 tj_xxxxxxxx）`, 'NOT_FOUND');
+    throw new CliError(EXIT.NOT_FOUND, `没有这个接口密钥：${which}（用 ID、名称或前缀 tj_xxxxxxxx）`, 'NOT_FOUND');
   throw usageError(`有 ${hits.length} 个接口密钥叫 ${which}：请用 ID 指明（tianji keys list 可查）`);
 }
 

@@ -16,7 +16,7 @@ function* walk<N extends { children?: N[] }>(nodes: N[], depth = 0): Generator<[
 export async function findMenu(ctx: Context, code: string): Promise<MenuTreeNode> {
   const tree = await unwrap(ctx.session.api.GET('/api/menus'));
   for (const [n] of walk(tree)) if (n.code === code || n.id === code) return n;
-  throw new CliError(EXIT.SERVER, `没有这个菜单：${code}（no such menu）`);
+  throw new CliError(EXIT.NOT_FOUND, `没有这个菜单：${code}（no such menu）`);
 }
 
 export function register(program: Command): void {

@@ -13,7 +13,7 @@ export async function resolveRoles(ctx: Context, codes: string[]) {
   const page = await unwrap(ctx.session.api.GET('/api/roles', { params: { query: { page: 1, pageSize: 100 } } }));
   const found = codes.map((c) => page.items.find((r) => r.code === c || r.id === c));
   const missing = codes.filter((_c, i) => !found[i]);
-  if (missing.length) throw new CliError(EXIT.SERVER, `没有这些角色：${missing.join(', ')}（no such role）`);
+  if (missing.length) throw new CliError(EXIT.NOT_FOUND, `没有这些角色：${missing.join(', ')}（no such role）`);
   return found.map((r) => r!);
 }
 

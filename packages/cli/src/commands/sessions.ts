@@ -89,7 +89,7 @@ export function register(program: Command): void {
           // Without --all only one's own sessions are looked at: another user's is "not found" there.
           if (!opts.all && e instanceof ApiError && e.status === 404)
             throw new CliError(
-              EXIT.SERVER,
+              EXIT.NOT_FOUND,
               `你没有 ID 为 ${id} 的会话。要结束其他用户的会话，请加 --all（需要在线会话的删除权限）` +
                 `（no session of yours has this id; add --all to end another user's session）`,
               'NOT_FOUND',

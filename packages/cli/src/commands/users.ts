@@ -22,7 +22,7 @@ export async function findUser(ctx: Context, idOrName: string): Promise<User> {
     ctx.session.api.GET('/api/users', { params: { query: { keyword: idOrName, page: 1, pageSize: 100 } } }),
   );
   const hit = page.items.find((u) => u.username === idOrName);
-  if (!hit) throw new CliError(EXIT.SERVER, `没有这个用户：${idOrName}（no such user）`);
+  if (!hit) throw new CliError(EXIT.NOT_FOUND, `没有这个用户：${idOrName}（no such user）`);
   return hit;
 }
 

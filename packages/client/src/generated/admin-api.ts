@@ -4044,6 +4044,8 @@ export interface paths {
                                 mfaToken?: string;
                                 /** @description The password was generated or set by an operator: until PUT /api/auth/password, other admin routes answer 403 PASSWORD_CHANGE_REQUIRED */
                                 mustChangePassword?: boolean;
+                                /** @description Present after a sign-in with a recovery code: how many unused recovery codes the account has left (show it; at 0 only new codes or an operator’s reset help) */
+                                recoveryCodesLeft?: number;
                                 refreshToken?: string;
                                 /** @description Present after wrong second-step codes since the last sign-in (someone may hold the password): show it to the user */
                                 securityNotice?: string;
@@ -4116,6 +4118,8 @@ export interface paths {
                                 accessToken: string;
                                 /** @description The password was generated or set by an operator: until PUT /api/auth/password, other admin routes answer 403 PASSWORD_CHANGE_REQUIRED */
                                 mustChangePassword: boolean;
+                                /** @description Present after a sign-in with a recovery code: how many unused recovery codes the account has left (show it; at 0 only new codes or an operator’s reset help) */
+                                recoveryCodesLeft?: number;
                                 refreshToken: string;
                                 /** @description Present after wrong second-step codes since the last sign-in (someone may hold the password): show it to the user */
                                 securityNotice?: string;
@@ -5028,7 +5032,7 @@ export interface paths {
                                          */
                                         zh: string;
                                     };
-                                    /** @description Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, WRONG_TOTP, TOTP_LOCKED (the account’s second step locked after wrong codes), THROTTLED, ACCOUNT_CHANGED (the account changed while the sign-in was checked) for a failed sign-in; the code a session ended with (SESSION_ENDED, FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise */
+                                    /** @description Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, WRONG_TOTP, TOTP_LOCKED (the account’s second step locked after wrong codes), THROTTLED, ACCOUNT_CHANGED (the account changed while the sign-in was checked) for a failed sign-in; RECOVERY_CODE for a sign-in whose second step was a recovery code; the code a session ended with (SESSION_ENDED, SESSION_REVOKED (an operator ended that one session), FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise */
                                     reason: string;
                                     /** @description success or failure */
                                     result: "success" | "failure";
@@ -6053,7 +6057,7 @@ export interface paths {
         post?: never;
         /**
          * 结束会话 End a session
-         * @description Its tokens answer 401 SESSION_ENDED from their next use. Only the sessions of users whose permissions you hold (never a super administrator’s, unless you are one): otherwise 403 PRIVILEGE_ESCALATION.
+         * @description Its tokens answer 401 SESSION_REVOKED (此设备已被管理员下线) from their next use. Only the sessions of users whose permissions you hold (never a super administrator’s, unless you are one): otherwise 403 PRIVILEGE_ESCALATION.
          */
         delete: {
             parameters: {
@@ -6092,7 +6096,7 @@ export interface paths {
         put?: never;
         /**
          * 批量结束会话 End several sessions
-         * @description All or nothing: if one of them belongs to a user whose permissions you do not hold (a super administrator, when you are not one), none ends (403 PRIVILEGE_ESCALATION). Unknown or ended ids are ignored.
+         * @description Each ended session’s tokens answer 401 SESSION_REVOKED from their next use. All or nothing: if one of them belongs to a user whose permissions you do not hold (a super administrator, when you are not one), none ends (403 PRIVILEGE_ESCALATION). Unknown or ended ids are ignored.
          */
         post: {
             parameters: {
@@ -8294,6 +8298,10 @@ export const ERROR_MESSAGES = {
     "zh": "会话已结束（已在别处退出或被管理员下线），请重新登录",
     "en": "This session was ended (signed out elsewhere or by an administrator)."
   },
+  "SESSION_REVOKED": {
+    "zh": "此设备已被管理员下线，请重新登录",
+    "en": "An administrator signed this device out. Please sign in again."
+  },
   "FORCED_LOGOUT": {
     "zh": "你已被管理员强制下线，请重新登录",
     "en": "An administrator signed you out."
@@ -8662,6 +8670,10 @@ export const LOGIN_REASON_NAMES = {
     "zh": "两步验证码错误",
     "en": "Wrong two-step code"
   },
+  "RECOVERY_CODE": {
+    "zh": "使用恢复码",
+    "en": "With a recovery code"
+  },
   "ACCOUNT_DISABLED": {
     "zh": "账号已停用",
     "en": "Account disabled"
@@ -8689,6 +8701,10 @@ export const LOGIN_REASON_NAMES = {
   "SESSION_ENDED": {
     "zh": "会话被结束",
     "en": "Session ended"
+  },
+  "SESSION_REVOKED": {
+    "zh": "此设备被管理员下线",
+    "en": "Device signed out by an administrator"
   },
   "FORCED_LOGOUT": {
     "zh": "被强制下线",

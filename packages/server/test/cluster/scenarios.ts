@@ -94,7 +94,7 @@ function nextSessionEnded(
 
 export const SCENARIOS: Scenario[] = [
   {
-    name: 'session ended on C: 401 SESSION_ENDED on A and B; the other session lives',
+    name: 'session ended on C: 401 SESSION_REVOKED on A and B; the other session lives',
     async run(c, t) {
       const admin = await signIn(t, at(c, 0));
       const u = await createUser(c, t, admin.accessToken);
@@ -108,8 +108,8 @@ export const SCENARIOS: Scenario[] = [
       const id = await sessionIdOf(t, at(c, 1), token);
       const end = await t.call(at(c, 2), 'DELETE', `/api/sessions/${id}`, { token: admin.accessToken });
       t.expect(end.status >= 200 && end.status < 300, `end on C: ${end.status}`);
-      expectReason(t, await t.call(at(c, 0), 'GET', '/api/auth/me', { token }), 'SESSION_ENDED', 'access token on A');
-      expectReason(t, await t.call(at(c, 1), 'GET', '/api/auth/me', { token }), 'SESSION_ENDED', 'access token on B');
+      expectReason(t, await t.call(at(c, 0), 'GET', '/api/auth/me', { token }), 'SESSION_REVOKED', 'access token on A');
+      expectReason(t, await t.call(at(c, 1), 'GET', '/api/auth/me', { token }), 'SESSION_REVOKED', 'access token on B');
       expect401(
         t,
         await t.call(at(c, 0), 'POST', '/api/auth/refresh', {

@@ -8,9 +8,20 @@ const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string' && s !== '') : [];
 const joined = (names: string[]) => [...new Set(names)].join('、');
 
-/** The name the row recorded for its target when it was written: a username, a name, a code, or those of a batch. */
+/** An API key as a person recognises it: its name and the prefix of its secret, 「天气小程序（tj_ab12cd34）」. */
+const keyName = (k: unknown): string =>
+  isObject(k) && typeof k.name === 'string' && typeof k.prefix === 'string' && k.prefix
+    ? `${k.name}（${k.prefix}）`
+    : '';
+
+/**
+ * The name the row recorded for its target when it was written: a username, a name, a code, or those of a batch;
+ * an API key's name with its prefix (two keys may share a name, never a prefix).
+ */
 function recordedName(detail: unknown): string {
   if (!isObject(detail)) return '';
+  if (Array.isArray(detail.keys)) return joined(detail.keys.map(keyName).filter(Boolean));
+  if (keyName(detail)) return keyName(detail);
   for (const key of ['username', 'name', 'code'])
     if (typeof detail[key] === 'string' && detail[key]) return detail[key] as string;
   // Sessions ended by an operator: whose they were.

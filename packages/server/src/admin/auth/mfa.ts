@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { conflict, validation } from '../../errors.js';
 import { renderQrCode } from '../../engines/qr/qr-code.js';
 import { CredentialError, verifyPassword } from './service.js';
-import { looksLikeRecoveryCode, newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpStep, totpUri } from './totp.js';
+import { isRecoveryCodeInput, newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpStep, totpUri } from './totp.js';
 
 export interface TotpSetup {
   secret: string;
@@ -117,10 +117,21 @@ export class MfaService {
       );
   }
 
+  /** How many of the user's recovery codes are still unused (told after a sign-in that used one). */
+  async recoveryCodesLeft(userId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('mfa_recovery_codes')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('user_id', '=', userId)
+      .where('used_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** Whether `code` (6 digits or a recovery code) is good for the user now; each step and recovery code works once. */
   async verify(userId: string, code: string): Promise<boolean> {
     const typed = code.trim();
-    if (looksLikeRecoveryCode(typed) && !/^\d{6}$/.test(typed)) {
+    if (isRecoveryCodeInput(typed)) {
       const res = await this.db
         .updateTable('mfa_recovery_codes')
         .set({ used_at: new Date(this.now()).toISOString() })

@@ -6,6 +6,7 @@ import { normalizeMask } from '../permissions/mask.js';
 import { PERMISSION_POINTS } from '../permissions/points.js';
 import { loadUserAccess, visibleMenuTree, type Grants, type MenuNode } from './access.js';
 import { MfaService, wrongCode } from './mfa.js';
+import { isRecoveryCodeInput } from './totp.js';
 import {
   publicUser,
   type AuthService,
@@ -183,8 +184,19 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
           isCredentialFailure,
         );
         const missed = await app.loginLog.secondStepFailuresSinceLastSignIn(access.id);
-        await app.loginLog.record([{ ...attempt, result: 'success', reason: '', sessionId }]);
-        return { data: missed > 0 ? { ...result, securityNotice: secondStepNotice(missed) } : result };
+        // A recovery code is the fallback for a lost authenticator: the log says it was used, and the user is told how
+        // many are left.
+        const viaRecovery = isRecoveryCodeInput(code);
+        await app.loginLog.record([
+          { ...attempt, result: 'success', reason: viaRecovery ? 'RECOVERY_CODE' : '', sessionId },
+        ]);
+        return {
+          data: {
+            ...result,
+            ...(missed > 0 && { securityNotice: secondStepNotice(missed) }),
+            ...(viaRecovery && { recoveryCodesLeft: await mfa.recoveryCodesLeft(access.id) }),
+          },
+        };
       } catch (e) {
         if (await worthLogging(e))
           await app.loginLog.record([{ ...attempt, result: 'failure', reason: failureReason(e), sessionId: null }]);

@@ -45,6 +45,13 @@ export const LoginResultSchema = Type.Object({
         'Present after wrong second-step codes since the last sign-in (someone may hold the password): show it to the user',
     }),
   ),
+  recoveryCodesLeft: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description:
+        'Present after a sign-in with a recovery code: how many unused recovery codes the account has left (show it; at 0 only new codes or an operator’s reset help)',
+    }),
+  ),
 });
 
 /** The login answer for an account with TOTP: send the code with the token to POST /api/auth/login/totp. */

@@ -45,3 +45,6 @@ export const recoveryCodeHash = (code: string) => sha256(code.replace(/[\s-]/g, 
 
 /** A recovery code as typed (not a 6-digit TOTP code). */
 export const looksLikeRecoveryCode = (code: string) => /^[0-9a-z]{10}$/i.test(code.replace(/[\s-]/g, ''));
+
+/** Whether a typed second-step code is taken as a recovery code (six digits are always a TOTP code). */
+export const isRecoveryCodeInput = (code: string) => looksLikeRecoveryCode(code.trim()) && !/^\d{6}$/.test(code.trim());

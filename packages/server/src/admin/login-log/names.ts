@@ -17,12 +17,13 @@ export const LOGIN_RESULT_NAMES = {
 
 /**
  * Each reason a login-log row can carry: why a sign-in failed (the credential failures of admin/auth/service.ts and
- * THROTTLED), or the code a session ended with (the sign-out codes of errors.ts, and LOGOUT).
+ * THROTTLED), how a successful one was made when it is worth noting (RECOVERY_CODE), or the code a session ended with (the sign-out codes of errors.ts, and LOGOUT).
  */
 export const LOGIN_REASON_NAMES = {
   UNKNOWN_USER: { zh: '用户不存在', en: 'Unknown user' },
   WRONG_PASSWORD: { zh: '密码错误', en: 'Wrong password' },
   WRONG_TOTP: { zh: '两步验证码错误', en: 'Wrong two-step code' },
+  RECOVERY_CODE: { zh: '使用恢复码', en: 'With a recovery code' },
   ACCOUNT_DISABLED: { zh: '账号已停用', en: 'Account disabled' },
   ACCOUNT_CHANGED: { zh: '登录期间账号安全设置已变化', en: 'Account changed during sign-in' },
   TOTP_LOCKED: { zh: '两步验证码错误过多，已暂时锁定', en: 'Two-step sign-in locked after wrong codes' },
@@ -30,6 +31,7 @@ export const LOGIN_REASON_NAMES = {
   ERROR: { zh: '服务器出错', en: 'Server error' },
   TOKEN_EXPIRED: { zh: '登录已过期', en: 'Sign-in expired' },
   SESSION_ENDED: { zh: '会话被结束', en: 'Session ended' },
+  SESSION_REVOKED: { zh: '此设备被管理员下线', en: 'Device signed out by an administrator' },
   FORCED_LOGOUT: { zh: '被强制下线', en: 'Forced out' },
   PASSWORD_CHANGED: { zh: '密码已修改', en: 'Password changed' },
   REFRESH_REUSED: { zh: '刷新令牌被重复使用', en: 'Refresh token reused' },

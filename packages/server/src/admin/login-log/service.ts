@@ -15,6 +15,7 @@ const ENDED_AS: Record<EndReason, { event: LoginEvent; result: LoginResult }> = 
   FORCED_LOGOUT: { event: 'forced-logout', result: 'success' },
   REFRESH_REUSED: { event: 'refresh-reused', result: 'failure' },
   SESSION_ENDED: { event: 'session-ended', result: 'success' },
+  SESSION_REVOKED: { event: 'forced-logout', result: 'success' },
   PASSWORD_CHANGED: { event: 'session-ended', result: 'success' },
   ACCOUNT_DISABLED: { event: 'session-ended', result: 'success' },
   TOKEN_EXPIRED: { event: 'session-ended', result: 'success' },

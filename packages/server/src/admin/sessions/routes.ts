@@ -23,7 +23,7 @@ declare module 'fastify' {
 
 /**
  * Operators (menu system:session 在线会话): /api/sessions and /api/users/{id}/force-logout. Ending a session stops its
- * access token at the next request (401 SESSION_ENDED) and its refresh token at once.
+ * access token at the next request (401 SESSION_REVOKED: 「此设备已被管理员下线」) and its refresh token at once.
  */
 export default async function sessionRoutes(parent: FastifyInstance) {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
@@ -57,7 +57,7 @@ export default async function sessionRoutes(parent: FastifyInstance) {
         tags,
         summary: '结束会话 End a session',
         description:
-          'Its tokens answer 401 SESSION_ENDED from their next use. Only the sessions of users whose permissions you hold (never a super administrator’s, unless you are one): otherwise 403 PRIVILEGE_ESCALATION.',
+          'Its tokens answer 401 SESSION_REVOKED (此设备已被管理员下线) from their next use. Only the sessions of users whose permissions you hold (never a super administrator’s, unless you are one): otherwise 403 PRIVILEGE_ESCALATION.',
         params: IdParams,
         response: { 204: NoContent },
       },
@@ -76,7 +76,7 @@ export default async function sessionRoutes(parent: FastifyInstance) {
         tags,
         summary: '批量结束会话 End several sessions',
         description:
-          'All or nothing: if one of them belongs to a user whose permissions you do not hold (a super administrator, when you are not one), none ends (403 PRIVILEGE_ESCALATION). Unknown or ended ids are ignored.',
+          'Each ended session’s tokens answer 401 SESSION_REVOKED from their next use. All or nothing: if one of them belongs to a user whose permissions you do not hold (a super administrator, when you are not one), none ends (403 PRIVILEGE_ESCALATION). Unknown or ended ids are ignored.',
         body: IdsBody,
         response: { 200: DeletedSchema },
       },

@@ -92,7 +92,8 @@ export class SessionsService {
         owners.map((o) => o.userId),
         '结束该用户的会话',
       );
-      const done = await this.auth.endSessions({ ids: owners.map((o) => o.id) }, 'SESSION_ENDED', actor.id, trx);
+      // SESSION_REVOKED, not SESSION_ENDED: the device is told an operator ended it, not that it signed out elsewhere.
+      const done = await this.auth.endSessions({ ids: owners.map((o) => o.id) }, 'SESSION_REVOKED', actor.id, trx);
       if (done.length > 0) {
         const detail = { sessions: owners.map((o) => ({ id: o.id, userId: o.userId, username: o.username })) };
         await actor.audit(action, 'session', action === 'session.delete' ? owners[0].id : null, detail, trx);
