@@ -134,6 +134,23 @@ describe.skipIf(!hasChromium)('list tables: toolbar, exports, forms', { timeout:
       await page.context().close();
     });
 
+    if (vp.name !== 'desktop')
+      it(`at ${vp.width}×${vp.height}: each online session shows its device and address without scrolling`, async () => {
+        const page = await open();
+        await clickMenu(page, 'system', 'system:session');
+        const first = page.locator('[data-page="sessions"] .el-table__row').first();
+        await first.waitFor();
+        for (const col of ['device-narrow', 'place-narrow']) {
+          const cell = first.locator(`[data-col="${col}"]`);
+          const box = (await cell.boundingBox())!;
+          expect(box.x + box.width, col).toBeLessThanOrEqual(vp.width);
+        }
+        expect(await first.locator('[data-col="place-narrow"]').textContent()).toMatch(/ · 127\.0\.0\.1$/);
+        expect(await first.locator('[data-col="device-narrow"]').textContent()).toMatch(/^\S.* · \S+$/);
+        await suite.shot(page, `admin-sessions-rows-${vp.name}`);
+        await page.context().close();
+      });
+
     if (vp.name === 'desktop')
       it('at 1440×900: the online sessions show 最近活动 in the window, without sideways scrolling', async () => {
         const page = await open();
