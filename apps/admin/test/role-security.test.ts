@@ -104,6 +104,9 @@ describe.skipIf(!hasChromium)('roles and account security in the admin app', { t
         expect(await caption('system:user:RESET_PASSWORD').textContent()).toBe('重置用户密码、重置两步验证');
         expect(await caption('monitor:api-key:RESET').textContent()).toBe('轮换接口密钥');
         expect(await caption('system:user:EDIT').count()).toBe(0);
+        // A box offered is a box only: not also the 「—」 of a point the menu lacks.
+        for (const grant of ['system:user:RESET', 'system:user:EDIT'])
+          expect(await editor.locator(`[data-grant-none="${grant}"]`).count(), grant).toBe(0);
         expect(await editor.locator('[data-grant="system:user:RESET"]').getAttribute('title')).toBe('允许：解锁用户');
         // The point names in Chinese head the columns.
         for (const label of ['查询', '新增下级', '重置', '重置密码', '导出'])
