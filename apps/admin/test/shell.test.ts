@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hasChromium } from '../../../test/chromium.js';
-import { useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
+import { settled, useBrowserSuite } from '../../../packages/server/test/browser-suite.js';
 import { adminCall, createUser, PASSWORD } from '../../../packages/server/test/admin-fixtures.js';
 import { ADMIN } from '../../../packages/server/test/helpers.js';
 import { clickMenu, ROOT, signInAdmin, VIEWPORTS } from './browser.js';
@@ -47,14 +47,6 @@ async function tabCommand(page: Page, name: string, command: string) {
   await page.locator(`[data-testid="tab-menu"] [data-command="${command}"]`).click();
   await page.locator('[data-testid="tab-menu"]').waitFor({ state: 'detached' });
 }
-
-/** Waits for the page's animations (an error fading in, a dialog opening) to end: the picture shows what stays. */
-const settled = (page: Page) =>
-  page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY),
-  );
 
 describe.skipIf(!hasChromium)('the desktop shell', { timeout: 120_000 }, () => {
   const suite = useBrowserSuite({ app: 'admin', shots: path.join(ROOT, 'docs/screenshots') });

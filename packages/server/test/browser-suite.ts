@@ -123,3 +123,11 @@ export function answeredWith(page: Page, status: number): string[] {
   });
   return paths;
 }
+
+/** Waits for the page's animations (an error fading in, a dialog opening) to end: a screenshot shows what stays. */
+export const settled = (page: Page) =>
+  page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY),
+  );

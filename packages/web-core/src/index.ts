@@ -14,7 +14,7 @@ export { TEXTS, namesIn, nameOf, pointNames, type Lang, type Texts } from './tex
 export { beijingTime } from '@tianji/client';
 export { theme, type ThemeChoice } from './theme';
 export { applyTabCommand, pageTabs, tabCommandsFor, type PageTab, type TabCommand } from './tabs';
-export { SCREEN_LOCK_KEY, screenLock } from './screen-lock';
+export { SCREEN_LOCK_KEY, screenLock, screenLockTexts } from './screen-lock';
 export * from './column-settings';
 export * from './schema-form';
 export { formProblems } from './form-check';

@@ -5,7 +5,7 @@ import { useFieldErrors } from './field-errors';
 import { SCREEN_LOCK_KEY, screenLock } from './screen-lock';
 
 /** The lock over a stand-in for the app session: POST /api/auth/reauth accepts only `right`, refusals go under the field. */
-function harness(storage = memoryStorage()) {
+function harness(storage = memoryStorage(), key?: string) {
   const sent: string[] = [];
   const user = ref<{ username: string } | null>({ username: 'alice' });
   const signedOut: Array<() => void> = [];
@@ -31,7 +31,7 @@ function harness(storage = memoryStorage()) {
     onSignedOut: (h: () => void) => void signedOut.push(h),
   };
   const form = useFieldErrors(() => ({ password: '密码' }));
-  const lock = screenLock(app as never, { storage, form });
+  const lock = screenLock(app as never, { storage, form, key });
   return {
     sent,
     user,
@@ -81,5 +81,16 @@ describe('the lock screen', () => {
     again.signOut();
     expect(again.lock.locked.value).toBe(false);
     expect(storage.getItem(SCREEN_LOCK_KEY)).toBeNull();
+  });
+
+  it('each app on the origin has its own lock: locking the desktop leaves the phone app open', () => {
+    const storage = memoryStorage();
+    harness(storage).lock.lock();
+    const phone = harness(storage, 'tianji.m.screenLock');
+    expect(phone.lock.locked.value).toBe(false);
+    phone.lock.lock();
+    expect(storage.getItem('tianji.m.screenLock')).toBe('alice');
+    phone.signOut();
+    expect(storage.getItem(SCREEN_LOCK_KEY)).toBe('alice');
   });
 });

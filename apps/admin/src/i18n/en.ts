@@ -1,4 +1,4 @@
-import { TEXTS } from '@tianji/web-core';
+import { screenLockTexts, TEXTS } from '@tianji/web-core';
 import type zh from './zh-CN';
 
 /** English. Menu names come from the server in Chinese; the built-in ones' English names are in the catalogue (menuName). */
@@ -400,11 +400,7 @@ const en: typeof zh = {
     pinned: 'Pinned',
   },
   shell: {
-    lock: 'Lock screen',
-    locked: 'Screen locked',
-    lockHint: 'Enter your password to unlock',
-    password: 'Password',
-    unlock: 'Unlock',
+    ...screenLockTexts('en'),
     fullscreen: 'Full screen',
     exitFullscreen: 'Exit full screen',
     search: 'Search menus',

@@ -1,4 +1,4 @@
-import { TEXTS } from '@tianji/web-core';
+import { screenLockTexts, TEXTS } from '@tianji/web-core';
 /** Chinese, the default language. The English file has the same keys (checked by i18n.test.ts). */
 export default {
   app: { title: '天机管理后台', short: '天机' },
@@ -398,11 +398,7 @@ export default {
   },
   /** The desktop shell's tools: the lock screen, full screen, the menu search (Ctrl K). */
   shell: {
-    lock: '锁屏',
-    locked: '屏幕已锁定',
-    lockHint: '输入登录密码解锁',
-    password: '登录密码',
-    unlock: '解锁',
+    ...screenLockTexts('zh'),
     fullscreen: '全屏',
     exitFullscreen: '退出全屏',
     search: '搜索菜单',
