@@ -119,6 +119,20 @@ describe.skipIf(!hasChromium)('list tables: toolbar, exports, forms', { timeout:
       ]);
       await suite.shot(page, `admin-form-errors-${vp.name}`);
       await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+
+      // The menus dialog, which keeps its own form, names both too.
+      await clickMenu(page, 'system', 'system:menu');
+      await page.locator('[data-page="menus"] [data-route="POST /api/menus"]').click();
+      const menu = page.locator('[data-dialog="menu-form"]');
+      await menu.locator('input[name="code"]').fill('9-bad');
+      await menu.locator('[data-testid="save-menu"]').click();
+      await menu.locator('.el-form-item__error').nth(1).waitFor();
+      const menuErrors = await menu.locator('.el-form-item__error').allInnerTexts();
+      expect(menuErrors[0]).toMatch(/^编码/);
+      expect(menuErrors[1]).toBe('请输入名称');
+      await page.keyboard.press('Escape');
+      await menu.waitFor({ state: 'hidden' });
 
       // The change-password dialog: every field's message in Chinese, none of Element Plus's English.
       await page.locator('[data-testid="user-menu"]').click();
