@@ -32,15 +32,23 @@ const verseAnswer = answersPerItem((v: Verse) => ({
 /** The characters a 飞花令 is classically played with: the keyword when the caller names neither keyword nor after. */
 const FEIHUA_KEYWORDS = ['花', '月', '春', '风', '雪', '山', '水', '云', '雨', '酒', '夜', '秋'] as const;
 
-/** Draws up to `count` distinct verses without copying the (possibly thousands of) matches: a partial shuffle of indices. */
+/**
+ * Draws up to `count` distinct verses without copying the (possibly thousands of) matches: a partial shuffle of indices.
+ * Distinct by text: the same verse stands in more than one poem (and twice in some), and a game that names it twice
+ * in one answer reads as a fault.
+ */
 function draw(verses: readonly Verse[], count: number, seed?: string): Verse[] {
   const rng = rngFor(seed);
   const swapped = new Map<number, number>();
   const out: Verse[] = [];
-  for (let i = 0; i < Math.min(count, verses.length); i++) {
+  const seen = new Set<string>();
+  for (let i = 0; i < verses.length && out.length < count; i++) {
     const j = i + rng.int(verses.length - i);
-    out.push(verses[swapped.get(j) ?? j]);
+    const verse = verses[swapped.get(j) ?? j];
     swapped.set(j, swapped.get(i) ?? i);
+    if (seen.has(verse.text)) continue;
+    seen.add(verse.text);
+    out.push(verse);
   }
   return out;
 }
