@@ -84,7 +84,12 @@ describe.skipIf(!hasChromium)('list tables: toolbar, exports, forms', { timeout:
       await clickMenu(page, 'system', 'system:login-log');
       await page.locator('[data-page="login-logs"] input[name="keyword"]').fill(username);
       await page.locator('[data-page="login-logs"] [data-action="SEARCH"]').click();
-      await page.locator('[data-page="login-logs"] .el-table__row', { hasText: '密码错误' }).waitFor();
+      // Until the search answers, the table still lists every sign-in (the other viewport's
+      // `wrong-…` user too): wait for the filtered table, one row, before exporting.
+      const shown = page.locator('[data-page="login-logs"] .el-table__row');
+      await expect.poll(() => shown.allInnerTexts(), { timeout: 15_000 }).toEqual([
+        expect.stringMatching(new RegExp(`${username}[\\s\\S]*密码错误`)),
+      ]);
 
       const [file] = await Promise.all([
         page.waitForEvent('download'),
