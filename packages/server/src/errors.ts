@@ -59,7 +59,8 @@ export const forbidden = () => new AppError('FORBIDDEN', FORBIDDEN_MESSAGE);
 /** What an account must do before anything else; a route allows it by listing the code in `config.whilePending`. */
 export const PENDING_MESSAGES = {
   PASSWORD_CHANGE_REQUIRED: '请先修改密码：当前密码由管理员设置或自动生成，修改后才能继续操作',
-  TOTP_SETUP_REQUIRED: '你所属的角色要求两步验证：请先在个人资料中启用 TOTP 两步验证，之后才能继续操作',
+  TOTP_SETUP_REQUIRED:
+    '你所属的角色要求两步验证：请先在个人资料中启用 TOTP 两步验证（或退出后使用通行密钥登录），之后才能继续操作',
 } as const;
 export type PendingCode = keyof typeof PENDING_MESSAGES;
 /** For `whilePending`: the routes an account needs to get out of either state (me, sessions, logout, password). */
@@ -103,6 +104,7 @@ const RECORD_NAMES = {
   'parent menu': '上级菜单',
   session: '会话',
   'api key': '接口密钥',
+  passkey: '通行密钥',
 } as const;
 export type RecordName = keyof typeof RECORD_NAMES;
 /** 404 for a record: a name from RECORD_NAMES, or `{zh, en}` for one named elsewhere (a content library's entry). */

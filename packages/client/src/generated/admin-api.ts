@@ -4239,9 +4239,11 @@ export interface paths {
                             } & {
                                 /** @description The password was generated or set by an operator: until PUT /api/auth/password, other admin routes answer 403 PASSWORD_CHANGE_REQUIRED */
                                 mustChangePassword: boolean;
+                                /** @description This session was opened with a passkey: it satisfies a role’s two-step requirement without TOTP */
+                                passkeyVerified: boolean;
                                 /** @description TOTP two-step sign-in is enabled */
                                 totpEnabled: boolean;
-                                /** @description A role requires TOTP; while it is not enabled, admin routes answer 403 TOTP_SETUP_REQUIRED */
+                                /** @description A role requires two-step sign-in; while TOTP is not enabled and this session was not opened with a passkey, admin routes answer 403 TOTP_SETUP_REQUIRED */
                                 totpRequired: boolean;
                             } & {
                                 menus: {
@@ -4272,6 +4274,402 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 我的通行密钥 One’s own passkeys */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                /** @description Last sign-in with it */
+                                lastUsedAt: string | null;
+                                name: string;
+                                /** @description Where it lives when the authenticator is well known (iCloud 钥匙串, Windows Hello…), else null */
+                                provider: string | null;
+                                /** @description Live sessions opened with it */
+                                sessions: number;
+                                /** @description Synced across devices by a password manager or platform account */
+                                synced: boolean;
+                                /** @description usb, nfc, ble, internal, hybrid */
+                                transports: string[];
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * 完成添加通行密钥 Finish adding a passkey
+         * @description With the authenticator’s answer to the options of POST /api/auth/passkeys/register/options. Only the public key and the signature counter are stored. 400 when the answer does not verify (wrong origin, challenge or RP ID; no user verification); 409 for a passkey already added or beyond 10.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The `ceremony` of the options answer, sent back unchanged (valid 5 minutes, once) */
+                        ceremony: string;
+                        credential: {
+                            authenticatorAttachment?: string;
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            id: string;
+                            rawId: string;
+                            response: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            type: "public-key";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description The owner's name for it, 1–32 characters */
+                        name?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                /** @description Last sign-in with it */
+                                lastUsedAt: string | null;
+                                name: string;
+                                /** @description Where it lives when the authenticator is well known (iCloud 钥匙串, Windows Hello…), else null */
+                                provider: string | null;
+                                /** @description Live sessions opened with it */
+                                sessions: number;
+                                /** @description Synced across devices by a password manager or platform account */
+                                synced: boolean;
+                                /** @description usb, nfc, ble, internal, hybrid */
+                                transports: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * 删除通行密钥 Remove a passkey
+         * @description With `endSessions=true`, every other session opened with this passkey ends too (SESSION_ENDED); this device stays signed in. Needs a proof of identity from the last 10 minutes (403 REAUTH_REQUIRED).
+         */
+        delete: {
+            parameters: {
+                query?: {
+                    /** @description Also end the sessions it opened */
+                    endSessions?: boolean;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Sessions ended */
+                                signedOut: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** 重命名通行密钥 Rename a passkey */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The owner's name for it, 1–32 characters */
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                /** @description Last sign-in with it */
+                                lastUsedAt: string | null;
+                                name: string;
+                                /** @description Where it lives when the authenticator is well known (iCloud 钥匙串, Windows Hello…), else null */
+                                provider: string | null;
+                                /** @description Live sessions opened with it */
+                                sessions: number;
+                                /** @description Synced across devices by a password manager or platform account */
+                                synced: boolean;
+                                /** @description usb, nfc, ble, internal, hybrid */
+                                transports: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/auth/passkeys/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 用通行密钥登录 Sign in with a passkey
+         * @description With the authenticator’s answer to POST /api/auth/passkeys/login/options. A passkey is both factors (a key bound to this site, unlocked by PIN or biometrics): no TOTP step follows, and it satisfies a role’s two-step requirement. The session is like any other: listed, ended, forced out, logged (reason PASSKEY). An answer that does not verify (unknown passkey, wrong origin, replayed, counter gone back) is 401, counted by the sign-in throttle (429 with Retry-After).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The `ceremony` of the options answer, sent back unchanged (valid 5 minutes, once) */
+                        ceremony: string;
+                        credential: {
+                            authenticatorAttachment?: string;
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            id: string;
+                            rawId: string;
+                            response: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            type: "public-key";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                accessToken: string;
+                                /** @description The password was generated or set by an operator: until PUT /api/auth/password, other admin routes answer 403 PASSWORD_CHANGE_REQUIRED */
+                                mustChangePassword: boolean;
+                                /** @description Present after a sign-in with a recovery code: how many unused recovery codes the account has left (show it; at 0 only new codes or an operator’s reset help) */
+                                recoveryCodesLeft?: number;
+                                refreshToken: string;
+                                /** @description Present after wrong second-step codes since the last sign-in (someone may hold the password): show it to the user */
+                                securityNotice?: string;
+                                user: {
+                                    id: string;
+                                    nickname: string;
+                                    /**
+                                     * @description Permission mask. The super administrator holds all ones, shown as 9223372036854775807 (2^63-1) — parse it as a 64-bit integer, not a double.
+                                     * @example 5
+                                     * @example 9223372036854775807
+                                     */
+                                    permissions: number;
+                                    roles: {
+                                        code: string;
+                                        id: string;
+                                        name: string;
+                                    }[];
+                                    username: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/login/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 开始通行密钥登录 Start a passkey sign-in
+         * @description Options for navigator.credentials.get() with no credential list (the browser offers this site’s passkeys; no username is asked) and a ceremony token.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Send back with the answer */
+                                ceremony: string;
+                                /** @description PublicKeyCredentialRequestOptions (WebAuthn JSON, for @simplewebauthn/browser) */
+                                options: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/register/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 开始添加通行密钥 Start adding a passkey
+         * @description Options for navigator.credentials.create() (discoverable credential, user verification required, no attestation) and a ceremony token. Needs a proof of identity from the last 10 minutes (403 REAUTH_REQUIRED). The site must be opened by host name (PUBLIC_BASE_URL, or a host in TRUSTED_HOSTS; `localhost` locally): an IP address cannot carry passkeys (400).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Send back with the answer */
+                                ceremony: string;
+                                /** @description PublicKeyCredentialCreationOptions (WebAuthn JSON, for @simplewebauthn/browser) */
+                                options: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -6183,6 +6581,8 @@ export interface paths {
                                     deniedReason?: string;
                                     id: string;
                                     nickname: string;
+                                    /** @description How many passkeys the user has (POST /api/users/{id}/reset-totp removes them too) */
+                                    passkeys: number;
                                     /** @description Every role the user holds, enabled or not */
                                     roles: {
                                         code: string;
@@ -6255,6 +6655,8 @@ export interface paths {
                                 deniedReason?: string;
                                 id: string;
                                 nickname: string;
+                                /** @description How many passkeys the user has (POST /api/users/{id}/reset-totp removes them too) */
+                                passkeys: number;
                                 /** @description Every role the user holds, enabled or not */
                                 roles: {
                                     code: string;
@@ -6320,6 +6722,8 @@ export interface paths {
                                 deniedReason?: string;
                                 id: string;
                                 nickname: string;
+                                /** @description How many passkeys the user has (POST /api/users/{id}/reset-totp removes them too) */
+                                passkeys: number;
                                 /** @description Every role the user holds, enabled or not */
                                 roles: {
                                     code: string;
@@ -6415,6 +6819,8 @@ export interface paths {
                                 deniedReason?: string;
                                 id: string;
                                 nickname: string;
+                                /** @description How many passkeys the user has (POST /api/users/{id}/reset-totp removes them too) */
+                                passkeys: number;
                                 /** @description Every role the user holds, enabled or not */
                                 roles: {
                                     code: string;
@@ -6543,8 +6949,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * 重置两步验证 Remove a user’s TOTP
-         * @description Deletes the user’s TOTP secret and recovery codes, for a user who lost the authenticator: they sign in with the password alone and may enrol again (a role that requires TOTP asks them to at once). Every session of the user ends (token_version + 1, reason FORCED_LOGOUT): the authenticator is lost or in the wrong hands, and a session signed in with it may be on that very device. Guarded by RESET_PASSWORD (a credential reset) on the users menu. 409 CONFLICT when the user has no TOTP; your own account is refused (403 PRIVILEGE_ESCALATION: use POST /api/auth/totp/disable, which asks for proof); a user holding anything you lack, 403 PRIVILEGE_ESCALATION; a super administrator’s account, 403 unless you are one.
+         * 重置两步验证 Remove a user’s TOTP and passkeys
+         * @description Deletes the user’s TOTP secret, recovery codes and every passkey, for a user who lost the authenticator or a device: they sign in with the password alone and may enrol again (a role that requires TOTP asks them to at once). Every session of the user ends (token_version + 1, reason FORCED_LOGOUT): the authenticator is lost or in the wrong hands, and a session signed in with it may be on that very device. Guarded by RESET_PASSWORD (a credential reset) on the users menu. 409 CONFLICT when the user has neither TOTP nor a passkey; your own account is refused (403 PRIVILEGE_ESCALATION: use POST /api/auth/totp/disable, which asks for proof); a user holding anything you lack, 403 PRIVILEGE_ESCALATION; a super administrator’s account, 403 unless you are one.
          */
         post: {
             parameters: {
@@ -6621,6 +7027,8 @@ export interface paths {
                                 deniedReason?: string;
                                 id: string;
                                 nickname: string;
+                                /** @description How many passkeys the user has (POST /api/users/{id}/reset-totp removes them too) */
+                                passkeys: number;
                                 /** @description Every role the user holds, enabled or not */
                                 roles: {
                                     code: string;
@@ -7396,6 +7804,13 @@ export const ROUTE_PERMISSIONS = {
   "POST /api/auth/login/totp": "public",
   "POST /api/auth/logout": "authenticated",
   "GET /api/auth/me": "authenticated",
+  "GET /api/auth/passkeys": "authenticated",
+  "POST /api/auth/passkeys": "authenticated",
+  "DELETE /api/auth/passkeys/{id}": "authenticated",
+  "PATCH /api/auth/passkeys/{id}": "authenticated",
+  "POST /api/auth/passkeys/login": "public",
+  "POST /api/auth/passkeys/login/options": "public",
+  "POST /api/auth/passkeys/register/options": "authenticated",
   "PUT /api/auth/password": "authenticated",
   "POST /api/auth/password-check": "authenticated",
   "GET /api/auth/profile": "authenticated",
@@ -8347,7 +8762,7 @@ export const ERROR_MESSAGES = {
     "en": "Please change your password before you go on."
   },
   "TOTP_SETUP_REQUIRED": {
-    "zh": "你所属的角色要求两步验证：请先在个人资料中启用 TOTP 两步验证，之后才能继续操作",
+    "zh": "你所属的角色要求两步验证：请先在个人资料中启用 TOTP 两步验证（或退出后使用通行密钥登录），之后才能继续操作",
     "en": "Your role requires two-step sign-in: turn it on in your profile first."
   },
   "REAUTH_REQUIRED": {
@@ -8501,6 +8916,18 @@ export const AUDIT_ACTIONS = {
   "auth.totp-recovery-codes": {
     "zh": "重新生成恢复码",
     "en": "Regenerate recovery codes"
+  },
+  "auth.passkey-add": {
+    "zh": "添加通行密钥",
+    "en": "Add passkey"
+  },
+  "auth.passkey-rename": {
+    "zh": "重命名通行密钥",
+    "en": "Rename passkey"
+  },
+  "auth.passkey-remove": {
+    "zh": "删除通行密钥",
+    "en": "Remove passkey"
   },
   "audit.export": {
     "zh": "导出审计日志",
@@ -8673,6 +9100,18 @@ export const LOGIN_REASON_NAMES = {
   "RECOVERY_CODE": {
     "zh": "使用恢复码",
     "en": "With a recovery code"
+  },
+  "PASSKEY": {
+    "zh": "通行密钥",
+    "en": "With a passkey"
+  },
+  "PASSKEY_INVALID": {
+    "zh": "通行密钥验证未通过",
+    "en": "Passkey not verified"
+  },
+  "PASSKEY_UNKNOWN": {
+    "zh": "通行密钥未登记",
+    "en": "Unknown passkey"
   },
   "ACCOUNT_DISABLED": {
     "zh": "账号已停用",

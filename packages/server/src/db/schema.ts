@@ -102,6 +102,34 @@ export interface SessionsTable {
   ended_by: string | null;
   /** When its holder last proved who they are after the sign-in (admin/auth/reauth.ts); null: only at created_at. */
   reauthenticated_at: Timestamp | null;
+  /** How it was opened (migration 0022): password (with or without a second step), passkey, device (approved). */
+  sign_in_method: ColumnType<SignInMethod, SignInMethod | undefined, SignInMethod>;
+  /** RFC 8176 method references, comma-separated: what the access tokens it issues carry (`pwd`, `pwd,otp`, `hwk,user`). */
+  amr: ColumnType<string, string | undefined, string>;
+  /** The passkey it was opened with, if any (no foreign key: the session outlives the passkey's row). */
+  passkey_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type SignInMethod = 'password' | 'passkey' | 'device';
+
+/** WebAuthn credentials (migration 0022): public keys and counters only. */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  /** base64url of the credential id. */
+  credential_id: string;
+  /** base64url of the COSE public key. */
+  public_key: string;
+  counter: ColumnType<number | string, number | undefined, number>;
+  /** The authenticator's transports, comma-separated (usb, nfc, ble, internal, hybrid). */
+  transports: string;
+  /** singleDevice or multiDevice (synced, e.g. iCloud Keychain, Google Password Manager). */
+  device_type: string;
+  backed_up: number;
+  aaguid: string;
+  name: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
 }
 
 /** One sign-in attempt, sign-out or session end (migration 0006). */
@@ -197,6 +225,7 @@ export interface Database {
   api_key_policy: ApiKeyPolicyTable;
   access_revision: AccessRevisionTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
+  passkeys: PasskeysTable;
 }
 
 /** Single-use TOTP recovery codes (migration 0009). */

@@ -40,6 +40,7 @@ const TABLES: { [T in keyof Database]: TableSpec } = {
   sessions: { key: ['id'] },
   refresh_tokens: { key: ['id'] },
   mfa_recovery_codes: { key: ['id'] },
+  passkeys: { key: ['id'] },
   login_logs: { key: ['id'] },
   login_failures: { key: ['key'] },
   audit_logs: { key: ['id'] },

@@ -28,6 +28,8 @@ export interface AuthContext extends UserAccess {
   tokenIssuedAt: number;
   /** The session the token belongs to (absent for tokens issued before sessions existed). */
   sessionId?: string;
+  /** How the session was opened (RFC 8176 method references, from the token): `hwk` marks a passkey. */
+  amr: readonly string[];
 }
 
 /**
@@ -75,17 +77,30 @@ export async function authenticate(req: FastifyRequest): Promise<AuthContext> {
       throw signedOut(isSignedOutCode(reason) ? reason : 'SESSION_ENDED', 'session ended');
   }
   // The token's facts join the object just read (ours alone): a spread copy took V8's slow path on every request.
-  const auth: AuthContext = Object.assign(access, { tokenIssuedAt: claims.iat, sessionId: claims.sid });
+  const auth: AuthContext = Object.assign(access, {
+    tokenIssuedAt: claims.iat,
+    sessionId: claims.sid,
+    amr: Array.isArray(claims.amr) ? claims.amr : PASSWORD_AMR,
+  });
   return auth;
 }
 
 /** The reason recorded with the last token_version increment; a version raised by hand or by an older release says SESSION_ENDED. */
 export const versionReason = (recorded: string | null) => (isSignedOutCode(recorded) ? recorded : 'SESSION_ENDED');
 
-/** What the account must do first, if anything: both facts ride on the row and grants read for every request. */
-export function pendingOf(access: UserAccess): PendingCode | undefined {
-  if (access.mustChangePassword) return 'PASSWORD_CHANGE_REQUIRED';
-  if (access.grants.requireTotp && !access.totpEnabled) return 'TOTP_SETUP_REQUIRED';
+const PASSWORD_AMR: readonly string[] = ['pwd'];
+
+/**
+ * Whether this session satisfies a role's 要求两步验证 without TOTP: it was opened with a passkey (`hwk`: a key bound
+ * to our origin, with the user's PIN or biometrics), which no phishing page can relay, so it counts as the second
+ * step (issue 53). A password sign-in of the same account still needs TOTP.
+ */
+export const passkeyVerified = (auth: Pick<AuthContext, 'amr'>) => auth.amr.includes('hwk');
+
+/** What the account must do first, if anything: the facts ride on the row and grants read for every request. */
+export function pendingOf(auth: AuthContext): PendingCode | undefined {
+  if (auth.mustChangePassword) return 'PASSWORD_CHANGE_REQUIRED';
+  if (auth.grants.requireTotp && !auth.totpEnabled && !passkeyVerified(auth)) return 'TOTP_SETUP_REQUIRED';
   return undefined;
 }
 

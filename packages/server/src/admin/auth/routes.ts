@@ -1,25 +1,20 @@
-import type { LOGIN_REASON_NAMES } from '../login-log/names.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { normalizeMask } from '../permissions/mask.js';
 import { PERMISSION_POINTS } from '../permissions/points.js';
 import { loadUserAccess, visibleMenuTree, type Grants, type MenuNode } from './access.js';
 import { MfaService, wrongCode } from './mfa.js';
 import { isRecoveryCodeInput } from './totp.js';
-import {
-  publicUser,
-  type AuthService,
-  CredentialError,
-  getDummyHash,
-  SignInSuperseded,
-  type ClientInfo,
-} from './service.js';
-import { FailureStore, LoginThrottle, SecondStepLocked, SECOND_STEP_MAX_FAILURES, Throttled } from './throttle.js';
+import { publicUser, type AuthService, CredentialError, getDummyHash, TOTP_PROOF } from './service.js';
+import { FailureStore, LoginThrottle, SECOND_STEP_MAX_FAILURES } from './throttle.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { assertRecentProof, recordProof, REAUTH_WINDOW_MS } from './reauth.js';
-import { clientKindOf, deviceLabel } from '../sessions/device.js';
+import { deviceLabel } from '../sessions/device.js';
+import { clientInfo, failureReason, worthLoggingWith } from './sign-in.js';
+import passkeyRoutes from './passkey-routes.js';
 import { ANY_PENDING, unauthorized } from '../../errors.js';
+import { passkeyVerified } from './guard.js';
 import {
   ChangePasswordBody,
   AccountStateSchema,
@@ -46,27 +41,9 @@ const TAG = '认证 Auth';
 const meBodies = new WeakMap<Grants, Map<string, Buffer>>();
 const ME_BODIES_PER_GRANTS = 1000;
 
-/** Why a sign-in step failed, as the login log files it (every reason has its names in login-log/names.ts). */
-const failureReason = (e: unknown): keyof typeof LOGIN_REASON_NAMES =>
-  e instanceof CredentialError
-    ? e.failure
-    : e instanceof SignInSuperseded
-      ? 'ACCOUNT_CHANGED'
-      : e instanceof SecondStepLocked
-        ? 'TOTP_LOCKED'
-        : e instanceof Throttled
-          ? 'THROTTLED'
-          : 'ERROR';
-
 /** What the owner reads at the sign-in after wrong codes: someone else may hold the password. */
 const secondStepNotice = (n: number) =>
   `自上次登录以来，你的账号有 ${n} 次两步验证码输入错误${n >= SECOND_STEP_MAX_FAILURES ? '，两步验证曾被暂时锁定' : ''}。如果不是你本人输错，说明你的密码可能已泄露，请立即修改密码。`;
-
-export const clientInfo = (req: FastifyRequest): ClientInfo => ({
-  ip: req.ip,
-  userAgent: String(req.headers['user-agent'] ?? ''),
-  clientKind: clientKindOf(req.headers['x-client-kind']),
-});
 
 export function normalizeTree(nodes: MenuNode[]): MenuNodeStatic[] {
   return nodes.map((n) => ({ ...n, permissions: normalizeMask(n.permissions), children: normalizeTree(n.children) }));
@@ -78,10 +55,11 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
   const throttle = new LoginThrottle(new FailureStore(app.db.kysely), app.config.loginThrottle, { now: opts.now });
   const isCredentialFailure = (e: unknown) => e instanceof CredentialError;
   /** A refused attempt is logged once per throttled key; every other failure each time. */
-  const worthLogging = async (e: unknown) => !(e instanceof Throttled) || (await throttle.firstRefusal(e));
+  const worthLogging = (e: unknown) => worthLoggingWith(throttle, e);
   const mfa = new MfaService(app.db.kysely, opts.now);
   const now = opts.now ?? Date.now;
   await getDummyHash();
+  await app.register(passkeyRoutes, { prefix: '/passkeys', throttle, now: opts.now });
 
   app.post(
     '/login',
@@ -179,7 +157,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
             // One sign-in per password step: a right code cannot open a second session with the same mfaToken.
             if (!(await throttle.store.claimOnce(`mfa:${claims.jti}`, Date.now())))
               throw unauthorized('此次登录已完成，请重新输入密码 (mfaToken already used)');
-            return auth.signIn(access, client, claims.ver);
+            return auth.signIn(access, client, claims.ver, TOTP_PROOF);
           },
           isCredentialFailure,
         );
@@ -397,7 +375,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
       // the user's own row, both read fresh by the guard: serialised once per such pair, not per request (issue 13).
       let bodies = meBodies.get(a.grants);
       if (!bodies) meBodies.set(a.grants, (bodies = new Map()));
-      const key = `${a.id}\u0000${a.username}\u0000${a.nickname}\u0000${a.mustChangePassword}\u0000${a.totpEnabled}`;
+      const key = `${a.id}\u0000${a.username}\u0000${a.nickname}\u0000${a.mustChangePassword}\u0000${a.totpEnabled}\u0000${passkeyVerified(a)}`;
       const body = bodies.get(key);
       if (body !== undefined) return reply.type('application/json; charset=utf-8').send(body);
       return visibleMenuTree(app.db.kysely, a).then((tree) => {
@@ -405,6 +383,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
           mustChangePassword: a.mustChangePassword,
           totpEnabled: a.totpEnabled,
           totpRequired: a.grants.requireTotp,
+          passkeyVerified: passkeyVerified(a),
         };
         // Kept as UTF-8 bytes: a string with Chinese in it would be re-encoded on every send (a tenth of the route's CPU).
         const fresh = Buffer.from(

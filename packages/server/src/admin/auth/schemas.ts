@@ -124,7 +124,11 @@ export const AccountStateSchema = Type.Object({
   mustChangePassword: MustChangePassword,
   totpEnabled: Type.Boolean({ description: 'TOTP two-step sign-in is enabled' }),
   totpRequired: Type.Boolean({
-    description: 'A role requires TOTP; while it is not enabled, admin routes answer 403 TOTP_SETUP_REQUIRED',
+    description:
+      'A role requires two-step sign-in; while TOTP is not enabled and this session was not opened with a passkey, admin routes answer 403 TOTP_SETUP_REQUIRED',
+  }),
+  passkeyVerified: Type.Boolean({
+    description: 'This session was opened with a passkey: it satisfies a role’s two-step requirement without TOTP',
   }),
 });
 

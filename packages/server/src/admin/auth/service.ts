@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database, SignInMethod } from '../../db/schema.js';
 import { AppError, fieldError, isSignedOutCode, signedOut, unauthorized, type SignedOutCode } from '../../errors.js';
 import { deviceLabel, type ClientKind } from '../sessions/device.js';
 import { versionReason } from './guard.js';
@@ -24,7 +24,13 @@ let dummyHash: Promise<string> | undefined;
 export const getDummyHash = () => (dummyHash ??= hash(randomUUID(), ARGON2));
 
 /** Why a sign-in failed, for the login log only: the caller always gets the same answer. */
-export type CredentialFailure = 'UNKNOWN_USER' | 'WRONG_PASSWORD' | 'ACCOUNT_DISABLED' | 'WRONG_TOTP';
+export type CredentialFailure =
+  | 'UNKNOWN_USER'
+  | 'WRONG_PASSWORD'
+  | 'ACCOUNT_DISABLED'
+  | 'WRONG_TOTP'
+  | 'PASSKEY_INVALID'
+  | 'PASSKEY_UNKNOWN';
 
 /**
  * The account changed (password changed or reset, disabled, TOTP reset, deleted) between the check of a sign-in's
@@ -56,6 +62,26 @@ export async function verifyPassword(stored: string | undefined, password: strin
     return false;
   }
 }
+
+/**
+ * How a sign-in proved who it is: the session's method, its RFC 8176 method references (carried by every access token
+ * the session gets, see guard.ts pendingOf) and the passkey used, if one was.
+ */
+export interface SignInProof {
+  method: SignInMethod;
+  amr: readonly string[];
+  passkeyId?: string | null;
+}
+export const PASSWORD_PROOF: SignInProof = { method: 'password', amr: ['pwd'] };
+export const TOTP_PROOF: SignInProof = { method: 'password', amr: ['pwd', 'otp'] };
+/** A passkey with user verification: possession of a hardware-bound key, and the user (PIN or biometrics). */
+export const passkeyProof = (passkeyId: string): SignInProof => ({
+  method: 'passkey',
+  amr: ['hwk', 'user'],
+  passkeyId,
+});
+/** A session's amr column as a list. */
+export const amrOf = (column: string | null | undefined) => (column ? column.split(',') : ['pwd']);
 
 export interface TokenPair {
   accessToken: string;
@@ -145,8 +171,9 @@ export class AuthService {
     sessionId: string,
     db: Kysely<Database>,
     client: ClientInfo,
+    amr: readonly string[],
   ): Promise<{ pair: TokenPair; expiresAt: string }> {
-    const accessToken = await this.tokens.signAccess(userId, ver, sessionId);
+    const accessToken = await this.tokens.signAccess(userId, ver, sessionId, amr);
     const refresh = await this.tokens.signRefresh(userId, ver, sessionId);
     const expiresAt = refresh.expiresAt.toISOString();
     await db
@@ -178,9 +205,10 @@ export class AuthService {
     userId: string,
     ver: number,
     client: ClientInfo,
+    proof: SignInProof = PASSWORD_PROOF,
     db: Kysely<Database> = this.db,
   ): Promise<TokenPair & { sessionId: string }> {
-    if (db === this.db) return transact(this.db, (trx) => this.startSession(userId, ver, client, trx));
+    if (db === this.db) return transact(this.db, (trx) => this.startSession(userId, ver, client, proof, trx));
     const user = await lockForWrite(
       db.selectFrom('users').select(['status', 'token_version']).where('id', '=', userId),
       dialectOf(db),
@@ -201,9 +229,12 @@ export class AuthService {
         user_agent: userAgent,
         client_kind: client.clientKind,
         device_label: deviceLabel(userAgent),
+        sign_in_method: proof.method,
+        amr: proof.amr.join(','),
+        passkey_id: proof.passkeyId ?? null,
       })
       .execute();
-    const { pair, expiresAt } = await this.issuePair(userId, ver, sessionId, db, client);
+    const { pair, expiresAt } = await this.issuePair(userId, ver, sessionId, db, client, proof.amr);
     await db.updateTable('sessions').set({ expires_at: expiresAt }).where('id', '=', sessionId).execute();
     return { ...pair, sessionId };
   }
@@ -236,8 +267,8 @@ export class AuthService {
    * Starts the session of a user who proved every factor asked of them, at `ver`, the token_version under which
    * the first factor was checked (the mfaToken carries it to the second step): the login result.
    */
-  async signIn(access: UserAccess, client: ClientInfo, ver: number) {
-    const { sessionId, ...pair } = await this.startSession(access.id, ver, client);
+  async signIn(access: UserAccess, client: ClientInfo, ver: number, proof: SignInProof = PASSWORD_PROOF) {
+    const { sessionId, ...pair } = await this.startSession(access.id, ver, client, proof);
     return { ...pair, user: publicUser(access), mustChangePassword: access.mustChangePassword, sessionId };
   }
 
@@ -260,7 +291,7 @@ export class AuthService {
         .executeTakeFirst();
       if (!row || row.id !== claims.jti || row.user_id !== claims.sub)
         throw unauthorized('refresh token not recognised');
-      const session = await lockSessions(trx, [row.family_id]).select('end_reason').executeTakeFirst();
+      const session = await lockSessions(trx, [row.family_id]).select(['end_reason', 'amr']).executeTakeFirst();
       if (!session || session.ended_at !== null)
         throw signedOut(
           isSignedOutCode(session?.end_reason) ? session.end_reason : 'SESSION_ENDED',
@@ -289,7 +320,14 @@ export class AuthService {
         return this.endUnder(trx, row.family_id, versionReason(user.sessions_end_reason));
       const now = this.iso();
       await trx.updateTable('refresh_tokens').set({ rotated_at: now }).where('id', '=', row.id).execute();
-      const { pair, expiresAt } = await this.issuePair(row.user_id, claims.ver, row.family_id, trx, client);
+      const { pair, expiresAt } = await this.issuePair(
+        row.user_id,
+        claims.ver,
+        row.family_id,
+        trx,
+        client,
+        amrOf(session.amr),
+      );
       await trx
         .updateTable('sessions')
         .set({ last_used_at: now, expires_at: expiresAt })
@@ -436,13 +474,22 @@ export class AuthService {
         .where('id', '=', userId)
         .execute();
       const current = currentSessionId
-        ? await trx.selectFrom('sessions').select('client_kind').where('id', '=', currentSessionId).executeTakeFirst()
+        ? await trx
+            .selectFrom('sessions')
+            .select(['client_kind', 'sign_in_method', 'amr', 'passkey_id'])
+            .where('id', '=', currentSessionId)
+            .executeTakeFirst()
         : undefined;
       const kind = client.clientKind === 'other' && current ? (current.client_kind as ClientKind) : client.clientKind;
+      // The new session stands in for the current one: it keeps how that one was opened (a passkey stays a passkey).
+      const proof: SignInProof = current
+        ? { method: current.sign_in_method, amr: amrOf(current.amr), passkeyId: current.passkey_id }
+        : PASSWORD_PROOF;
       const { sessionId: _sid, ...pair } = await this.startSession(
         userId,
         tokenVersion,
         { ...client, clientKind: kind },
+        proof,
         trx,
       );
       return { pair, ended };

@@ -16,7 +16,18 @@ const KINDS = {
   refresh: { typ: 'rt+jwt', aud: 'tianji:refresh' },
   /** Between a correct password and the TOTP code: proves the first factor only, opens nothing else. */
   mfa: { typ: 'mfa+jwt', aud: 'tianji:mfa' },
+  /** A WebAuthn ceremony (passkeys.ts): carries its challenge from the options to the answer; opens nothing else. */
+  webauthn: { typ: 'wa+jwt', aud: 'tianji:webauthn' },
 } as const;
+/** How long a passkey prompt may stay open (seconds): the browser's own time-out is 60 s by default. */
+export const CEREMONY_TTL = 300;
+export type CeremonyPurpose = 'register' | 'login';
+export interface CeremonyClaims extends AccessClaims {
+  jti: string;
+  pur: CeremonyPurpose;
+  /** The challenge (base64url) the authenticator must have signed. */
+  chl: string;
+}
 /** How long the TOTP step of a sign-in may take (seconds). */
 export const MFA_TOKEN_TTL = 300;
 export type TokenKind = keyof typeof KINDS;
@@ -30,6 +41,11 @@ export interface AccessClaims {
   exp: number;
   /** The session (refresh-token family) the token belongs to; absent in tokens issued before sessions existed. */
   sid?: string;
+  /**
+   * How the session was opened (RFC 8176 method references): `pwd`, `pwd,otp`, or `hwk,user` for a passkey. Absent in
+   * tokens issued before passkeys existed (read as `pwd`).
+   */
+  amr?: string[];
 }
 export interface RefreshClaims extends AccessClaims {
   jti: string;
@@ -77,8 +93,8 @@ export class TokenService {
     readonly refreshTtl: number,
   ) {}
 
-  signAccess(userId: string, ver: number, sid: string): Promise<string> {
-    return this.sign('access', { ver, sid }, userId, this.accessTtl);
+  signAccess(userId: string, ver: number, sid: string, amr: readonly string[] = ['pwd']): Promise<string> {
+    return this.sign('access', { ver, sid, amr }, userId, this.accessTtl);
   }
 
   async signRefresh(
@@ -139,6 +155,18 @@ export class TokenService {
     return c as AccessClaims & { jti: string };
   }
 
+  /** For a registration, `userId` and `ver` tie the ceremony to the account as it is (a password change voids it). */
+  signCeremony(purpose: CeremonyPurpose, challenge: string, userId = '-', ver = 0): Promise<string> {
+    return this.sign('webauthn', { ver, pur: purpose, chl: challenge }, userId, CEREMONY_TTL, randomUUID());
+  }
+
+  async verifyCeremony(token: string, purpose: CeremonyPurpose): Promise<CeremonyClaims> {
+    const c = (await this.verify('webauthn', token)) as CeremonyClaims;
+    if (c.pur !== purpose || typeof c.chl !== 'string' || typeof c.jti !== 'string')
+      throw unauthorized(`invalid webauthn token: not a ${purpose} ceremony`);
+    return c;
+  }
+
   async verifyRefresh(token: string): Promise<RefreshClaims> {
     const c = (await this.verify('refresh', token)) as RefreshClaims;
     if (typeof c.jti !== 'string' || typeof c.fam !== 'string')
@@ -165,7 +193,8 @@ export class TokenService {
       if (e instanceof joseErrors.JWTExpired) throw signedOut('TOKEN_EXPIRED', `${kind} token expired`);
       if (e instanceof joseErrors.JWTClaimValidationFailed && (e.claim === 'typ' || e.claim === 'aud')) {
         // Signature already checked: it is one of ours, but of the other kind (or forged claims under our key).
-        if (kind === 'mfa') throw unauthorized('invalid mfa token: another kind of token cannot be used here');
+        if (kind === 'mfa' || kind === 'webauthn')
+          throw unauthorized(`invalid ${kind} token: another kind of token cannot be used here`);
         const other: TokenKind = kind === 'access' ? 'refresh' : 'access';
         throw unauthorized(
           `invalid ${kind} token: a${other === 'access' ? 'n' : ''} ${other} token cannot be used here`,

@@ -49,11 +49,21 @@ export const usersRepository = {
     return out;
   },
 
+  /** How many passkeys each user has (0 for none). */
+  async passkeyCounts(db: Kysely<Database>, userIds: string[]): Promise<Map<string, number>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('passkeys')
+      .select(['user_id', (eb) => eb.fn.countAll<string | number>().as('n')])
+      .where('user_id', 'in', userIds)
+      .groupBy('user_id')
+      .execute();
+    return new Map(rows.map((r) => [r.user_id, Number(r.n)]));
+  },
+
   async withRoles(db: Kysely<Database>, rows: UserRow[]): Promise<UserDto[]> {
-    const roles = await this.rolesOf(
-      db,
-      rows.map((r) => r.id),
-    );
+    const ids = rows.map((r) => r.id);
+    const [roles, passkeys] = await Promise.all([this.rolesOf(db, ids), this.passkeyCounts(db, ids)]);
     return rows.map((r) => ({
       id: r.id,
       username: r.username,
@@ -61,6 +71,7 @@ export const usersRepository = {
       status: r.status,
       roles: roles.get(r.id) ?? [],
       totpEnabled: r.totp_enabled_at !== null,
+      passkeys: passkeys.get(r.id) ?? 0,
       createdAt: r.created_at,
       updatedAt: r.updated_at,
     }));

@@ -211,9 +211,9 @@ export default async function usersRoutes(parent: FastifyInstance) {
       config: { auth: { menu: MENU, bits: ['RESET_PASSWORD'] } },
       schema: {
         tags,
-        summary: '重置两步验证 Remove a user’s TOTP',
+        summary: '重置两步验证 Remove a user’s TOTP and passkeys',
         description:
-          'Deletes the user’s TOTP secret and recovery codes, for a user who lost the authenticator: they sign in with the password alone and may enrol again (a role that requires TOTP asks them to at once). Every session of the user ends (token_version + 1, reason FORCED_LOGOUT): the authenticator is lost or in the wrong hands, and a session signed in with it may be on that very device. Guarded by RESET_PASSWORD (a credential reset) on the users menu. 409 CONFLICT when the user has no TOTP; your own account is refused (403 PRIVILEGE_ESCALATION: use POST /api/auth/totp/disable, which asks for proof); a user holding anything you lack, 403 PRIVILEGE_ESCALATION; a super administrator’s account, 403 unless you are one.',
+          'Deletes the user’s TOTP secret, recovery codes and every passkey, for a user who lost the authenticator or a device: they sign in with the password alone and may enrol again (a role that requires TOTP asks them to at once). Every session of the user ends (token_version + 1, reason FORCED_LOGOUT): the authenticator is lost or in the wrong hands, and a session signed in with it may be on that very device. Guarded by RESET_PASSWORD (a credential reset) on the users menu. 409 CONFLICT when the user has neither TOTP nor a passkey; your own account is refused (403 PRIVILEGE_ESCALATION: use POST /api/auth/totp/disable, which asks for proof); a user holding anything you lack, 403 PRIVILEGE_ESCALATION; a super administrator’s account, 403 unless you are one.',
         params: IdParams,
         response: { 204: NoContent },
       },

@@ -24,6 +24,10 @@ export const UserSchema = Type.Object({
   totpEnabled: Type.Boolean({
     description: 'Whether the user signs in with a TOTP code (POST /api/users/{id}/reset-totp removes it)',
   }),
+  passkeys: Type.Integer({
+    minimum: 0,
+    description: 'How many passkeys the user has (POST /api/users/{id}/reset-totp removes them too)',
+  }),
   deniedReason: DeniedReason,
   createdAt: Timestamp,
   updatedAt: Timestamp,

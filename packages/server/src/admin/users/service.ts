@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema.js';
 import { conflict, forbidden, invalidParamMessage, notFound } from '../../errors.js';
 import { hashPassword, nowIso, type EndedSession } from '../auth/service.js';
 import { removeTotp } from '../auth/mfa.js';
+import { removePasskeys } from '../auth/passkeys.js';
 import { FailureStore } from '../auth/throttle.js';
 import { rolesRepository } from '../roles/repository.js';
 import { EscalationGuard, privilegeEscalation, type AccountAction } from '../escalation.js';
@@ -257,11 +258,20 @@ export class UsersService {
       throw privilegeEscalation('不能重置自己的两步验证：请在个人资料中关闭两步验证（需提供密码或验证码）');
     const ended = await transact(this.k, async (trx) => {
       const user = await this.actOn(trx, actor, id, '重置该用户的两步验证');
-      if (!user.totpEnabled) throw conflict(`用户「${user.username}」没有启用两步验证，无需重置`);
+      if (!user.totpEnabled && user.passkeys === 0)
+        throw conflict(`用户「${user.username}」没有启用两步验证，也没有通行密钥，无需重置`);
       // Sessions before the user's row (the lock order, auth/service.ts endSessions).
       const { ended } = await this.sessions.invalidateSessions(id, trx, 'FORCED_LOGOUT', actor.id);
       await removeTotp(trx, id);
-      await actor.audit('user.reset-totp', 'user', id, { username: user.username }, trx);
+      // A passkey is a second step as well (issue 53): the reset takes them all, wherever they may be.
+      const passkeys = await removePasskeys(trx, id);
+      await actor.audit(
+        'user.reset-totp',
+        'user',
+        id,
+        { username: user.username, ...(passkeys > 0 && { passkeys }) },
+        trx,
+      );
       return ended;
     });
     await this.sessions.announce(ended);
