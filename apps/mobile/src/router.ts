@@ -56,6 +56,12 @@ export const router = createRouter({
       meta: { title: '两步验证' },
     },
     {
+      path: '/me/passkeys',
+      name: 'passkeys',
+      component: () => import('./pages/PasskeysPage.vue'),
+      meta: { title: '通行密钥' },
+    },
+    {
       path: '/quick-add',
       name: 'quick-add',
       component: () => import('./pages/QuickAddPage.vue'),

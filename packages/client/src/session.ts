@@ -155,6 +155,26 @@ export class TianjiSession {
   }
 
   /**
+   * The first half of a passkey sign-in: WebAuthn options for `navigator.credentials.get()` (in a browser, pass them to
+   * `startAuthentication({ optionsJSON })` of @simplewebauthn/browser) and the ceremony to send back with the answer.
+   * No username: the browser offers this site's passkeys. The site must be opened by host name (`localhost` locally).
+   */
+  async passkeyLoginOptions(): Promise<{ options: Record<string, unknown>; ceremony: string }> {
+    return (await this.signInStep('/api/auth/passkeys/login/options', {})) as unknown as {
+      options: Record<string, unknown>;
+      ceremony: string;
+    };
+  }
+
+  /**
+   * Signs in with the authenticator's answer to `passkeyLoginOptions()`. A passkey is both factors: no TOTP step
+   * follows, and the session satisfies a role's two-step requirement.
+   */
+  async loginWithPasskey(ceremony: string, credential: unknown): Promise<Me> {
+    return this.enter(await this.signInStep('/api/auth/passkeys/login', { ceremony, credential }));
+  }
+
+  /**
    * The server's warning at this session's sign-in, in Chinese: wrong second-step codes since the previous sign-in
    * (「自上次登录以来，你的账号有 N 次两步验证码输入错误…」). Null when it had none; the server says it once.
    */
@@ -199,7 +219,10 @@ export class TianjiSession {
    */
   get pendingStep(): 'PASSWORD_CHANGE_REQUIRED' | 'TOTP_SETUP_REQUIRED' | null {
     if (this.mustChangePassword) return 'PASSWORD_CHANGE_REQUIRED';
-    return this.current?.totpRequired && !this.current.totpEnabled ? 'TOTP_SETUP_REQUIRED' : null;
+    // A session opened with a passkey satisfies the requirement (the server's guard.ts pendingOf says the same).
+    return this.current?.totpRequired && !this.current.totpEnabled && !this.current.passkeyVerified
+      ? 'TOTP_SETUP_REQUIRED'
+      : null;
   }
 
   /** Revokes the refresh token on the server and forgets the session here and in every tab sharing it. */

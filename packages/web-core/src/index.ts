@@ -25,6 +25,8 @@ export type * from './types';
 export * from './sign-in';
 export * from './security-notice';
 export * from './two-factor';
+export * from './passkeys';
+export { useIdentityProof } from './identity-proof';
 export * from './recovery-codes';
 export * from './password-check';
 export * from './api-keys';

@@ -1,6 +1,7 @@
 import { nextTick, reactive, ref } from 'vue';
 import { ApiError, MfaRequiredError, type Me } from '@tianji/client';
 import type { Lang } from './texts';
+import { passkeyFailure, signInWithPasskey, type PasskeyLoginCapable } from './passkeys';
 
 /**
  * Sign-in with an optional second step (TOTP), as both web apps show it: the password step, then a code field that
@@ -184,10 +185,12 @@ export function useSecondStep(o: SecondStepOptions) {
 export type SecondStep = ReturnType<typeof useSecondStep>;
 
 export interface SignInFlowOptions {
-  session: LoginCapable;
+  session: LoginCapable & PasskeyLoginCapable;
   lang?: () => Lang;
   /** Shows a failed password step (the app's toast); `e` is the server's refusal or a network error. */
   failed: (e: unknown) => void;
+  /** Shows a failed passkey sign-in in words (`passkeyFailure`: cancelled, not accepted, throttled…). */
+  passkeyFailed?: (text: string) => void;
   /** Shows, once signed in, what the user should know of it: the recovery codes left after using one. */
   told?: (text: string) => void;
 }
@@ -243,6 +246,21 @@ export function useSignInFlow(o: SignInFlowOptions) {
         }
       } catch (e) {
         o.failed(e);
+      } finally {
+        state.busy = false;
+      }
+    },
+    /** 「使用通行密钥登录」: the browser offers this site's passkeys; no username, no second step. */
+    async passkey(): Promise<void> {
+      if (state.busy) return;
+      state.busy = true;
+      state.restarted = '';
+      try {
+        await signInWithPasskey(o.session);
+      } catch (e) {
+        const text = passkeyFailure(e, o.lang?.() ?? 'zh');
+        if (o.passkeyFailed) o.passkeyFailed(text);
+        else o.failed(e);
       } finally {
         state.busy = false;
       }
