@@ -273,4 +273,24 @@ describeEachDb('device sign-in', (dialect) => {
       .execute();
     expect(sessions).toHaveLength(8);
   });
+
+  it('an approval and a refusal at the same moment: one decides, the other is 409, never a 500', async () => {
+    const u = await user();
+    for (let round = 0; round < 6; round++) {
+      const code = await ask({}, `10.4.0.${round}`);
+      const [approved, denied] = await Promise.all([
+        decide(u.accessToken, code.userCode, 'approve'),
+        decide(u.accessToken, code.userCode, 'deny'),
+      ]);
+      const statuses = [approved.statusCode, denied.statusCode];
+      expect(
+        statuses.filter((s) => s === 409),
+        `${approved.body} ${denied.body}`,
+      ).toHaveLength(1);
+      expect(statuses.some((s) => s === 200 || s === 204)).toBe(true);
+      const res = await poll(code.deviceCode);
+      if (approved.statusCode === 200) expect(res.statusCode, res.body).toBe(200);
+      else expectPoll(res, 'ACCESS_DENIED');
+    }
+  });
 });
