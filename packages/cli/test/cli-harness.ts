@@ -27,7 +27,15 @@ export interface CliHarness {
   /** A fresh config home (an empty `~/.config`). */
   home(): string;
   run(args: string[], opts?: { stdin?: string; home?: string; env?: Record<string, string> }): Promise<RunResult>;
+  /** Starts a command that waits for something (tianji login --web): read its output while it runs. */
+  start(args: string[], opts?: { home?: string; env?: Record<string, string> }): RunningCli;
   close(): Promise<void>;
+}
+
+/** A command still running: `waitFor` resolves once its stdout or stderr matches; `done` when it exits. */
+export interface RunningCli {
+  waitFor(pattern: RegExp): Promise<RegExpExecArray>;
+  done: Promise<RunResult>;
 }
 
 /** Bundles the CLI from its sources into `dir` (esbuild, ~0.2 s); returns the bundle's path. */
@@ -52,19 +60,54 @@ export function runCli(
   args: string[],
   opts: { stdin?: string; home: string; env?: Record<string, string> },
 ): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bundle, ...args], {
-      env: { PATH: process.env.PATH, XDG_CONFIG_HOME: opts.home, TZ: 'UTC', ...opts.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return startCli(bundle, args, opts).done;
+}
+
+/** Starts the bundled `tianji`; its output can be read while it runs. */
+export function startCli(
+  bundle: string,
+  args: string[],
+  opts: { stdin?: string; home: string; env?: Record<string, string> },
+): RunningCli {
+  const child = spawn(process.execPath, [bundle, ...args], {
+    env: { PATH: process.env.PATH, XDG_CONFIG_HOME: opts.home, TZ: 'UTC', ...opts.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const watchers = new Set<() => void>();
+  const seen = () => {
+    for (const w of watchers) w();
+  };
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    seen();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    seen();
+  });
+  const done = new Promise<RunResult>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(opts.stdin ?? '');
   });
+  child.stdin.end(opts.stdin ?? '');
+  const waitFor = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const m = pattern.exec(stdout) ?? pattern.exec(stderr);
+        if (m) {
+          watchers.delete(check);
+          resolve(m);
+        }
+      };
+      watchers.add(check);
+      check();
+      void done.then((r) => {
+        if (watchers.delete(check)) reject(new Error(`exited ${r.code} before ${pattern}:\n${r.stdout}${r.stderr}`));
+      });
+    });
+  return { waitFor, done };
 }
 
 export async function startHarness(
@@ -96,6 +139,7 @@ export async function startHarness(
     routes,
     home,
     run,
+    start: (args, opts = {}) => startCli(bundle, args, { home: opts.home ?? defaultHome, env: opts.env }),
     close: async () => {
       await t.close();
       fs.rmSync(dir, { recursive: true, force: true });

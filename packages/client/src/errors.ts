@@ -61,6 +61,25 @@ export class ReauthRequiredError extends ApiError {
   }
 }
 
+/** Why a device sign-in ended without a session: refused by the person, or the code expired or was used. */
+export type DeviceLoginRefusal = 'ACCESS_DENIED' | 'EXPIRED_TOKEN';
+
+/**
+ * Thrown by `session.completeDeviceLogin()` when the sign-in will not complete: ACCESS_DENIED (the person refused it
+ * in the browser) or EXPIRED_TOKEN (the code expired or was already used: start again). `message` is the server's
+ * Chinese sentence (「登录请求已被拒绝」, 「授权码已过期，请重新运行 tianji login --web」): show it.
+ */
+export class DeviceLoginError extends ApiError {
+  constructor(
+    readonly refusal: DeviceLoginRefusal,
+    message: string,
+    body?: unknown,
+  ) {
+    super(400, refusal, message, body);
+    this.name = 'DeviceLoginError';
+  }
+}
+
 /** Proof that the person is the account's owner: the current password, or (TOTP on) a 6-digit or recovery code. */
 export type IdentityProof = { password: string } | { code: string };
 

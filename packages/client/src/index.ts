@@ -11,6 +11,7 @@
 export {
   createSession,
   TianjiSession,
+  type DeviceLoginStart,
   type Me,
   type MenuNode,
   type SessionOptions,
@@ -28,9 +29,11 @@ export {
 } from './coordinator.js';
 export {
   ApiError,
+  DeviceLoginError,
   MfaRequiredError,
   ReauthRequiredError,
   SessionEndedError,
+  type DeviceLoginRefusal,
   type IdentityProof,
   type SignOutDetail,
   type SignOutReason,

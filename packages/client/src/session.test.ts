@@ -234,3 +234,59 @@ describe('TianjiSession across tabs sharing localStorage', () => {
     expect(b.signedIn).toBe(false);
   });
 });
+
+describe('completeDeviceLogin (against a stand-in server)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Answers the device polls from `script` in turn (the last one a sign-in), recording when each came. */
+  function deviceServer(script: Array<'AUTHORIZATION_PENDING' | 'SLOW_DOWN' | 'ACCESS_DENIED' | 'ok'>) {
+    const server = fakeServer();
+    const polls: number[] = [];
+    const fetch = async (req: Request) => {
+      if (new URL(req.url).pathname !== '/api/auth/device/token') return server.fetch(req);
+      polls.push(Date.now());
+      const next = script.shift();
+      if (next === 'ok')
+        return server.fetch(new Request('http://tianji.test/api/auth/login', { method: 'POST', body: '{}' }));
+      return Response.json({ code: next, message: `${next} 的中文说明` }, { status: 400 });
+    };
+    return { server, polls, fetch };
+  }
+
+  it('polls at the interval, five seconds slower after each SLOW_DOWN, then holds the session', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const began = Date.now();
+    const { server, polls, fetch } = deviceServer([
+      'AUTHORIZATION_PENDING',
+      'SLOW_DOWN',
+      'AUTHORIZATION_PENDING',
+      'ok',
+    ]);
+    server.clock.now = began;
+    const s = session(server, { fetch });
+    let pending = 0;
+    const done = s.completeDeviceLogin({ deviceCode: 'd', interval: 5 }, { onPending: () => pending++ });
+    await vi.advanceTimersByTimeAsync(60_000);
+    const me = await done;
+    expect(polls.map((t) => (t - began) / 1000)).toEqual([5, 10, 20, 30]);
+    expect(pending).toBe(2);
+    expect(me.username).toBe('alice');
+    expect(s.signedIn).toBe(true);
+  });
+
+  it('a refusal is a DeviceLoginError carrying the server’s message; the session stays signed out', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { server, fetch } = deviceServer(['ACCESS_DENIED']);
+    const s = session(server, { fetch });
+    const done = s.completeDeviceLogin({ deviceCode: 'd', interval: 5 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await done).toMatchObject({
+      name: 'DeviceLoginError',
+      refusal: 'ACCESS_DENIED',
+      message: 'ACCESS_DENIED 的中文说明',
+    });
+    expect(s.signedIn).toBe(false);
+  });
+});

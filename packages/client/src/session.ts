@@ -2,6 +2,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import { crossContextCoordinator, localCoordinator, type Coordinator, type CoordinatorMessage } from './coordinator.js';
 import {
   ApiError,
+  DeviceLoginError,
   MfaRequiredError,
   ReauthRequiredError,
   SessionEndedError,
@@ -23,6 +24,13 @@ export type TotpSetup = paths['/api/auth/totp/setup']['post']['responses'][200][
 /** TOTP is on: the ten recovery codes (shown only now) and how many other sessions ended (`signOutOthers`). */
 export type TotpEnabled =
   paths['/api/auth/totp/enable']['post']['responses'][200]['content']['application/json']['data'];
+/**
+ * A device sign-in under way (`startDeviceLogin`): show `userCode` and `verificationUri` (or `verificationUriComplete`,
+ * e.g. as a QR code) to the person, then wait in `completeDeviceLogin`. `verificationUri` is absolute: a root-relative
+ * one from the server is resolved against the session's baseUrl.
+ */
+export type DeviceLoginStart =
+  paths['/api/auth/device/code']['post']['responses'][200]['content']['application/json']['data'];
 /** Either sign-in step's answer: the login result, or (password step only) the second step's challenge. */
 type SignInAnswer = paths['/api/auth/login']['post']['responses'][200]['content']['application/json']['data'];
 
@@ -175,6 +183,53 @@ export class TianjiSession {
   }
 
   /**
+   * Starts a sign-in approved in a browser (OAuth 2.0 device authorization grant, RFC 8628), for a program without a
+   * browser of its own: show the answer's `userCode` and `verificationUri` to the person, who approves it in a
+   * signed-in tianji app, then call `completeDeviceLogin(start)`. `clientName` is what the approver reads (default:
+   * the program's user agent); with `username`, only that account may approve. A 429 (too many codes from this
+   * address) is an ApiError.
+   */
+  async startDeviceLogin(opts: { clientName?: string; username?: string } = {}): Promise<DeviceLoginStart> {
+    const body = {
+      ...(opts.clientName ? { clientName: opts.clientName } : {}),
+      ...(opts.username ? { username: opts.username } : {}),
+    };
+    const data = await this.signInStep<DeviceLoginStart>('/api/auth/device/code', body);
+    const absolute = (uri: string) => (uri.startsWith('/') ? this.baseUrl + uri : uri);
+    return {
+      ...data,
+      verificationUri: absolute(data.verificationUri),
+      verificationUriComplete: absolute(data.verificationUriComplete),
+    };
+  }
+
+  /**
+   * Waits for the person to approve `start` (polling every `interval` seconds, longer after SLOW_DOWN), then holds the
+   * session exactly as `login` does and returns the user. Throws DeviceLoginError when they refuse it (ACCESS_DENIED)
+   * or the code expires (EXPIRED_TOKEN), with the server's Chinese message; the signal's reason when `signal` aborts.
+   * `onPending` is called after each poll that found no decision yet.
+   */
+  async completeDeviceLogin(
+    start: Pick<DeviceLoginStart, 'deviceCode' | 'interval'>,
+    opts: { signal?: AbortSignal; onPending?: () => void } = {},
+  ): Promise<Me> {
+    let intervalMs = start.interval * 1000;
+    for (;;) {
+      await pause(intervalMs, opts.signal);
+      const req = this.jsonRequest('POST', '/api/auth/device/token', { deviceCode: start.deviceCode });
+      const res = await this.transport(opts.signal ? new Request(req, { signal: opts.signal }) : req);
+      if (res.ok) return this.enter(((await res.json()) as { data: SignInAnswer }).data);
+      const refused = await ApiError.from(res);
+      if (refused.code === 'AUTHORIZATION_PENDING') opts.onPending?.();
+      // RFC 8628 §3.5: every slow_down adds five seconds to the interval, for the rest of this sign-in.
+      else if (refused.code === 'SLOW_DOWN') intervalMs += 5000;
+      else if (refused.code === 'ACCESS_DENIED' || refused.code === 'EXPIRED_TOKEN')
+        throw new DeviceLoginError(refused.code, refused.message, refused.body);
+      else throw refused;
+    }
+  }
+
+  /**
    * The server's warning at this session's sign-in, in Chinese: wrong second-step codes since the previous sign-in
    * (「自上次登录以来，你的账号有 N 次两步验证码输入错误…」). Null when it had none; the server says it once.
    */
@@ -190,12 +245,13 @@ export class TianjiSession {
     return this.codesLeft;
   }
 
-  private async signInStep(path: string, body: unknown): Promise<SignInAnswer> {
+  /** A public sign-in call (X-Client-Kind set): its answer's `data`, or the server's error as an ApiError. */
+  private async signInStep<T = SignInAnswer>(path: string, body: unknown): Promise<T> {
     const req = this.jsonRequest('POST', path, body);
     req.headers.set('x-client-kind', this.opts.clientKind ?? 'sdk');
     const res = await this.transport(req);
     if (!res.ok) throw await ApiError.from(res);
-    return ((await res.json()) as { data: SignInAnswer }).data;
+    return ((await res.json()) as { data: T }).data;
   }
 
   /** Takes the signed-in answer's tokens and notice, loads the user, then passes the notice on. */
@@ -584,6 +640,22 @@ async function answer<T>(call: Promise<{ data?: { data: T }; error?: unknown; re
   const { data, error, response } = await call;
   if (!response.ok) throw ApiError.fromBody(response, error);
   return data?.data as T;
+}
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', stop, { once: true });
+  });
 }
 
 /** The server's `{code, message}` of a refused answer, if it has one. */

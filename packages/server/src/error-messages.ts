@@ -1,5 +1,11 @@
 import type { ErrorCode } from './errors.js';
-import { API_KEY_INVALID_MESSAGE, PENDING_MESSAGES, REAUTH_MESSAGE, SIGNED_OUT_MESSAGES } from './errors.js';
+import {
+  API_KEY_INVALID_MESSAGE,
+  DEVICE_POLL_MESSAGES,
+  PENDING_MESSAGES,
+  REAUTH_MESSAGE,
+  SIGNED_OUT_MESSAGES,
+} from './errors.js';
 
 /**
  * Each error code's general meaning in Chinese and English, for clients (generated into `@tianji/client` as
@@ -9,6 +15,16 @@ import { API_KEY_INVALID_MESSAGE, PENDING_MESSAGES, REAUTH_MESSAGE, SIGNED_OUT_M
  */
 export const ERROR_MESSAGES: Record<ErrorCode, { zh: string; en: string }> = {
   VALIDATION_ERROR: { zh: '输入有误，请检查后重试', en: 'Some input is not valid. Check it and try again.' },
+  AUTHORIZATION_PENDING: {
+    zh: DEVICE_POLL_MESSAGES.AUTHORIZATION_PENDING,
+    en: 'Waiting for the sign-in to be approved in a browser…',
+  },
+  SLOW_DOWN: { zh: DEVICE_POLL_MESSAGES.SLOW_DOWN, en: 'Polling too often: wait longer between requests.' },
+  ACCESS_DENIED: { zh: DEVICE_POLL_MESSAGES.ACCESS_DENIED, en: 'The sign-in request was refused.' },
+  EXPIRED_TOKEN: {
+    zh: DEVICE_POLL_MESSAGES.EXPIRED_TOKEN,
+    en: 'The code has expired: run tianji login --web again.',
+  },
   UNAUTHORIZED: { zh: '请先登录', en: 'Please sign in first.' },
   TOKEN_EXPIRED: { zh: SIGNED_OUT_MESSAGES.TOKEN_EXPIRED, en: 'Your sign-in has expired. Please sign in again.' },
   SESSION_ENDED: {

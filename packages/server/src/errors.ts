@@ -4,6 +4,14 @@
  */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
+  /** Device sign-in (RFC 8628 §3.5): not approved yet, poll again after the interval. */
+  AUTHORIZATION_PENDING: 400,
+  /** Device sign-in: polled sooner than the interval, which grows by 5 s. */
+  SLOW_DOWN: 400,
+  /** Device sign-in: the person refused it, or the approval no longer stands. */
+  ACCESS_DENIED: 400,
+  /** Device sign-in: the code expired or was already used; start again. */
+  EXPIRED_TOKEN: 400,
   UNAUTHORIZED: 401,
   TOKEN_EXPIRED: 401,
   SESSION_ENDED: 401,
@@ -73,6 +81,18 @@ export const REAUTH_MESSAGE =
   '此操作需要先验证身份：请输入当前密码（已启用两步验证时也可输入验证码），验证后 10 分钟内有效';
 /** 403 REAUTH_REQUIRED: the client asks for the proof, sends it to POST /api/auth/reauth, then retries. */
 export const reauthRequired = () => new AppError('REAUTH_REQUIRED', REAUTH_MESSAGE);
+
+/** The answers of a device's poll (POST /api/auth/device/token) other than its session, as RFC 8628 names them. */
+export const DEVICE_POLL_MESSAGES = {
+  AUTHORIZATION_PENDING: '等待在浏览器中批准…',
+  SLOW_DOWN: '请求过于频繁，请放慢轮询',
+  ACCESS_DENIED: '登录请求已被拒绝',
+  EXPIRED_TOKEN: '授权码已过期，请重新运行 tianji login --web',
+} as const;
+export type DevicePollCode = keyof typeof DEVICE_POLL_MESSAGES;
+/** A poll's answer; `detail` (English, for programs) follows the Chinese message. */
+export const devicePoll = (code: DevicePollCode, detail?: string) =>
+  new AppError(code, detail ? `${DEVICE_POLL_MESSAGES[code]}（${detail}）` : DEVICE_POLL_MESSAGES[code]);
 
 /** Why a token no longer works: every such 401 carries one of these codes, so a client can tell the user. */
 export const SIGNED_OUT_MESSAGES = {

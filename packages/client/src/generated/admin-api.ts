@@ -3960,6 +3960,306 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/device/code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 设备登录：申请授权码 Device sign-in: ask for a code
+         * @description Step 1 of the device authorization grant (RFC 8628). Answers a `deviceCode` (the device’s secret: keep it, poll POST /api/auth/device/token with it) and a `userCode` to show to the person, who opens `verificationUri` in a signed-in browser and enters it (or opens `verificationUriComplete`). The code lives 10 minutes and is used once. At most 10 codes per address per 10 minutes (429 with Retry-After). With `username`, only that account may approve. The session the device gets is recorded with this request’s address, user agent and X-Client-Kind (cli when absent).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A name for the device, shown to the approver (default: from the User-Agent) */
+                        clientName?: string;
+                        /** @description Only this account may approve */
+                        username?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description The device’s secret for polling (43 characters, base64url) */
+                                deviceCode: string;
+                                /** @description Seconds the codes live */
+                                expiresIn: number;
+                                /** @description Seconds to wait between polls */
+                                interval: number;
+                                /** @description Eight letters shown as BCDF-GHJK, for the person to enter */
+                                userCode: string;
+                                /** @description Where to enter the code: <PUBLIC_BASE_URL>/device, or /device when no trusted base is known */
+                                verificationUri: string;
+                                /** @description The same page with the code filled in */
+                                verificationUriComplete: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/device/requests/{userCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 设备登录：查看待批准的请求 Device sign-in: the request behind a code
+         * @description What the approval page shows before the person approves: the device’s name, address and place, and for whom it asked. 404 NOT_FOUND (授权码不存在或已过期) for a code that is unknown, expired, decided or used; such lookups count toward the sign-in throttle per account and address (429 with Retry-After), so codes cannot be found by trying. 403 FORBIDDEN when the device asked for another account; 409 CONFLICT when the code was decided already.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The code the device shows, e.g. BCDF-GHJK (case, dash and spaces do not matter) */
+                    userCode: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description The name the device gave itself, or its browser and system */
+                                clientName: string;
+                                /**
+                                 * @description Asked at
+                                 * @example 2026-01-31T08:00:00.000Z
+                                 */
+                                createdAt: string;
+                                /** @description Program and system read from its user agent, e.g. node 20 · Linux */
+                                deviceLabel: string;
+                                /**
+                                 * @description The code stops working then
+                                 * @example 2026-01-31T08:00:00.000Z
+                                 */
+                                expiresAt: string;
+                                /** @description The address the device asked from (honours TRUST_PROXY) */
+                                ip: string;
+                                /** @description 登录地点 Where the address is, from the offline IP database of /api/ip-region: province, city and China’s operator (`广东省 深圳市 电信`), `中国香港`, or country, region and city elsewhere (`美国 加利福尼亚州 山景城`); `本机` (This machine) for loopback, `内网地址` (Internal network) for private, link-local and 100.64/10 addresses, `未知` (Unknown) when no database places it. `en` is the same place in English. Computed on read, not stored at sign-in: no migration, and old rows follow an IP database update. Cost per row, measured on a 100-row page of 100 random public addresses (2 shared cores): 0.25 ms best, 0.5 ms median for an address not seen before (the database files are read on demand, 4 KiB at a time); under 1 µs for one seen recently (the last 10 000 addresses are kept), so the usual page, from a few offices, costs next to nothing. */
+                                location: {
+                                    /**
+                                     * @description The same place in English: city, province (operator)
+                                     * @example Shenzhen, Guangdong (China Telecom)
+                                     */
+                                    en: string;
+                                    /**
+                                     * @description 中文：省 市 运营商，或 本机 / 内网地址 / 未知
+                                     * @example 广东省 深圳市 电信
+                                     */
+                                    zh: string;
+                                };
+                                /** @description As the device shows it: BCDF-GHJK */
+                                userCode: string;
+                                /** @description Only this account may approve (the device asked for it); null: any signed-in user */
+                                username: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/device/requests/{userCode}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 设备登录：批准 Device sign-in: approve
+         * @description The device’s next poll gets a session of the approving account (listed with the device’s address and client kind, method `device`, login log reason DEVICE), valid only while the account’s password and status stay as they are now. Needs a proof of identity from the last 10 minutes (403 REAUTH_REQUIRED). 404 NOT_FOUND (授权码不存在或已过期) for a code that is unknown, expired, decided or used; such lookups count toward the sign-in throttle per account and address (429 with Retry-After), so codes cannot be found by trying. 403 FORBIDDEN when the device asked for another account; 409 CONFLICT when the code was decided already.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The code the device shows, e.g. BCDF-GHJK (case, dash and spaces do not matter) */
+                    userCode: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {boolean} */
+                                approved: true;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/device/requests/{userCode}/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 设备登录：拒绝 Device sign-in: refuse
+         * @description The device’s next poll answers 400 ACCESS_DENIED. 404 NOT_FOUND (授权码不存在或已过期) for a code that is unknown, expired, decided or used; such lookups count toward the sign-in throttle per account and address (429 with Retry-After), so codes cannot be found by trying. 403 FORBIDDEN when the device asked for another account; 409 CONFLICT when the code was decided already.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The code the device shows, e.g. BCDF-GHJK (case, dash and spaces do not matter) */
+                    userCode: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Refused */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/device/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 设备登录：轮询结果 Device sign-in: poll for the session
+         * @description Poll with the `deviceCode` every `interval` seconds. Until a decision: 400 AUTHORIZATION_PENDING; polled sooner: 400 SLOW_DOWN, and the interval grows by 5 s; refused: 400 ACCESS_DENIED; expired, unknown or already used: 400 EXPIRED_TOKEN (ask for a new code). Approved: the same answer as POST /api/auth/login, exactly once. 401 when the approving account’s password or status changed since the approval.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        deviceCode: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                accessToken: string;
+                                /** @description The password was generated or set by an operator: until PUT /api/auth/password, other admin routes answer 403 PASSWORD_CHANGE_REQUIRED */
+                                mustChangePassword: boolean;
+                                /** @description Present after a sign-in with a recovery code: how many unused recovery codes the account has left (show it; at 0 only new codes or an operator’s reset help) */
+                                recoveryCodesLeft?: number;
+                                refreshToken: string;
+                                /** @description Present after wrong second-step codes since the last sign-in (someone may hold the password): show it to the user */
+                                securityNotice?: string;
+                                user: {
+                                    id: string;
+                                    nickname: string;
+                                    /**
+                                     * @description Permission mask. The super administrator holds all ones, shown as 9223372036854775807 (2^63-1) — parse it as a 64-bit integer, not a double.
+                                     * @example 5
+                                     * @example 9223372036854775807
+                                     */
+                                    permissions: number;
+                                    roles: {
+                                        code: string;
+                                        id: string;
+                                        name: string;
+                                    }[];
+                                    username: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/events": {
         parameters: {
             query?: never;
@@ -7799,6 +8099,11 @@ export const ROUTE_PERMISSIONS = {
       "EXPORT"
     ]
   },
+  "POST /api/auth/device/code": "public",
+  "GET /api/auth/device/requests/{userCode}": "authenticated",
+  "POST /api/auth/device/requests/{userCode}/approve": "authenticated",
+  "POST /api/auth/device/requests/{userCode}/deny": "authenticated",
+  "POST /api/auth/device/token": "public",
   "GET /api/auth/events": "authenticated",
   "POST /api/auth/login": "public",
   "POST /api/auth/login/totp": "public",
@@ -8701,6 +9006,22 @@ export const ERROR_MESSAGES = {
     "zh": "输入有误，请检查后重试",
     "en": "Some input is not valid. Check it and try again."
   },
+  "AUTHORIZATION_PENDING": {
+    "zh": "等待在浏览器中批准…",
+    "en": "Waiting for the sign-in to be approved in a browser…"
+  },
+  "SLOW_DOWN": {
+    "zh": "请求过于频繁，请放慢轮询",
+    "en": "Polling too often: wait longer between requests."
+  },
+  "ACCESS_DENIED": {
+    "zh": "登录请求已被拒绝",
+    "en": "The sign-in request was refused."
+  },
+  "EXPIRED_TOKEN": {
+    "zh": "授权码已过期，请重新运行 tianji login --web",
+    "en": "The code has expired: run tianji login --web again."
+  },
   "UNAUTHORIZED": {
     "zh": "请先登录",
     "en": "Please sign in first."
@@ -8929,6 +9250,14 @@ export const AUDIT_ACTIONS = {
     "zh": "删除通行密钥",
     "en": "Remove passkey"
   },
+  "auth.device-approve": {
+    "zh": "批准设备登录",
+    "en": "Approve device sign-in"
+  },
+  "auth.device-deny": {
+    "zh": "拒绝设备登录",
+    "en": "Refuse device sign-in"
+  },
   "audit.export": {
     "zh": "导出审计日志",
     "en": "Export audit log"
@@ -9104,6 +9433,10 @@ export const LOGIN_REASON_NAMES = {
   "PASSKEY": {
     "zh": "通行密钥",
     "en": "With a passkey"
+  },
+  "DEVICE": {
+    "zh": "浏览器授权",
+    "en": "Approved in a browser"
   },
   "PASSKEY_INVALID": {
     "zh": "通行密钥验证未通过",

@@ -23,6 +23,7 @@ import * as m0019 from './migrations/0019-api-key-revision.js';
 import * as m0020 from './migrations/0020-hitokoto-provenance.js';
 import * as m0021 from './migrations/0021-holiday-notice-names.js';
 import * as m0022 from './migrations/0022-passkeys.js';
+import * as m0023 from './migrations/0023-device-authorizations.js';
 
 /**
  * Migrations are listed in code (not read from a folder) so the same list runs from the sources under tsx
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0020-hitokoto-provenance': m0020,
   '0021-holiday-notice-names': m0021,
   '0022-passkeys': m0022,
+  '0023-device-authorizations': m0023,
 };
 
 /** The migrations this code knows, in order: a database's schema version is the list it has applied. */

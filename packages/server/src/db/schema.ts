@@ -132,6 +132,38 @@ export interface PasskeysTable {
   last_used_at: Timestamp | null;
 }
 
+export type DeviceAuthorizationStatus = 'pending' | 'approved' | 'denied' | 'consumed';
+
+/** One device sign-in request (RFC 8628, migration 0023): a code a signed-in person approves for another device. */
+export interface DeviceAuthorizationsTable {
+  id: string;
+  /** SHA-256 hex of the device code: the device's secret for polling. */
+  device_code_hash: string;
+  /** Eight letters, without the dash (BCDFGHJK…). */
+  user_code: string;
+  client_name: string;
+  /** Only this account may approve, when set. */
+  username_hint: string | null;
+  /** The device's address, user agent, label and client kind at the code request: its session gets them. */
+  ip: string;
+  user_agent: string;
+  device_label: string;
+  client_kind: string;
+  status: DeviceAuthorizationStatus;
+  approved_by: string | null;
+  /** The approver's token_version when they approved: the session is issued only at that version. */
+  approver_token_version: number | null;
+  /** The approving session's method references (comma-separated), carried by the device's session. */
+  approver_amr: string | null;
+  /** How long the device must wait between polls; grows by 5 s at each SLOW_DOWN. */
+  interval_seconds: number;
+  last_polled_at: Timestamp | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  decided_at: Timestamp | null;
+  session_id: string | null;
+}
+
 /** One sign-in attempt, sign-out or session end (migration 0006). */
 export interface LoginLogsTable {
   id: string;
@@ -226,6 +258,7 @@ export interface Database {
   access_revision: AccessRevisionTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
   passkeys: PasskeysTable;
+  device_authorizations: DeviceAuthorizationsTable;
 }
 
 /** Single-use TOTP recovery codes (migration 0009). */

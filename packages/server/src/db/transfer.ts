@@ -41,6 +41,7 @@ const TABLES: { [T in keyof Database]: TableSpec } = {
   refresh_tokens: { key: ['id'] },
   mfa_recovery_codes: { key: ['id'] },
   passkeys: { key: ['id'] },
+  device_authorizations: { key: ['id'] },
   login_logs: { key: ['id'] },
   login_failures: { key: ['key'] },
   audit_logs: { key: ['id'] },

@@ -36,6 +36,8 @@ export const AUDIT_ACTIONS = {
   'auth.passkey-add': { zh: '添加通行密钥', en: 'Add passkey' },
   'auth.passkey-rename': { zh: '重命名通行密钥', en: 'Rename passkey' },
   'auth.passkey-remove': { zh: '删除通行密钥', en: 'Remove passkey' },
+  'auth.device-approve': { zh: '批准设备登录', en: 'Approve device sign-in' },
+  'auth.device-deny': { zh: '拒绝设备登录', en: 'Refuse device sign-in' },
   'audit.export': { zh: '导出审计日志', en: 'Export audit log' },
   'login-log.export': { zh: '导出登录日志', en: 'Export sign-in log' },
   'content.create': { zh: '新增内容', en: 'Add content' },

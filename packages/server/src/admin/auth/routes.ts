@@ -13,6 +13,7 @@ import { assertRecentProof, recordProof, REAUTH_WINDOW_MS } from './reauth.js';
 import { deviceLabel } from '../sessions/device.js';
 import { clientInfo, failureReason, worthLoggingWith } from './sign-in.js';
 import passkeyRoutes from './passkey-routes.js';
+import deviceRoutes from './device-routes.js';
 import { ANY_PENDING, unauthorized } from '../../errors.js';
 import { passkeyVerified } from './guard.js';
 import {
@@ -60,6 +61,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
   const now = opts.now ?? Date.now;
   await getDummyHash();
   await app.register(passkeyRoutes, { prefix: '/passkeys', throttle, now: opts.now });
+  await app.register(deviceRoutes, { prefix: '/device', throttle, now: opts.now });
 
   app.post(
     '/login',

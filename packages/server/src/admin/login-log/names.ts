@@ -17,7 +17,7 @@ export const LOGIN_RESULT_NAMES = {
 
 /**
  * Each reason a login-log row can carry: why a sign-in failed (the credential failures of admin/auth/service.ts and
- * THROTTLED), how a successful one was made when it is worth noting (RECOVERY_CODE), or the code a session ended with (the sign-out codes of errors.ts, and LOGOUT).
+ * THROTTLED), how a successful one was made when it is worth noting (RECOVERY_CODE, PASSKEY, DEVICE), or the code a session ended with (the sign-out codes of errors.ts, and LOGOUT).
  */
 export const LOGIN_REASON_NAMES = {
   UNKNOWN_USER: { zh: '用户不存在', en: 'Unknown user' },
@@ -25,6 +25,7 @@ export const LOGIN_REASON_NAMES = {
   WRONG_TOTP: { zh: '两步验证码错误', en: 'Wrong two-step code' },
   RECOVERY_CODE: { zh: '使用恢复码', en: 'With a recovery code' },
   PASSKEY: { zh: '通行密钥', en: 'With a passkey' },
+  DEVICE: { zh: '浏览器授权', en: 'Approved in a browser' },
   PASSKEY_INVALID: { zh: '通行密钥验证未通过', en: 'Passkey not verified' },
   PASSKEY_UNKNOWN: { zh: '通行密钥未登记', en: 'Unknown passkey' },
   ACCOUNT_DISABLED: { zh: '账号已停用', en: 'Account disabled' },
