@@ -67,7 +67,8 @@ describe('tianji command line', () => {
     }
   });
 
-  it('users create, get, disable (sign-in refused), enable, reset-password, roles', async () => {
+  // A dozen CLI processes in a row: ~6 s here, past 30 s on a machine with load 20 (busy run of 2026-12-02).
+  it('users create, get, disable (sign-in refused), enable, reset-password, roles', { timeout: 180_000 }, async () => {
     const created = await h.run(['users', 'create', 'carol', '--nickname', '小卡', '--password-stdin', '--json'], {
       stdin: 'carol-password-1\n',
     });
