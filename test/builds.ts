@@ -41,7 +41,7 @@ export const BUILDS = {
     output: at('apps/mobile/dist/index.html'),
     sources: ['apps/mobile/src', 'apps/mobile/scripts', 'apps/mobile/index.html', 'apps/mobile/vite.config.ts', ...SHARED_WEB],
     command: [npm, 'run', 'build', '-w', '@tianji/mobile'],
-    usedBy: /\/apps\/mobile\/test\/|\/behaviour\/web-mobile\.test\.ts$/,
+    usedBy: /\/apps\/mobile\/test\/|\/behaviour\/web-mobile\.test\.ts$|\/apps\/admin\/test\/device-approval\.test\.ts$/,
   },
   docs: {
     title: 'the documentation site (docs/.vitepress/dist)',

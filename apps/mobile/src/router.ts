@@ -62,6 +62,12 @@ export const router = createRouter({
       meta: { title: '通行密钥' },
     },
     {
+      path: '/device',
+      name: 'device',
+      component: () => import('./pages/DevicePage.vue'),
+      meta: { title: '批准设备登录' },
+    },
+    {
       path: '/quick-add',
       name: 'quick-add',
       component: () => import('./pages/QuickAddPage.vue'),

@@ -27,6 +27,7 @@ export * from './security-notice';
 export * from './two-factor';
 export * from './passkeys';
 export { useIdentityProof } from './identity-proof';
+export * from './device-approval';
 export * from './recovery-codes';
 export * from './password-check';
 export * from './api-keys';

@@ -341,6 +341,27 @@ const en: typeof zh = {
     endOthersConfirm: 'Sign out every device except this one?',
     twoFactor: 'Two-step sign-in',
   },
+  device: {
+    title: 'Approve a device sign-in',
+    intro:
+      'A program (such as the tianji command line) asks to sign in as you. Enter the code the device shows and check it before approving.',
+    code: 'Code shown on the device',
+    lookup: 'Look up',
+    codeRequired: 'Enter the 8-letter code, like BCDF-GHJK',
+    program: 'Program',
+    deviceLabel: 'Device',
+    ip: 'Address',
+    place: 'Location',
+    createdAt: 'Requested',
+    expiresAt: 'Valid until',
+    account: 'Account',
+    warning:
+      'Approve only if you just started this sign-in on that device: once approved, it signs in as you ({username}).',
+    approve: 'Approve sign-in',
+    deny: 'Refuse',
+    approved: 'Approved: the program on the device finishes signing in within seconds.',
+    denied: 'Refused: the device will not sign in.',
+  },
   passkeys: {
     title: 'Passkeys',
     intro:

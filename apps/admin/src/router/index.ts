@@ -37,6 +37,7 @@ export const router = createRouter({
         { path: 'link/:code', component: () => import('../pages/MenuTargetPage.vue') },
         { path: 'embed/:code', component: () => import('../pages/MenuTargetPage.vue') },
         { path: 'profile', name: 'profile', component: () => import('../pages/ProfilePage.vue') },
+        { path: 'device', name: 'device', component: () => import('../pages/DeviceApprovalPage.vue') },
         { path: 'm/:rest(.*)*', component: () => import('../pages/PlaceholderPage.vue') },
         { path: ':rest(.*)*', component: () => import('../pages/PlaceholderPage.vue') },
       ],

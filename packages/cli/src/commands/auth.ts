@@ -146,7 +146,7 @@ function finishLogin(ctx: Context, me: Me, username: string): void {
       json: {
         ...identity(me),
         mustChangePassword: me.mustChangePassword,
-        totpSetupRequired: me.totpRequired && !me.totpEnabled,
+        totpSetupRequired: me.totpRequired && !me.totpEnabled && !me.passkeyVerified,
         ...(notice ? { securityNotice: notice } : {}),
         ...(codesLeft !== null ? { recoveryCodesLeft: codesLeft } : {}),
       },

@@ -8,6 +8,7 @@ import { AuthService, hashPassword, nowIso } from '../admin/auth/service.js';
 import { TokenService } from '../admin/auth/tokens.js';
 import { FailureStore } from '../admin/auth/throttle.js';
 import { clearTotp } from '../admin/auth/mfa.js';
+import { removePasskeys } from '../admin/auth/passkeys.js';
 import { superRoleId } from '../admin/super-admin.js';
 import { usernameKey } from '../admin/shared/username-key.js';
 import { passwordPolicyProblem, type PasswordPolicy } from '../admin/auth/password-policy.js';
@@ -41,8 +42,9 @@ Commands:
                                                     Create the user as super administrator, or enable an existing
                                                     user and give them the super administrator role.
   list-super-admins                                 List the users holding the super administrator role.
-  reset-mfa <username>                              Turn TOTP two-step sign-in off for a user who lost their
-                                                    authenticator and recovery codes (they may enrol again).
+  reset-mfa <username>                              Turn TOTP two-step sign-in off and remove the passkeys of a
+                                                    user who lost their devices and recovery codes (they may
+                                                    enrol again).
 
 Moving and saving the whole installation (docs/deploy.md, 从单机迁移到集群 / 备份与恢复):
   copy-database --to <postgres://… | sqlite:file> [--replace]
@@ -247,18 +249,21 @@ async function resetMfa(db: Kysely<Database>, io: CliIo, username: string) {
     .executeTakeFirst();
   if (!user) throw new CommandError(`no user named "${username}"`);
   await clearTotp(db, user.id);
+  // A passkey is a second step too (issue 53): one lost with the device must not keep working.
+  const passkeys = await removePasskeys(db, user.id);
   await recordAudit(db, {
     ...CLI_ACTOR,
     action: 'cli.reset-mfa',
     targetType: 'user',
     targetId: user.id,
-    detail: { username, wasEnabled: user.totp_enabled_at !== null },
+    detail: { username, wasEnabled: user.totp_enabled_at !== null, ...(passkeys > 0 && { passkeys }) },
   });
   io.out(
     user.totp_enabled_at
       ? `Two-step sign-in (TOTP) of "${username}" turned off; its recovery codes are deleted. The user signs in with the password alone and may enrol again.`
       : `"${username}" had no TOTP enabled; any pending setup was cleared.`,
   );
+  if (passkeys > 0) io.out(`${passkeys} passkey${passkeys === 1 ? '' : 's'} of "${username}" removed.`);
 }
 
 async function listSuperAdmins(db: Kysely<Database>, io: CliIo) {

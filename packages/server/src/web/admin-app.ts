@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
 /** apps/admin/dist, from src/web (tsx) and from dist/web (built) alike: both sit four levels down. */
@@ -67,10 +67,26 @@ export async function serveBuiltApp(
  */
 export default async function adminApp(app: FastifyInstance, opts: { root?: string }) {
   app.get('/', { schema: { hide: true } }, (_req, reply) => reply.redirect('/admin/'));
+  app.get('/device', { schema: { hide: true } }, (req, reply) => reply.redirect(deviceApprovalPath(req)));
   await serveBuiltApp(app, {
     root: opts.root ?? ADMIN_DIST,
     prefix: '/admin/',
     title: 'tianji admin',
     what: '管理后台',
   });
+}
+
+/** A phone or tablet browser (the phone app is the one made for it). */
+const HANDHELD = /Mobile|Android|iPhone|iPad|HarmonyOS/i;
+
+/**
+ * Where `tianji login --web`'s short link (`/device`, the verificationUri of POST /api/auth/device/code) leads: the
+ * approval page of the phone app on a phone, of the desktop app elsewhere, with the code the link carried (letters
+ * and a dash only, so nothing else rides along into the page's address).
+ */
+export function deviceApprovalPath(req: FastifyRequest): string {
+  const raw = (req.query as { code?: unknown } | undefined)?.code;
+  const code = typeof raw === 'string' && /^[A-Za-z-]{1,16}$/.test(raw) ? raw : '';
+  const app = HANDHELD.test(String(req.headers['user-agent'] ?? '')) ? '/m/device' : '/admin/device';
+  return code ? `${app}?code=${encodeURIComponent(code)}` : app;
 }
