@@ -87,9 +87,9 @@ describe.skipIf(!hasChromium)('list tables: toolbar, exports, forms', { timeout:
       // Until the search answers, the table still lists every sign-in (the other viewport's
       // `wrong-…` user too): wait for the filtered table, one row, before exporting.
       const shown = page.locator('[data-page="login-logs"] .el-table__row');
-      await expect.poll(() => shown.allInnerTexts(), { timeout: 15_000 }).toEqual([
-        expect.stringMatching(new RegExp(`${username}[\\s\\S]*密码错误`)),
-      ]);
+      await expect
+        .poll(() => shown.allInnerTexts(), { timeout: 15_000 })
+        .toEqual([expect.stringMatching(new RegExp(`${username}[\\s\\S]*密码错误`))]);
 
       const [file] = await Promise.all([
         page.waitForEvent('download'),
