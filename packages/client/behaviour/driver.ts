@@ -82,6 +82,12 @@ export interface ClientDriver {
     password: string,
     authenticator: (secret: string) => string,
   ): Promise<{ askedForPassword: boolean; recoveryCodes: string[] }>;
+  /**
+   * Signs in without a password typed into this client: it asks for a device code and waits while `decide` (the
+   * person, in a signed-in browser) approves or refuses it. Rejects with the server's Chinese message when refused.
+   * Only clients without a browser of their own do this (the scenario marks the others as not applying).
+   */
+  signInApprovedElsewhere(decide: (userCode: string) => Promise<void>): Promise<void>;
   /** True while the client shows a signed-in user. */
   signedIn(): Promise<boolean>;
   /**

@@ -27,6 +27,10 @@ export function describeClient(
         it.skip(`${name} — pending: ${coverage.pending}`, () => undefined);
         continue;
       }
+      if (typeof coverage === 'object' && 'na' in coverage) {
+        it.skip(`${name} — does not apply: ${coverage.na}`, () => undefined);
+        continue;
+      }
       it(name, { timeout: opts.timeout ?? 60_000 }, async () => {
         const d = await makeDriver(world);
         try {

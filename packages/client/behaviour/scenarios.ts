@@ -13,8 +13,11 @@ const USERS = MENUS.users.code;
 const ROLES = MENUS.roles.code;
 const MENUS_MENU = MENUS.menus.code;
 
-/** How a client covers a scenario: directly, through the nearest surface it has (`via`), or not yet (`pending`). */
-export type Coverage = 'run' | { via: string } | { pending: string };
+/**
+ * How a client covers a scenario: directly, through the nearest surface it has (`via`), not yet (`pending`), or not at
+ * all because the scenario is not about such a client (`na`, with why).
+ */
+export type Coverage = 'run' | { via: string } | { pending: string } | { na: string };
 
 export interface Scenario {
   id: string;
@@ -314,11 +317,39 @@ export const SCENARIOS: Scenario[] = [
       expect(await d.signedIn()).toBe(true);
     },
   },
+  {
+    id: 'device-sign-in',
+    title: { zh: '在浏览器中批准登录（设备授权）', en: 'a sign-in approved in a browser (device flow)' },
+    clients: {
+      sdk: 'run',
+      cli: 'run',
+      web: {
+        na: 'a browser signs in by itself; it is where the approval is given (apps/admin/test/device-approval.test.ts)',
+      },
+      mobile: { na: 'likewise the approver: 批准设备登录 at /m/device (apps/admin/test/device-approval.test.ts)' },
+    },
+    async run(d, world) {
+      const user = await world.user('device', { [USERS]: 1 });
+      await d.signInApprovedElsewhere((code) => world.decideDevice(user, code, 'approve'));
+      expect(await d.signedIn()).toBe(true);
+      expect((await d.identity()).shownName).toBe(user.username);
+      await d.logout();
+      // Refused in the browser: nothing is signed in, and the client says so in the server's words.
+      await expect(d.signInApprovedElsewhere((code) => world.decideDevice(user, code, 'deny'))).rejects.toThrow(
+        /登录请求已被拒绝/,
+      );
+      expect(await d.signedIn()).toBe(false);
+    },
+  },
 ];
 
 const mark = (c: Coverage, notes: string[]): string => {
   if (c === 'run') return '✓';
   if ('pending' in c) return 'pending';
+  if ('na' in c) {
+    notes.push(`does not apply: ${c.na}`);
+    return `— ⁽${notes.length}⁾`;
+  }
   notes.push(c.via);
   return `✓ ⁽${notes.length}⁾`;
 };

@@ -45,6 +45,8 @@ export interface World {
   authenticator(secret: string): () => string | null;
   /** Every open session of the user now looks signed in 11 minutes ago: enrolling TOTP from it asks for a proof. */
   ageSessions(user: ScenarioUser): Promise<void>;
+  /** The user, signed in on a browser of their own (an SDK session), approves or refuses a device's code. */
+  decideDevice(user: ScenarioUser, userCode: string, verdict: 'approve' | 'deny'): Promise<void>;
   /** True once the user's TOTP is enabled (read from the database). */
   totpEnabled(user: ScenarioUser): Promise<boolean>;
   setGrants(user: ScenarioUser, grants: Record<string, number>): Promise<void>;
@@ -113,6 +115,17 @@ export async function startWorld(): Promise<World> {
     refreshes: () => refreshes,
     authenticator,
     ageSessions: (user) => ageSessions(t.db, user.username, 11 * 60_000 + clockOffset),
+    async decideDevice(user, userCode, verdict) {
+      const own = createSession({ baseUrl });
+      await own.login(user.username, user.password);
+      const path = { params: { path: { userCode } } };
+      const res =
+        verdict === 'approve'
+          ? await own.api.POST('/api/auth/device/requests/{userCode}/approve', path)
+          : await own.api.POST('/api/auth/device/requests/{userCode}/deny', path);
+      own.close();
+      if (!res.response.ok) throw new Error(`${verdict} ${userCode}: ${res.response.status}`);
+    },
     async totpEnabled(user) {
       const row = await t.db.kysely
         .selectFrom('users')

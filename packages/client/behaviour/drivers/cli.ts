@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleCli, runCli, type RunResult } from '../../../cli/test/cli-harness.js';
+import { bundleCli, runCli, startCli, type RunResult } from '../../../cli/test/cli-harness.js';
 import { createSession, pointsIn, type MenuNode } from '../../src/index.js';
 import { fileStorage } from '../../src/node.js';
 import { findMenu, type ClientDriver, type Outcome, type ShownReason } from '../driver.js';
@@ -64,6 +64,15 @@ export async function cliDriver(world: World): Promise<ClientDriver> {
       notice = said.securityNotice ?? null;
       if (loginSaidMustChange && !/必须先修改密码/.test(r.stderr))
         throw new Error(`tianji login printed no notice: ${r.stderr}`);
+    },
+    async signInApprovedElsewhere(decide) {
+      notice = null;
+      loginSaidMustChange = false;
+      const cli = startCli(bundle, ['login', '--web', '--server', world.baseUrl, '--json'], { home });
+      const [, userCode] = await cli.waitFor(/并输入代码：([A-Z]{4}-[A-Z]{4})/);
+      await decide(userCode);
+      const r = await cli.done;
+      if (r.code !== 0) throw new Error(errorOf(r).message);
     },
     securityNotice: async () => notice,
     // What `tianji login` said, while the next command is still refused for it (every command reads the user anew).

@@ -269,6 +269,10 @@ export function mobileDriver() {
           authenticator,
         );
       },
+      // A browser signs in by itself; it is the approver of a device sign-in (scenario device-sign-in: does not apply).
+      async signInApprovedElsewhere() {
+        throw new Error('a web app does not sign in through another browser');
+      },
       async signedIn() {
         const stored = await page.evaluate((k) => localStorage.getItem(k), TOKEN_KEY);
         return !onLogin(page) && stored !== null;

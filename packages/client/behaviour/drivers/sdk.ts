@@ -50,6 +50,11 @@ export async function sdkDriver(world: World): Promise<ClientDriver> {
         await session.loginTotp(e.mfaToken, totp());
       }
     },
+    async signInApprovedElsewhere(decide) {
+      const start = await session.startDeviceLogin({ clientName: 'behaviour suite' });
+      await decide(start.userCode);
+      await session.completeDeviceLogin(start);
+    },
     securityNotice: async () => session.securityNotice,
     async mustChangePassword() {
       return session.mustChangePassword;

@@ -347,6 +347,10 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
           authenticator,
         );
       },
+      // A browser signs in by itself; it is the approver of a device sign-in (scenario device-sign-in: does not apply).
+      async signInApprovedElsewhere() {
+        throw new Error('a web app does not sign in through another browser');
+      },
       async signedIn() {
         const stored = await page.evaluate(() => localStorage.getItem('tianji.refreshToken'));
         return !onLogin(page) && stored !== null;
