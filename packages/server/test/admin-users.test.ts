@@ -31,6 +31,7 @@ describeEachDb('users administration', (dialect) => {
       'createdAt',
       'id',
       'nickname',
+      'passkeys',
       'roles',
       'status',
       'totpEnabled',

@@ -64,6 +64,14 @@ const TEXTS = {
 };
 export const passkeyTexts = (lang: Lang = 'zh') => TEXTS[lang];
 
+/** The session or the browser cannot do passkeys: said as 「此浏览器不支持通行密钥」. */
+export class PasskeysUnsupported extends Error {
+  constructor() {
+    super('passkeys are not supported here');
+    this.name = 'PasskeysUnsupported';
+  }
+}
+
 /** Whether this browser can use passkeys at all (the sign-in button shows only then). */
 export const passkeysSupported = (): boolean => typeof window !== 'undefined' && browserSupportsWebAuthn();
 
@@ -92,6 +100,7 @@ export function passkeyFailure(e: unknown, lang: Lang = 'zh'): string {
   if (name === 'NotAllowedError' || cause === 'NotAllowedError' || name === 'AbortError') return t.cancelled;
   if (name === 'InvalidStateError' || cause === 'InvalidStateError') return t.exists;
   if (name === 'SecurityError' || cause === 'SecurityError') return t.insecure;
+  if (e instanceof PasskeysUnsupported) return t.unsupported;
   if (e instanceof ApiError) {
     if (e.status === 0) return t.unreachable;
     return (lang === 'zh' && chineseOf(e.message)) || t.failed;

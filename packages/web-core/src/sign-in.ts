@@ -1,7 +1,7 @@
 import { nextTick, reactive, ref } from 'vue';
 import { ApiError, MfaRequiredError, type Me } from '@tianji/client';
 import type { Lang } from './texts';
-import { passkeyFailure, signInWithPasskey, type PasskeyLoginCapable } from './passkeys';
+import { PasskeysUnsupported, passkeyFailure, signInWithPasskey, type PasskeyLoginCapable } from './passkeys';
 
 /**
  * Sign-in with an optional second step (TOTP), as both web apps show it: the password step, then a code field that
@@ -185,7 +185,8 @@ export function useSecondStep(o: SecondStepOptions) {
 export type SecondStep = ReturnType<typeof useSecondStep>;
 
 export interface SignInFlowOptions {
-  session: LoginCapable & PasskeyLoginCapable;
+  /** The SDK's session; a session without the passkey calls (an older SDK, a test's fake) keeps the password flow. */
+  session: LoginCapable & Partial<PasskeyLoginCapable>;
   lang?: () => Lang;
   /** Shows a failed password step (the app's toast); `e` is the server's refusal or a network error. */
   failed: (e: unknown) => void;
@@ -256,7 +257,12 @@ export function useSignInFlow(o: SignInFlowOptions) {
       state.busy = true;
       state.restarted = '';
       try {
-        await signInWithPasskey(o.session);
+        const { passkeyLoginOptions, loginWithPasskey } = o.session;
+        if (!passkeyLoginOptions || !loginWithPasskey) throw new PasskeysUnsupported();
+        await signInWithPasskey({
+          passkeyLoginOptions: () => passkeyLoginOptions.call(o.session),
+          loginWithPasskey: (ceremony, credential) => loginWithPasskey.call(o.session, ceremony, credential),
+        });
       } catch (e) {
         const text = passkeyFailure(e, o.lang?.() ?? 'zh');
         if (o.passkeyFailed) o.passkeyFailed(text);

@@ -14,18 +14,51 @@ import { LoginResultSchema, data } from './schemas.js';
 
 const TAG = '认证 Auth';
 
-/** The credential as the browser returns it (@simplewebauthn/browser's JSON): checked field by field by the library. */
-const CredentialJson = Type.Object(
+const B64URL = (max: number) => Type.String({ minLength: 1, maxLength: max, pattern: '^[A-Za-z0-9_-]+={0,2}$' });
+/**
+ * The extension outputs a browser may add (we ask for none but credProps, which the library requests): named, so the
+ * object is closed like every other body; their content is for the library to read.
+ */
+const ExtensionResults = Type.Object(
   {
-    id: Type.String({ minLength: 1, maxLength: 1400 }),
-    rawId: Type.String({ minLength: 1, maxLength: 1400 }),
-    type: Type.Literal('public-key'),
-    response: Type.Object({}, { additionalProperties: true }),
-    clientExtensionResults: Type.Optional(Type.Object({}, { additionalProperties: true })),
-    authenticatorAttachment: Type.Optional(Type.String({ maxLength: 32 })),
+    credProps: Type.Optional(Type.Unknown()),
+    prf: Type.Optional(Type.Unknown()),
+    largeBlob: Type.Optional(Type.Unknown()),
+    hmacCreateSecret: Type.Optional(Type.Unknown()),
+    appid: Type.Optional(Type.Unknown()),
+    appidExclude: Type.Optional(Type.Unknown()),
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
+/** The credential's common fields as the browser returns it (@simplewebauthn/browser's JSON). */
+const credentialOf = <T extends import('@sinclair/typebox').TProperties>(response: T) =>
+  Type.Object(
+    {
+      id: B64URL(1400),
+      rawId: B64URL(1400),
+      type: Type.Literal('public-key'),
+      response: Type.Object(response, { additionalProperties: false }),
+      clientExtensionResults: ExtensionResults,
+      authenticatorAttachment: Type.Optional(Type.String({ maxLength: 32 })),
+    },
+    { additionalProperties: false },
+  );
+/** navigator.credentials.create()'s answer. */
+const RegistrationJson = credentialOf({
+  clientDataJSON: B64URL(8192),
+  attestationObject: B64URL(65536),
+  authenticatorData: Type.Optional(B64URL(8192)),
+  transports: Type.Optional(Type.Array(Type.String({ maxLength: 16 }), { maxItems: 8 })),
+  publicKeyAlgorithm: Type.Optional(Type.Integer()),
+  publicKey: Type.Optional(B64URL(8192)),
+});
+/** navigator.credentials.get()'s answer. */
+const AuthenticationJson = credentialOf({
+  clientDataJSON: B64URL(8192),
+  authenticatorData: B64URL(8192),
+  signature: B64URL(2048),
+  userHandle: Type.Optional(B64URL(1024)),
+});
 const Ceremony = Type.String({
   minLength: 1,
   maxLength: 4096,
@@ -118,7 +151,7 @@ export default async function passkeyRoutes(
           'With the authenticator’s answer to the options of POST /api/auth/passkeys/register/options. Only the public key and the signature counter are stored. ' +
           '400 when the answer does not verify (wrong origin, challenge or RP ID; no user verification); 409 for a passkey already added or beyond 10.',
         body: Type.Object(
-          { ceremony: Ceremony, credential: CredentialJson, name: Type.Optional(PasskeyName) },
+          { ceremony: Ceremony, credential: RegistrationJson, name: Type.Optional(PasskeyName) },
           { additionalProperties: false },
         ),
         response: { 200: data(PasskeySchema) },
@@ -227,7 +260,7 @@ export default async function passkeyRoutes(
           'With the authenticator’s answer to POST /api/auth/passkeys/login/options. A passkey is both factors (a key bound to this site, unlocked by PIN or biometrics): ' +
           'no TOTP step follows, and it satisfies a role’s two-step requirement. The session is like any other: listed, ended, forced out, logged (reason PASSKEY). ' +
           'An answer that does not verify (unknown passkey, wrong origin, replayed, counter gone back) is 401, counted by the sign-in throttle (429 with Retry-After).',
-        body: Type.Object({ ceremony: Ceremony, credential: CredentialJson }, { additionalProperties: false }),
+        body: Type.Object({ ceremony: Ceremony, credential: AuthenticationJson }, { additionalProperties: false }),
         response: { 200: data(LoginResultSchema) },
       },
     },
