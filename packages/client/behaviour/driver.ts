@@ -83,6 +83,13 @@ export interface ClientDriver {
     authenticator: (secret: string) => string,
   ): Promise<{ askedForPassword: boolean; recoveryCodes: string[] }>;
   /**
+   * Adds a passkey from the signed-in session the way the client offers it (a browser's authenticator, or the SDK's
+   * calls with an authenticator of the driver's), giving `password` if the client asks who the user is.
+   */
+  addPasskey(password: string): Promise<void>;
+  /** Signs in with that passkey alone: no username, no password, no code. */
+  signInWithPasskey(): Promise<void>;
+  /**
    * Signs in without a password typed into this client: it asks for a device code and waits while `decide` (the
    * person, in a signed-in browser) approves or refuses it. Rejects with the server's Chinese message when refused.
    * Only clients without a browser of their own do this (the scenario marks the others as not applying).

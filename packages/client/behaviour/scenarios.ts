@@ -341,6 +341,38 @@ export const SCENARIOS: Scenario[] = [
       expect(await d.signedIn()).toBe(false);
     },
   },
+  {
+    id: 'passkey-sign-in',
+    title: {
+      zh: '添加通行密钥并只用它登录，满足角色的两步验证要求',
+      en: 'add a passkey and sign in with it alone, which satisfies a role’s two-step requirement',
+    },
+    clients: {
+      sdk: {
+        via: 'a software authenticator (packages/server/test/soft-authenticator.ts) answers the typed register options and passkeyLoginOptions(), then loginWithPasskey',
+      },
+      cli: { na: 'no browser or authenticator of its own: it signs in through a browser (device-sign-in)' },
+      web: {
+        via: 'Chromium’s virtual authenticator: 个人资料 › 通行密钥 › 添加通行密钥, then 使用通行密钥登录 on the sign-in page',
+      },
+      mobile: {
+        via: 'Chromium’s virtual authenticator: 我的 › 通行密钥 › 添加通行密钥, then 使用通行密钥登录 on the sign-in page',
+      },
+    },
+    async run(d, world) {
+      const target = await world.user('pk-target');
+      const user = await world.user('passkey', { [USERS]: 1 | 4 });
+      await d.signIn(user.username, user.password);
+      await d.addPasskey(user.password);
+      await d.logout();
+      // From now on a password alone would leave the user at the TOTP set-up: the passkey counts as the second step.
+      await world.requireTwoStep(user);
+      await d.signInWithPasskey();
+      expect(await d.signedIn()).toBe(true);
+      expect((await d.identity()).shownName).toBe(user.username);
+      expect(await d.doAction('PATCH /api/users/{id}', target.username)).toEqual({ kind: 'ok' });
+    },
+  },
 ];
 
 const mark = (c: Coverage, notes: string[]): string => {

@@ -45,6 +45,8 @@ export interface World {
   authenticator(secret: string): () => string | null;
   /** Every open session of the user now looks signed in 11 minutes ago: enrolling TOTP from it asks for a proof. */
   ageSessions(user: ScenarioUser): Promise<void>;
+  /** The operator makes the user's role require two-step sign-in (要求两步验证). */
+  requireTwoStep(user: ScenarioUser): Promise<void>;
   /** The user, signed in on a browser of their own (an SDK session), approves or refuses a device's code. */
   decideDevice(user: ScenarioUser, userCode: string, verdict: 'approve' | 'deny'): Promise<void>;
   /** True once the user's TOTP is enabled (read from the database). */
@@ -82,7 +84,8 @@ export async function startWorld(): Promise<World> {
     },
   );
   await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  // By host name: passkeys refuse an IP address as their RP ID (localhost is one of TRUSTED_HOSTS).
+  const baseUrl = `http://localhost:${(t.app.server.address() as AddressInfo).port}`;
   const suffix = Math.random().toString(36).slice(2, 7);
   // A fresh administrator token per call: tokens live only ACCESS_TTL_S seconds here.
   const admin = () => adminCall(t.app);
@@ -115,6 +118,9 @@ export async function startWorld(): Promise<World> {
     refreshes: () => refreshes,
     authenticator,
     ageSessions: (user) => ageSessions(t.db, user.username, 11 * 60_000 + clockOffset),
+    async requireTwoStep(user) {
+      check(await (await admin())('PATCH', `/api/roles/${user.roleId}`, { requireTotp: true }), 'require 2FA');
+    },
     async decideDevice(user, userCode, verdict) {
       const own = createSession({ baseUrl });
       await own.login(user.username, user.password);

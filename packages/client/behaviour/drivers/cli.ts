@@ -65,6 +65,13 @@ export async function cliDriver(world: World): Promise<ClientDriver> {
       if (loginSaidMustChange && !/必须先修改密码/.test(r.stderr))
         throw new Error(`tianji login printed no notice: ${r.stderr}`);
     },
+    // No browser of its own: it signs in through one (scenario passkey-sign-in: does not apply).
+    async addPasskey() {
+      throw new Error('the CLI has no authenticator of its own');
+    },
+    async signInWithPasskey() {
+      throw new Error('the CLI has no authenticator of its own');
+    },
     async signInApprovedElsewhere(decide) {
       notice = null;
       loginSaidMustChange = false;

@@ -17,6 +17,7 @@ import {
   readSecurityNotice,
   settle,
   sharedBrowser,
+  withAuthenticator,
 } from './web.js';
 import { MENUS } from '../../../server/src/catalogue/index.js';
 
@@ -246,6 +247,28 @@ export function mobileDriver() {
       },
       async storedRefreshToken() {
         return (await page.evaluate((k) => localStorage.getItem(k), TOKEN_KEY))!;
+      },
+      async addPasskey(password) {
+        await withAuthenticator(page);
+        await page.goto(`${base}/m/me/passkeys`);
+        await page.locator('[data-page="passkeys"]').waitFor();
+        await page.click('[data-testid="passkey-add"]');
+        const asked = page.locator('[data-testid="reauth-sheet"]:visible');
+        const done = page.locator('[data-testid="passkey-item"]');
+        await Promise.race([asked.waitFor(), done.first().waitFor()]);
+        if (await asked.isVisible()) {
+          await asked.locator('input[name="reauth-password"]').fill(password);
+          await asked.locator('[data-testid="reauth-confirm"]').click();
+        }
+        await done.first().waitFor();
+        // Back home, as a person leaves the page (the tab bar shows on the tab pages only).
+        await page.goto(`${base}/m/`);
+        await page.locator('[data-page="home"]').waitFor();
+      },
+      async signInWithPasskey() {
+        await page.goto(`${base}/m/login`);
+        await page.click('[data-testid="passkey-login"]');
+        await page.locator('[data-page="home"]').waitFor();
       },
       async logout() {
         await openTab(page, '我的', 'me');

@@ -11,10 +11,13 @@ import {
   type SignOutDetail,
 } from '../../src/index.js';
 import { findMenu, type ClientDriver, type Outcome } from '../driver.js';
+import { SoftAuthenticator } from '../../../server/test/soft-authenticator.js';
 import type { World } from '../world.js';
 
 export async function sdkDriver(world: World): Promise<ClientDriver> {
   const storage = memoryStorage();
+  /** The program's own authenticator (a platform's, in the open: packages/server/test/soft-authenticator.ts). */
+  const authenticator = new SoftAuthenticator(new URL(world.baseUrl).origin);
   let ended: SignOutDetail | undefined;
   const session = createSession({
     baseUrl: world.baseUrl,
@@ -49,6 +52,19 @@ export async function sdkDriver(world: World): Promise<ClientDriver> {
         if (!(e instanceof MfaRequiredError) || !totp) throw e;
         await session.loginTotp(e.mfaToken, totp());
       }
+    },
+    async addPasskey() {
+      // A fresh sign-in is its own proof of identity: no password is asked here.
+      const start = await session.api.POST('/api/auth/passkeys/register/options');
+      if (!start.data) throw ApiError.fromBody(start.response, start.error);
+      const { options, ceremony } = start.data.data as { options: { challenge: string }; ceremony: string };
+      const credential = authenticator.create(options as never);
+      const added = await session.api.POST('/api/auth/passkeys', { body: { ceremony, credential } as never });
+      if (!added.data) throw ApiError.fromBody(added.response, added.error);
+    },
+    async signInWithPasskey() {
+      const { options, ceremony } = await session.passkeyLoginOptions();
+      await session.loginWithPasskey(ceremony, authenticator.get(options as never));
     },
     async signInApprovedElsewhere(decide) {
       const start = await session.startDeviceLogin({ clientName: 'behaviour suite' });

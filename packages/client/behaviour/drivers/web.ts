@@ -5,6 +5,7 @@
  */
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { launchChromium } from '../../../../test/chromium.js';
+import { virtualAuthenticator } from '../../../server/test/browser-suite.js';
 import type { ClientDriver, Outcome } from '../driver.js';
 import type { World } from '../world.js';
 import { MENUS } from '../../../server/src/catalogue/index.js';
@@ -122,6 +123,29 @@ export async function enrolTotpOnPage(
   return { askedForPassword, recoveryCodes: recoveryCodes.map((c) => c.trim()) };
 }
 
+/** Chromium's virtual authenticator (DevTools WebAuthn) on `page`, once: a platform one that verifies the user. */
+const withAuthenticatorOnce = new WeakSet<Page>();
+export async function withAuthenticator(page: Page): Promise<void> {
+  if (withAuthenticatorOnce.has(page)) return;
+  withAuthenticatorOnce.add(page);
+  await virtualAuthenticator(page);
+}
+
+/**
+ * Every toast (ElMessage) the page shows, kept in `window.__toasts` in order: a toast lives 3 s, which on a loaded
+ * machine can pass before the driver looks (seen on 2026-12-02 under load ~10).
+ */
+export function recordToasts(): void {
+  const seen: string[] = [];
+  (window as unknown as { __toasts: string[] }).__toasts = seen;
+  new MutationObserver(() => {
+    for (const el of document.querySelectorAll('.el-message')) {
+      const text = el.textContent?.trim();
+      if (text && !seen.includes(text)) seen.push(text);
+    }
+  }).observe(document, { childList: true, subtree: true });
+}
+
 export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, height: 860 } }) {
   return async (world: World): Promise<ClientDriver> => {
     const context: BrowserContext = await (await sharedBrowser()).newContext({
@@ -130,6 +154,7 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
     });
     context.setDefaultTimeout(15_000);
     context.on('weberror', (e) => console.error(`[page error] ${e.error().message}`));
+    await context.addInitScript(recordToasts);
     const page = await context.newPage();
     const base = world.baseUrl;
     const meAnswer = lastMeAnswer(page);
@@ -216,7 +241,11 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
         if (/"mustChangePassword":true/.test(meAnswer())) {
           await page.waitForURL(/\/admin\/profile/);
           await form.waitFor();
-          await page.locator('.el-message', { hasText: '首次登录请先修改密码' }).first().waitFor();
+          // The toast lives 3 s and came with the sign-in's redirect: read it from what the page has shown.
+          await page.waitForFunction(
+            (text) => (window as unknown as { __toasts?: string[] }).__toasts?.some((t) => t.includes(text)),
+            '首次登录请先修改密码',
+          );
         }
         return form.isVisible();
       },
@@ -346,6 +375,29 @@ export function webDriver(opts: WebDriverOptions = { viewport: { width: 1366, he
           password,
           authenticator,
         );
+      },
+      async addPasskey(password) {
+        await withAuthenticator(page);
+        await page.goto(`${base}/admin/profile#passkeys`);
+        const card = page.locator('[data-testid="passkeys"]');
+        await card.locator('.el-table').waitFor();
+        await page.click('[data-testid="passkey-add"]');
+        await page.locator('[data-dialog="passkey-name"] input[name="passkey-name"]').fill('行为测试');
+        await page.click('[data-testid="passkey-name-save"]');
+        const asked = page.locator('[data-dialog="passkey-password"]:visible');
+        const done = card.locator('.el-table__row');
+        await Promise.race([asked.waitFor(), done.first().waitFor()]);
+        if (await asked.isVisible()) {
+          await asked.locator('input[name="current-password"]').fill(password);
+          await asked.locator('[data-testid="passkey-password-confirm"]').click();
+        }
+        await done.first().waitFor();
+      },
+      async signInWithPasskey() {
+        await page.goto(`${base}/admin/login`);
+        await page.click('[data-testid="passkey-login"]');
+        await page.waitForURL((u) => !u.pathname.startsWith('/admin/login'));
+        await page.locator('.side-menu').waitFor();
       },
       // A browser signs in by itself; it is the approver of a device sign-in (scenario device-sign-in: does not apply).
       async signInApprovedElsewhere() {
