@@ -4644,18 +4644,26 @@ export interface paths {
                         ceremony: string;
                         credential: {
                             authenticatorAttachment?: string;
-                            clientExtensionResults?: {
-                                [key: string]: unknown;
+                            clientExtensionResults: {
+                                appid?: unknown;
+                                appidExclude?: unknown;
+                                credProps?: unknown;
+                                hmacCreateSecret?: unknown;
+                                largeBlob?: unknown;
+                                prf?: unknown;
                             };
                             id: string;
                             rawId: string;
                             response: {
-                                [key: string]: unknown;
+                                attestationObject: string;
+                                authenticatorData?: string;
+                                clientDataJSON: string;
+                                publicKey?: string;
+                                publicKeyAlgorithm?: number;
+                                transports?: string[];
                             };
                             /** @enum {string} */
                             type: "public-key";
-                        } & {
-                            [key: string]: unknown;
                         };
                         /** @description The owner's name for it, 1–32 characters */
                         name?: string;
@@ -4819,18 +4827,24 @@ export interface paths {
                         ceremony: string;
                         credential: {
                             authenticatorAttachment?: string;
-                            clientExtensionResults?: {
-                                [key: string]: unknown;
+                            clientExtensionResults: {
+                                appid?: unknown;
+                                appidExclude?: unknown;
+                                credProps?: unknown;
+                                hmacCreateSecret?: unknown;
+                                largeBlob?: unknown;
+                                prf?: unknown;
                             };
                             id: string;
                             rawId: string;
                             response: {
-                                [key: string]: unknown;
+                                authenticatorData: string;
+                                clientDataJSON: string;
+                                signature: string;
+                                userHandle?: string;
                             };
                             /** @enum {string} */
                             type: "public-key";
-                        } & {
-                            [key: string]: unknown;
                         };
                     };
                 };
