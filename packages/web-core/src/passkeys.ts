@@ -8,7 +8,7 @@ import {
 } from '@simplewebauthn/browser';
 import { ApiError, type Me } from '@tianji/client';
 import type { createAppSession } from './app-session';
-import type { Lang } from './texts';
+import { chinesePart, type Lang } from './texts';
 
 /**
  * Passkeys in both web apps (issue 53): sign in with one (no username: the browser offers this site's passkeys), and
@@ -86,26 +86,23 @@ export function passkeyKind(p: Pick<Passkey, 'provider' | 'synced' | 'transports
   return k.other;
 }
 
-/** The Chinese part of a server message (its English detail in brackets is for logs). */
-const chineseOf = (message: string) => message.replace(/\s*\([\x20-\x7e]*\)\s*$/, '');
-
 /**
  * What a failed passkey step says: the browser's refusal (cancelled, already registered, an address passkeys cannot
  * use) or the server's answer in its own words; a throttle or an unreachable server as the password sign-in says them.
  */
 export function passkeyFailure(e: unknown, lang: Lang = 'zh'): string {
   const t = TEXTS[lang];
-  const name = (e as { name?: string; cause?: { name?: string } } | null)?.name;
-  const cause = (e as { cause?: { name?: string } } | null)?.cause?.name;
-  if (name === 'NotAllowedError' || cause === 'NotAllowedError' || name === 'AbortError') return t.cancelled;
-  if (name === 'InvalidStateError' || cause === 'InvalidStateError') return t.exists;
-  if (name === 'SecurityError' || cause === 'SecurityError') return t.insecure;
+  // The browser's DOMException, or @simplewebauthn/browser's WebAuthnError carrying it as its cause.
+  const err = e as { name?: string; cause?: { name?: string } } | null;
+  const was = (n: string) => err?.name === n || err?.cause?.name === n;
+  if (was('NotAllowedError') || was('AbortError')) return t.cancelled;
+  if (was('InvalidStateError')) return t.exists;
+  if (was('SecurityError')) return t.insecure;
   if (e instanceof PasskeysUnsupported) return t.unsupported;
   if (e instanceof ApiError) {
     if (e.status === 0) return t.unreachable;
-    return (lang === 'zh' && chineseOf(e.message)) || t.failed;
+    return (lang === 'zh' && chinesePart(e.message)) || t.failed;
   }
-  if ((e as { code?: string } | null)?.code === 'ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY') return t.failed;
   return t.failed;
 }
 

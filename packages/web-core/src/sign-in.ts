@@ -1,6 +1,6 @@
 import { nextTick, reactive, ref } from 'vue';
 import { ApiError, MfaRequiredError, type Me } from '@tianji/client';
-import type { Lang } from './texts';
+import { chinesePart, type Lang } from './texts';
 import { PasskeysUnsupported, passkeyFailure, signInWithPasskey, type PasskeyLoginCapable } from './passkeys';
 
 /**
@@ -87,7 +87,7 @@ export function signInFailure(
   if (e.status === 401 && step === 'password') return { text: t.invalid, restart: false };
   if (e.status === 401) {
     if (e.code === 'TOKEN_EXPIRED' || /mfa ?token/i.test(e.message)) return { text: t.expired, restart: true };
-    const chinese = e.message.replace(/\s*\([\x20-\x7e]*\)\s*$/, '');
+    const chinese = chinesePart(e.message);
     return { text: lang === 'zh' && chinese ? chinese : t.wrongCode, restart: false };
   }
   return { text: e.message || t.unreachable, restart: false };
@@ -257,12 +257,8 @@ export function useSignInFlow(o: SignInFlowOptions) {
       state.busy = true;
       state.restarted = '';
       try {
-        const { passkeyLoginOptions, loginWithPasskey } = o.session;
-        if (!passkeyLoginOptions || !loginWithPasskey) throw new PasskeysUnsupported();
-        await signInWithPasskey({
-          passkeyLoginOptions: () => passkeyLoginOptions.call(o.session),
-          loginWithPasskey: (ceremony, credential) => loginWithPasskey.call(o.session, ceremony, credential),
-        });
+        if (!o.session.passkeyLoginOptions || !o.session.loginWithPasskey) throw new PasskeysUnsupported();
+        await signInWithPasskey(o.session as PasskeyLoginCapable);
       } catch (e) {
         const text = passkeyFailure(e, o.lang?.() ?? 'zh');
         if (o.passkeyFailed) o.passkeyFailed(text);

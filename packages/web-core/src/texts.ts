@@ -12,6 +12,9 @@ import {
 
 /** The two interface languages. */
 export type Lang = 'zh' | 'en';
+
+/** A server message's Chinese part: the English detail it ends with in brackets is for logs and developers. */
+export const chinesePart = (message: string): string => message.replace(/\s*\([\x20-\x7e]*\)\s*$/, '');
 type Names = Record<string, { readonly zh: string; readonly en: string }>;
 
 /** One language's side of a name table: `namesIn(POINT_NAMES, 'zh').ADD_CHILD === '新增下级'`. */

@@ -267,7 +267,7 @@ export default async function passkeyRoutes(
     async (req) => {
       const rp = relyingPartyOf(req);
       const credential = req.body.credential as unknown as AuthenticationResponseJSON;
-      const owner = await passkeys.ownerOf(credential.id);
+      const owner = await passkeys.find(credential.id);
       const client = clientInfo(req);
       const attempt = {
         event: 'login' as const,
@@ -279,7 +279,7 @@ export default async function passkeyRoutes(
         clientKind: client.clientKind,
         actorId: null,
         actorUsername: '',
-        userId: owner?.userId ?? null,
+        userId: owner?.user_id ?? null,
       };
       try {
         // An unknown credential names no account: its attempts share one account key no username can have (a
@@ -288,7 +288,7 @@ export default async function passkeyRoutes(
           owner?.username ?? '(unknown passkey)',
           req.ip,
           async () => {
-            const proof = await passkeys.authenticate(rp, req.body.ceremony, credential);
+            const proof = await passkeys.authenticate(rp, req.body.ceremony, credential, owner);
             // One sign-in per ceremony: the same answer sent again finds it spent.
             if (!(await throttle.store.claimOnce(`wa:${proof.ceremonyId}`, now())))
               throw new CredentialError(

@@ -101,6 +101,9 @@ const itemOf = (
   sessions,
 });
 
+const tooMany = () =>
+  conflict(`每个账号最多 ${PASSKEY_LIMIT} 个通行密钥：请先删除不用的 (at most ${PASSKEY_LIMIT} passkeys)`);
+
 /** A passkey answer that does not verify: 401, counted by the sign-in throttle, logged with its reason. */
 const passkeyFailure = (reason: 'PASSKEY_INVALID' | 'PASSKEY_UNKNOWN', userId: string | null, detail: string) =>
   new CredentialError('UNAUTHORIZED', `通行密钥验证未通过，请重试 (${detail})`, reason, userId);
@@ -166,8 +169,7 @@ export class PasskeyService {
       .select(['credential_id', 'transports'])
       .where('user_id', '=', user.id)
       .execute();
-    if (existing.length >= PASSKEY_LIMIT)
-      throw conflict(`每个账号最多 ${PASSKEY_LIMIT} 个通行密钥：请先删除不用的 (at most ${PASSKEY_LIMIT} passkeys)`);
+    if (existing.length >= PASSKEY_LIMIT) throw tooMany();
     const options = await generateRegistrationOptions({
       rpName: RP_NAME,
       rpID: rp.id,
@@ -234,8 +236,7 @@ export class PasskeyService {
         .executeTakeFirst()
     )
       throw conflict('这个通行密钥已经添加过了 (credential already registered)');
-    if ((await this.count(user.id)) >= PASSKEY_LIMIT)
-      throw conflict(`每个账号最多 ${PASSKEY_LIMIT} 个通行密钥：请先删除不用的 (at most ${PASSKEY_LIMIT} passkeys)`);
+    if ((await this.count(user.id)) >= PASSKEY_LIMIT) throw tooMany();
     await this.db.insertInto('passkeys').values(row).execute();
     return itemOf(row, 0);
   }
@@ -248,12 +249,13 @@ export class PasskeyService {
     return { options, ceremony: await this.tokens.signCeremony('login', options.challenge) };
   }
 
-  /** Whose passkey answered (before verifying it: the sign-in throttle counts per account). */
-  async ownerOf(credentialId: string): Promise<{ userId: string; username: string } | undefined> {
+  /** The passkey that answered and its owner's name, read once before verifying (the throttle counts per account). */
+  async find(credentialId: string): Promise<(PasskeyRow & { username: string }) | undefined> {
     return this.db
       .selectFrom('passkeys')
       .innerJoin('users', 'users.id', 'passkeys.user_id')
-      .select(['users.id as userId', 'users.username as username'])
+      .selectAll('passkeys')
+      .select('users.username')
       .where('passkeys.credential_id', '=', credentialId)
       .executeTakeFirst();
   }
@@ -268,13 +270,10 @@ export class PasskeyService {
     rp: RelyingParty,
     ceremony: string,
     response: AuthenticationResponseJSON,
+    /** The passkey `find` read for `response.id`; undefined when there is none. */
+    row: PasskeyRow | undefined,
   ): Promise<PasskeyAssertion> {
     const claims = await this.ceremonyOf(ceremony, 'login');
-    const row = await this.db
-      .selectFrom('passkeys')
-      .selectAll()
-      .where('credential_id', '=', response.id)
-      .executeTakeFirst();
     if (!row) throw passkeyFailure('PASSKEY_UNKNOWN', null, 'unknown credential');
     const handle = response.response.userHandle;
     if (handle && new TextDecoder().decode(isoBase64URL.toBuffer(handle)) !== row.user_id)
