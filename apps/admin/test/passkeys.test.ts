@@ -1,9 +1,9 @@
 /**
  * Passkeys in the desktop admin app at 1440×900, in Debian's headless Chromium with a virtual authenticator (the
  * DevTools WebAuthn domain: a platform authenticator with user verification, as a laptop's fingerprint reader):
- * add one in 个人资料 › 通行密钥, sign out, sign in with the passkey alone; a role that requires two-step sign-in
- * lets the passkey session in and sends a password session to the TOTP set-up; remove it; and the site opened by an
- * IP address says to use a host name.
+ * add one in 个人资料 › 通行密钥 (also at 390×844), sign out, sign in with the passkey alone (我的登录设备 says
+ * 通行密钥); a role that requires two-step sign-in lets the passkey session in and sends a password session to the
+ * TOTP set-up; remove it; and the site opened by an IP address says to use a host name.
  */
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -72,6 +72,9 @@ describe.skipIf(!hasChromium)('passkeys in the admin app', { timeout: 240_000 },
     await expect
       .poll(() => row.locator('[data-col="last-used"]').textContent())
       .toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    // 我的登录设备 says how each session was opened: this one by passkey.
+    const current = page.locator('[data-testid="own-sessions"] .el-table__row', { has: page.locator('.current') });
+    await expect.poll(() => current.locator('[data-col="sign-in-method"]').textContent()).toBe('通行密钥');
 
     // The role now requires two-step sign-in: a password session is sent to the TOTP set-up, a passkey session is not.
     expect((await admin('PATCH', `/api/roles/${role}`, { requireTotp: true })).statusCode).toBe(200);
@@ -97,6 +100,29 @@ describe.skipIf(!hasChromium)('passkeys in the admin app', { timeout: 240_000 },
     await page.click('[data-testid="passkey-login"]');
     await page.locator('.el-message--error').waitFor();
     expect(await page.locator('[data-testid="user-menu"]').count()).toBe(0);
+  });
+
+  it('at 390×844: the 通行密钥 card fits a phone, and the sign-in page offers the passkey', async () => {
+    const admin = await adminCall(suite.t.app);
+    const username = `apq${Date.now() % 100_000}`;
+    await createUser(admin, username, []);
+    const page = await suite.open({ viewport: { width: 390, height: 844 } });
+    await virtualAuthenticator(page);
+    await signInWithPassword(page, username);
+    await page.locator('[data-testid="user-menu"]').waitFor();
+    await page.goto(`${host()}/admin/profile#passkeys`);
+    const card = page.locator('[data-testid="passkeys"]');
+    await page.click('[data-testid="passkey-add"]');
+    await page.fill('[data-dialog="passkey-name"] input[name="passkey-name"]', '我的手机');
+    await page.click('[data-testid="passkey-name-save"]');
+    await page.locator('.el-message--success', { hasText: '已添加通行密钥「我的手机」' }).waitFor();
+    await expect.poll(() => card.locator('.el-table__row [data-col="name"]').allTextContents()).toEqual(['我的手机']);
+    await card.scrollIntoViewIfNeeded();
+    await expectNoSidewaysScroll(page);
+    await suite.shot(page, 'admin-passkeys-390x844');
+    await signOut(page);
+    await page.click('[data-testid="passkey-login"]');
+    await page.locator('[data-testid="user-menu"]').waitFor();
   });
 
   it('opened by IP address, the passkey button says to use a host name', async () => {

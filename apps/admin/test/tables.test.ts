@@ -171,11 +171,13 @@ describe.skipIf(!hasChromium)('list tables: toolbar, exports, forms', { timeout:
       });
 
     if (vp.name === 'desktop')
-      it('at 1440×900: the online sessions show 最近活动 in the window, without sideways scrolling', async () => {
+      it('at 1440×900: the online sessions show 最近活动 and 方式 in the window, without sideways scrolling', async () => {
         const page = await open();
         await clickMenu(page, 'system', 'system:session');
         const page_ = page.locator('[data-page="sessions"]');
         await page_.locator('.el-table__row').first().waitFor();
+        // How each session signed in, under its client kind: these were opened with the password.
+        expect(await page_.locator('.el-table__row [data-col="sign-in-method"]').first().textContent()).toBe('密码');
         const th = page_.locator('.el-table__header-wrapper th', { hasText: '最近活动' });
         const box = (await th.boundingBox())!;
         expect(box.x + box.width).toBeLessThanOrEqual(vp.width);

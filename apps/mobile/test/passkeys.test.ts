@@ -1,7 +1,7 @@
 /**
  * Passkeys in the phone app at 390×844 (touch), in Debian's headless Chromium with a virtual authenticator (a phone's
  * own: platform, user verification): 我的 › 通行密钥 adds one, sign out, 「使用通行密钥登录」 signs in with it alone,
- * and removing it (from its sheet) leaves the list empty.
+ * 我的会话 says so, and removing it (from its sheet) leaves the list empty.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +54,15 @@ describe.skipIf(!hasChromium)('passkeys in the phone app', { timeout: 240_000 },
     await suite.shot(page, 'mobile-passkey-login-phone');
     await page.click('[data-testid="passkey-login"]');
     await page.locator('[data-page="home"]').waitFor();
+    // 我的会话 says how this session was opened.
+    await page.goto(`${host()}/m/me`);
+    const current = page.locator('[data-session]', { has: page.locator('.van-tag', { hasText: '当前设备' }) });
+    await expect
+      .poll(() => current.locator('[data-testid="session-method"]').textContent())
+      .toMatch(/^\s*通行密钥\s*$/);
+    // The first session, by password (still signed in: only this browser's storage was cleared), says nothing of it.
+    expect(await page.locator('[data-session]').count()).toBe(2);
+    expect(await page.locator('[data-testid="session-method"]').count()).toBe(1);
 
     await page.goto(`${host()}/m/me/passkeys`);
     await item.first().waitFor();

@@ -97,8 +97,9 @@ describe('what the tianji command says', () => {
   it('sessions list and login-log list use Chinese headers, device labels and 登录地点; English with LANG=en', async () => {
     const sessions = await h.run(['sessions', 'list']);
     expect(sessions.code, sessions.stderr).toBe(0);
-    expect(sessions.stdout.split('\n')[0]).toMatch(/^设备\s+地址\s+登录地点\s+登录时间\s+最近活动\s+本机\s+ID$/);
-    expect(sessions.stdout).toMatch(/（命令行）\s+127\.0\.0\.1\s+本机\s/); // signed in from this machine
+    expect(sessions.stdout.split('\n')[0]).toMatch(/^设备\s+方式\s+地址\s+登录地点\s+登录时间\s+最近活动\s+本机\s+ID$/);
+    // Signed in with a password from this machine: the method by its name, not `password`.
+    expect(sessions.stdout).toMatch(/（命令行）\s+密码\s+127\.0\.0\.1\s+本机\s/);
     const log = await h.run(['login-log', 'list']);
     expect(log.stdout.split('\n')[0]).toMatch(/^时间\s+用户名\s+事件\s+结果\s+原因\s+地址\s+登录地点\s+设备$/);
     expect(log.stdout).toMatch(/127\.0\.0\.1\s+本机\s/);
@@ -110,14 +111,16 @@ describe('what the tianji command says', () => {
     );
     expect(en.stdout).toMatch(/127\.0\.0\.1\s+This machine\s/);
     const enSessions = await h.run(['sessions', 'list'], { env: { LANG: 'en_US.UTF-8' } });
-    expect(enSessions.stdout.split('\n')[0]).toMatch(/^Device\s+Address\s+Location\s+Signed in/);
+    expect(enSessions.stdout.split('\n')[0]).toMatch(/^Device\s+Method\s+Address\s+Location\s+Signed in/);
+    expect(enSessions.stdout).toMatch(/CLI）\s+Password\s+127\.0\.0\.1/);
     expect(en.stdout).toContain('Wrong password');
   });
 
-  it('the tables name client kinds in either language (options plus a run function: no process needed)', () => {
+  it('the tables name client kinds and sign-in methods in either language (no process needed)', () => {
     const row = {
       id: 's1',
       clientKind: 'mobile',
+      signInMethod: 'passkey',
       deviceLabel: '',
       ip: '14.21.64.1',
       location: { zh: '广东省 深圳市 电信', en: 'Shenzhen, Guangdong (China Telecom)' },
@@ -128,6 +131,10 @@ describe('what the tianji command says', () => {
     };
     expect(sessionsTable([row], false, 'zh')).toContain('移动端');
     expect(sessionsTable([row], false, 'en')).toContain('Mobile');
+    expect(sessionsTable([row], false, 'zh')).toMatch(/移动端\s+通行密钥\s+14\.21/);
+    expect(sessionsTable([{ ...row, signInMethod: 'device' }], true, 'en')).toMatch(
+      /Mobile\s+Approved in a browser\s+14\.21/,
+    );
     expect(sessionsTable([row], false, 'zh')).toContain('14.21.64.1  广东省 深圳市 电信');
     expect(sessionsTable([row], true, 'en')).toContain('Shenzhen, Guangdong (China Telecom)');
     const entry = { ...row, username: 'li', event: 'login', result: 'failure', reason: 'WRONG_TOTP' };

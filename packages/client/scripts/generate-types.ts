@@ -24,7 +24,7 @@ import { ERROR_MESSAGES } from '../../server/src/error-messages.js';
 import { AUDIT_ACTIONS, AUDIT_TARGETS } from '../../server/src/admin/audit/actions.js';
 import { MENU_KIND_NAMES } from '../../server/src/admin/menus/schemas.js';
 import { LOGIN_EVENT_NAMES, LOGIN_REASON_NAMES, LOGIN_RESULT_NAMES } from '../../server/src/admin/login-log/names.js';
-import { CLIENT_KIND_NAMES } from '../../server/src/admin/sessions/device.js';
+import { CLIENT_KIND_NAMES, SIGN_IN_METHOD_NAMES } from '../../server/src/admin/sessions/device.js';
 import { API_KEY_STATUS_NAMES } from '../../server/src/admin/api-keys/schemas.js';
 import { STATUS_NAMES } from '../../server/src/admin/shared/schemas.js';
 
@@ -174,6 +174,7 @@ async function renderAdminTypes(doc: OpenAPI3): Promise<string> {
       'Each login-log reason: failed sign-ins and ended sessions.': ['LOGIN_REASON_NAMES', LOGIN_REASON_NAMES],
       'Each login-log result.': ['LOGIN_RESULT_NAMES', LOGIN_RESULT_NAMES],
       'Each client kind a session records (admin/sessions/device.ts).': ['CLIENT_KIND_NAMES', CLIENT_KIND_NAMES],
+      'How a session was opened (admin/sessions/device.ts).': ['SIGN_IN_METHOD_NAMES', SIGN_IN_METHOD_NAMES],
       'Each API key status (admin/api-keys/schemas.ts).': ['API_KEY_STATUS_NAMES', API_KEY_STATUS_NAMES],
       'A user’s or a role’s status (admin/shared/schemas.ts).': ['STATUS_NAMES', STATUS_NAMES],
     }).flatMap(([doc, [name, value]]) => [

@@ -106,7 +106,7 @@ describeEachDb('device sign-in', (dialect) => {
 
     const own = await t.app.inject({ url: '/api/auth/sessions', headers: bearer(session.accessToken) });
     const current = own.json().data.find((s: { current: boolean }) => s.current);
-    expect(current).toMatchObject({ clientKind: 'cli', ip: '10.1.1.1', userAgent: DEVICE_UA });
+    expect(current).toMatchObject({ clientKind: 'cli', signInMethod: 'device', ip: '10.1.1.1', userAgent: DEVICE_UA });
     const row = await t.db.kysely
       .selectFrom('sessions')
       .select(['sign_in_method', 'amr'])

@@ -92,6 +92,17 @@ describeEachDb('passkeys', (dialect) => {
       .where('passkey_id', '=', passkey.id)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ sign_in_method: 'passkey', amr: 'hwk,user' });
+    // Both session lists say how each session was opened: this one by passkey, the first one by password.
+    const own = (await call('GET', '/api/auth/sessions', session.accessToken)).json().data;
+    expect(own.find((s: { current: boolean }) => s.current).signInMethod).toBe('passkey');
+    expect(
+      own.filter((s: { current: boolean }) => !s.current).map((s: { signInMethod: string }) => s.signInMethod),
+    ).toContain('password');
+    const admin = (await login(t.app)).accessToken;
+    const online = (await call('GET', `/api/sessions?userId=${id}`, admin)).json().data.items;
+    expect(online.map((s: { signInMethod: string }) => s.signInMethod).sort()).toEqual(
+      own.map((s: { signInMethod: string }) => s.signInMethod).sort(),
+    );
 
     // A refresh keeps what the session was opened with.
     const refreshed = await call('POST', '/api/auth/refresh', undefined, { refreshToken: session.refreshToken });

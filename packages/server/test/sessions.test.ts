@@ -61,6 +61,8 @@ describeEachDb('sessions', (dialect) => {
       userAgent: CHROME_WINDOWS,
     });
     expect(byLabel['Safari 17.5 · iOS 17.5']).toMatchObject({ clientKind: 'mobile', current: false });
+    // Both opened with the password (passkeys.test and device-flow.test see the other methods).
+    expect(list.map((s) => s.signInMethod)).toEqual(['password', 'password']);
     for (const s of list)
       expect(Object.keys(s).sort()).toEqual([
         'clientKind',
@@ -73,6 +75,7 @@ describeEachDb('sessions', (dialect) => {
         'lastUsedAt',
         'location',
         'nickname',
+        'signInMethod',
         'userAgent',
         'userId',
         'username',

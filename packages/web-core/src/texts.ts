@@ -8,6 +8,7 @@ import {
   MENU_KIND_NAMES,
   PERMISSION_POINTS,
   POINT_NAMES,
+  SIGN_IN_METHOD_NAMES,
 } from '@tianji/client';
 
 /** The two interface languages. */
@@ -81,6 +82,7 @@ function textsIn(lang: Lang) {
     loginEvents: namesIn(LOGIN_EVENT_NAMES, lang) as Record<string, string>,
     loginReasons: namesIn(LOGIN_REASON_NAMES, lang) as Record<string, string>,
     clientKinds: namesIn(CLIENT_KIND_NAMES, lang) as Record<string, string>,
+    signInMethods: namesIn(SIGN_IN_METHOD_NAMES, lang) as Record<string, string>,
     signedOut: namesIn(SIGNED_OUT, lang) as Record<string, string>,
     connection: namesIn(CONNECTION, lang),
     fields: namesIn(FIELDS, lang) as Record<string, string>,
@@ -89,7 +91,8 @@ function textsIn(lang: Lang) {
 
 /**
  * The texts both web apps show for codes: the server's names (generated from its sources: points, error codes, audit
- * actions, menu kinds, login-log events and reasons) and the clients' own (client kinds, sign-out reasons, fields).
+ * actions, menu kinds, login-log events and reasons, client kinds, sign-in methods) and the clients' own (sign-out
+ * reasons, connection states, fields).
  */
 export const TEXTS = { zh: textsIn('zh'), en: textsIn('en') };
 export type Texts = (typeof TEXTS)['zh'];

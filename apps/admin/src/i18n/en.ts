@@ -160,6 +160,8 @@ const en: typeof zh = {
     endManyConfirm: 'Sign out the {n} selected sessions?',
     forceConfirm: 'Sign "{name}" out on every device?',
     kind: TEXTS.en.clientKinds,
+    signInMethod: 'Method',
+    method: TEXTS.en.signInMethods,
   },
   loginLog: {
     event: 'Event',

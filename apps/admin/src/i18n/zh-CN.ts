@@ -156,6 +156,8 @@ export default {
     endManyConfirm: '确定让选中的 {n} 个会话下线吗？',
     forceConfirm: '确定强制「{name}」在所有设备上下线吗？',
     kind: TEXTS.zh.clientKinds,
+    signInMethod: '方式',
+    method: TEXTS.zh.signInMethods,
   },
   loginLog: {
     event: '事件',

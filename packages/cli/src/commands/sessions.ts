@@ -2,7 +2,7 @@
  * sessions list|end — thin commands over the sessions routes (GET/DELETE /api/auth/sessions for your own,
  * /api/sessions with --all for everyone's). Through raw fetch: the routes are newer than the generated types.
  */
-import { ApiError, CLIENT_KIND_NAMES, beijingTime } from '@tianji/client';
+import { ApiError, CLIENT_KIND_NAMES, SIGN_IN_METHOD_NAMES, beijingTime } from '@tianji/client';
 import type { Command } from 'commander';
 import { lang } from '../config.js';
 import { action, raw } from '../context.js';
@@ -12,6 +12,7 @@ type Session = {
   id: string;
   username?: string;
   clientKind: string;
+  signInMethod?: string;
   deviceLabel: string;
   ip: string;
   location?: { zh: string; en: string };
@@ -26,6 +27,7 @@ const HEADERS = {
   zh: {
     user: '用户',
     device: '设备',
+    method: '方式',
     ip: '地址',
     location: '登录地点',
     signedIn: '登录时间',
@@ -35,6 +37,7 @@ const HEADERS = {
   en: {
     user: 'User',
     device: 'Device',
+    method: 'Method',
     ip: 'Address',
     location: 'Location',
     signedIn: 'Signed in',
@@ -43,16 +46,18 @@ const HEADERS = {
   },
 };
 
-/** The session list as people read it: who, which device (its label, else the client kind's name), when. */
+/** The session list as people read it: who, which device (its label, else the client kind's name), how it signed in, when. */
 export function sessionsTable(items: Session[], all: boolean, l = lang()): string {
   const h = HEADERS[l];
   const kind = (k: string) => CLIENT_KIND_NAMES[k as keyof typeof CLIENT_KIND_NAMES]?.[l] ?? k;
+  const method = (m = '') => SIGN_IN_METHOD_NAMES[m as keyof typeof SIGN_IN_METHOD_NAMES]?.[l] ?? m;
   return table(items, [
     ...(all ? [{ header: h.user, value: (s: Session) => s.username }] : []),
     {
       header: h.device,
       value: (s: Session) => (s.deviceLabel ? `${s.deviceLabel}（${kind(s.clientKind)}）` : kind(s.clientKind)),
     },
+    { header: h.method, value: (s: Session) => method(s.signInMethod) },
     { header: h.ip, value: (s: Session) => s.ip },
     { header: h.location, value: (s: Session) => s.location?.[l] ?? '' },
     { header: h.signedIn, value: (s: Session) => beijingTime(s.createdAt) },

@@ -5360,6 +5360,8 @@ export interface paths {
                                     zh: string;
                                 };
                                 nickname: string;
+                                /** @description How it was opened: password (with or without the second step), passkey, or device (a CLI or device approved in a signed-in app) */
+                                signInMethod: "password" | "passkey" | "device";
                                 userAgent: string;
                                 userId: string;
                                 username: string;
@@ -5744,7 +5746,7 @@ export interface paths {
                                          */
                                         zh: string;
                                     };
-                                    /** @description Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, WRONG_TOTP, TOTP_LOCKED (the account’s second step locked after wrong codes), THROTTLED, ACCOUNT_CHANGED (the account changed while the sign-in was checked) for a failed sign-in; RECOVERY_CODE for a sign-in whose second step was a recovery code; the code a session ended with (SESSION_ENDED, SESSION_REVOKED (an operator ended that one session), FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise */
+                                    /** @description Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, WRONG_TOTP, TOTP_LOCKED (the account’s second step locked after wrong codes), THROTTLED, ACCOUNT_CHANGED (the account changed while the sign-in was checked), PASSKEY_INVALID (a passkey’s signature or counter did not verify), PASSKEY_UNKNOWN (no such passkey) for a failed sign-in; how a successful one was made when it was not the password: RECOVERY_CODE (its second step was a recovery code), PASSKEY, DEVICE (approved in a signed-in app); the code a session ended with (SESSION_ENDED, SESSION_REVOKED (an operator ended that one session), FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise */
                                     reason: string;
                                     /** @description success or failure */
                                     result: "success" | "failure";
@@ -6733,6 +6735,8 @@ export interface paths {
                                         zh: string;
                                     };
                                     nickname: string;
+                                    /** @description How it was opened: password (with or without the second step), passkey, or device (a CLI or device approved in a signed-in app) */
+                                    signInMethod: "password" | "passkey" | "device";
                                     userAgent: string;
                                     userId: string;
                                     username: string;
@@ -9547,6 +9551,22 @@ export const CLIENT_KIND_NAMES = {
   "other": {
     "zh": "其他",
     "en": "Other"
+  }
+} as const;
+
+/** How a session was opened (admin/sessions/device.ts). */
+export const SIGN_IN_METHOD_NAMES = {
+  "password": {
+    "zh": "密码",
+    "en": "Password"
+  },
+  "passkey": {
+    "zh": "通行密钥",
+    "en": "Passkey"
+  },
+  "device": {
+    "zh": "浏览器授权",
+    "en": "Approved in a browser"
   }
 } as const;
 

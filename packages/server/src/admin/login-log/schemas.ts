@@ -35,7 +35,7 @@ export const LoginLogEntrySchema = Type.Object({
   result: literalUnion(LOGIN_RESULTS, { description: 'success or failure' }),
   reason: Type.String({
     description:
-      'Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, WRONG_TOTP, TOTP_LOCKED (the account’s second step locked after wrong codes), THROTTLED, ACCOUNT_CHANGED (the account changed while the sign-in was checked) for a failed sign-in; RECOVERY_CODE for a sign-in whose second step was a recovery code; the code a session ended with (SESSION_ENDED, SESSION_REVOKED (an operator ended that one session), FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise',
+      'Why: UNKNOWN_USER, WRONG_PASSWORD, ACCOUNT_DISABLED, WRONG_TOTP, TOTP_LOCKED (the account’s second step locked after wrong codes), THROTTLED, ACCOUNT_CHANGED (the account changed while the sign-in was checked), PASSKEY_INVALID (a passkey’s signature or counter did not verify), PASSKEY_UNKNOWN (no such passkey) for a failed sign-in; how a successful one was made when it was not the password: RECOVERY_CODE (its second step was a recovery code), PASSKEY, DEVICE (approved in a signed-in app); the code a session ended with (SESSION_ENDED, SESSION_REVOKED (an operator ended that one session), FORCED_LOGOUT, PASSWORD_CHANGED, ACCOUNT_DISABLED, REFRESH_REUSED, LOGOUT); empty otherwise',
   }),
   username: Type.String({ description: 'As typed at sign-in' }),
   userId: Type.Union([Type.String(), Type.Null()]),

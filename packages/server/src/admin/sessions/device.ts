@@ -1,4 +1,5 @@
 import Bowser from 'bowser';
+import type { SignInMethod } from '../../db/schema.js';
 
 /** What kind of program signed in, as the client says in the `X-Client-Kind` header. */
 export const CLIENT_KINDS = ['web', 'mobile', 'cli', 'sdk', 'other'] as const;
@@ -15,6 +16,19 @@ export const CLIENT_KIND_NAMES = {
   sdk: { zh: 'SDK', en: 'SDK' },
   other: { zh: '其他', en: 'Other' },
 } as const satisfies Record<ClientKind, { zh: string; en: string }>;
+
+/** How a session was opened (the sessions table's `sign_in_method`, migration 0022). */
+export const SIGN_IN_METHODS = ['password', 'passkey', 'device'] as const satisfies readonly SignInMethod[];
+
+/**
+ * Each sign-in method's name (generated into `@tianji/client`): the session lists' 方式 column in both apps and the
+ * CLI. A password sign-in with a second step is still 密码 (the login log tells the recovery code apart).
+ */
+export const SIGN_IN_METHOD_NAMES = {
+  password: { zh: '密码', en: 'Password' },
+  passkey: { zh: '通行密钥', en: 'Passkey' },
+  device: { zh: '浏览器授权', en: 'Approved in a browser' },
+} as const satisfies Record<SignInMethod, { zh: string; en: string }>;
 
 /** The header value when it is one of CLIENT_KINDS (any case), else `other`: a sign-in never fails over it. */
 export function clientKindOf(header: string | string[] | undefined): ClientKind {

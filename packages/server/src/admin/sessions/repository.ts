@@ -38,6 +38,7 @@ const COLUMNS = [
   'sessions.ip',
   'sessions.user_agent',
   'sessions.client_kind',
+  'sessions.sign_in_method',
   'sessions.device_label',
 ] as const;
 
@@ -73,6 +74,7 @@ export const sessionsRepository = {
         ip: r.ip,
         userAgent: r.user_agent,
         clientKind: r.client_kind as ClientKind,
+        signInMethod: r.sign_in_method,
         deviceLabel: r.device_label,
       })),
     };

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PageFields, Timestamp } from '../shared/schemas.js';
-import { CLIENT_KINDS } from './device.js';
+import { CLIENT_KINDS, SIGN_IN_METHODS } from './device.js';
 import { literalUnion } from '../../shared/literal-union.js';
 import { LocationSchema } from '../shared/location.js';
 
@@ -21,6 +21,10 @@ export const SessionSchema = Type.Object({
   location: LocationSchema,
   userAgent: Type.String(),
   clientKind: ClientKindSchema,
+  signInMethod: literalUnion(SIGN_IN_METHODS, {
+    description:
+      'How it was opened: password (with or without the second step), passkey, or device (a CLI or device approved in a signed-in app)',
+  }),
   deviceLabel: Type.String({
     description: 'Browser and system read from the user agent, e.g. Chrome 131 · Windows 10',
   }),
