@@ -3,7 +3,8 @@
  * DevTools WebAuthn domain: a platform authenticator with user verification, as a laptop's fingerprint reader):
  * add one in 个人资料 › 通行密钥 (also at 390×844), sign out, sign in with the passkey alone (我的登录设备 says
  * 通行密钥); a role that requires two-step sign-in lets the passkey session in and sends a password session to the
- * TOTP set-up; remove it; and the site opened by an IP address says to use a host name.
+ * TOTP set-up; remove it, the passkey itself proving it is you once the sign-in is older than the proof window; and
+ * the site opened by an IP address says to use a host name.
  */
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -11,10 +12,12 @@ import { describe, expect, it } from 'vitest';
 import { hasChromium } from '../../../test/chromium.js';
 import {
   expectNoSidewaysScroll,
+  settled,
   useBrowserSuite,
   virtualAuthenticator,
 } from '../../../packages/server/test/browser-suite.js';
 import { PASSWORD, adminCall, createRole, createUser } from '../../../packages/server/test/admin-fixtures.js';
+import { ageSignIns } from '../../../packages/server/test/auth-fixtures.js';
 import { ROOT } from './browser.js';
 
 const SHOTS = path.join(ROOT, 'docs/screenshots');
@@ -40,7 +43,7 @@ describe.skipIf(!hasChromium)('passkeys in the admin app', { timeout: 240_000 },
     const admin = await adminCall(suite.t.app);
     const username = `apk${Date.now() % 100_000}`;
     const role = await createRole(admin, `r_${username}`, { 'system:session': 1 });
-    await createUser(admin, username, [role]);
+    const userId = await createUser(admin, username, [role]);
     const page = await suite.open({ viewport: { width: 1440, height: 900 } });
     await virtualAuthenticator(page);
 
@@ -89,11 +92,17 @@ describe.skipIf(!hasChromium)('passkeys in the admin app', { timeout: 240_000 },
     expect(await page.locator('[data-testid="totp-required"]').count()).toBe(0);
     expect(await page.locator('.el-message', { hasText: '两步验证' }).count()).toBe(0);
 
-    // Removed: it signs in no more.
+    // Removed, once the sign-in is older than the proof window: the passkey itself proves it is still its owner.
+    await ageSignIns(suite.t.db, userId);
     await page.goto(`${host()}/admin/profile#passkeys`);
     await row.first().waitFor();
     await row.locator('[data-action="REMOVE_PASSKEY"]').click();
     await page.click('[data-testid="passkey-remove-confirm"]');
+    const proof = page.locator('[data-dialog="passkey-password"]');
+    await proof.locator('[data-testid="passkey-passkey"]', { hasText: '使用通行密钥验证' }).waitFor();
+    await settled(page);
+    await suite.shot(page, 'admin-reauth-passkey-1440x900');
+    await proof.locator('[data-testid="passkey-passkey"]').click();
     await page.locator('.el-message--success', { hasText: '已删除通行密钥' }).waitFor();
     await card.locator('.el-table__empty-text').waitFor();
     await signOut(page);

@@ -1,17 +1,20 @@
 /**
  * Passkeys in the phone app at 390×844 (touch), in Debian's headless Chromium with a virtual authenticator (a phone's
  * own: platform, user verification): 我的 › 通行密钥 adds one, sign out, 「使用通行密钥登录」 signs in with it alone,
- * 我的会话 says so, and removing it (from its sheet) leaves the list empty.
+ * 我的会话 says so, and removing it (from its sheet, the passkey proving it is you once the sign-in is older than the
+ * proof window) leaves the list empty.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hasChromium } from '../../../test/chromium.js';
 import {
   expectNoSidewaysScroll,
+  settled,
   useBrowserSuite,
   virtualAuthenticator,
 } from '../../../packages/server/test/browser-suite.js';
 import { PASSWORD, adminCall, createRole, createUser } from '../../../packages/server/test/admin-fixtures.js';
+import { ageSignIns } from '../../../packages/server/test/auth-fixtures.js';
 import { ROOT, VIEWPORTS, contextAt } from './browser.js';
 
 const SHOTS = path.join(ROOT, 'docs/screenshots');
@@ -24,7 +27,9 @@ describe.skipIf(!hasChromium)('passkeys in the phone app', { timeout: 240_000 },
   it('at 390×844: add a passkey from 我的, sign in with it alone, remove it', async () => {
     const admin = await adminCall(suite.t.app);
     const username = `mpk${Date.now() % 100_000}`;
-    await createUser(admin, username, [await createRole(admin, `r_${username}`, { 'system:session': 1 })]);
+    const userId = await createUser(admin, username, [
+      await createRole(admin, `r_${username}`, { 'system:session': 1 }),
+    ]);
     const page = await suite.open(contextAt(phone));
     await virtualAuthenticator(page);
 
@@ -72,7 +77,14 @@ describe.skipIf(!hasChromium)('passkeys in the phone app', { timeout: 240_000 },
     await item.first().click();
     await page.locator('[data-testid="passkey-sheet"]').waitFor();
     await suite.shot(page, 'mobile-passkey-sheet-phone');
+    // The sign-in is now older than the proof window: removing asks who it is, and the passkey itself answers.
+    await ageSignIns(suite.t.db, userId);
     await page.click('[data-testid="passkey-remove"]');
+    const withPasskey = page.locator('[data-testid="reauth-passkey"]', { hasText: '使用通行密钥验证' });
+    await withPasskey.waitFor();
+    await settled(page);
+    await suite.shot(page, 'mobile-reauth-passkey-phone');
+    await withPasskey.click();
     await expect.poll(() => item.count()).toBe(0);
   });
 });

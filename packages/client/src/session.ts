@@ -338,6 +338,32 @@ export class TianjiSession {
   }
 
   /**
+   * The passkey alternative to `reauthenticate`'s password: options for the browser's navigator.credentials.get()
+   * (only this account's passkeys) and a ceremony to send back with `reauthenticateWithPasskey`. An account without
+   * passkeys is an ApiError 409.
+   */
+  async passkeyReauthOptions(): Promise<{ options: Record<string, unknown>; ceremony: string }> {
+    return (await answer(this.api.POST('/api/auth/passkeys/reauth/options'))) as unknown as {
+      options: Record<string, unknown>;
+      ceremony: string;
+    };
+  }
+
+  /**
+   * Proves the holder with the authenticator's answer to `passkeyReauthOptions()`, as `reauthenticate` does with the
+   * password; returns until when (ISO). An answer that does not verify is an ApiError 400.
+   */
+  async reauthenticateWithPasskey(ceremony: string, credential: unknown): Promise<string> {
+    return (
+      await answer(
+        this.api.POST('/api/auth/passkeys/reauth', {
+          body: { ceremony, credential } as never,
+        }),
+      )
+    ).until;
+  }
+
+  /**
    * Runs `call`; when the server answers REAUTH_REQUIRED, proves the holder with `proof` (a value, or a function called
    * only then with the refusal, e.g. a password prompt showing its message) and runs `call` once more. Without a proof
    * the ReauthRequiredError surfaces.

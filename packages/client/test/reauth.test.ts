@@ -1,7 +1,7 @@
 /**
  * Account-security changes through the SDK against a real server: enrolling TOTP from a session whose sign-in is
  * older than ten minutes throws ReauthRequiredError unless the method is given the proof (the current password, or
- * with TOTP on a code), in which case it re-authenticates and retries once.
+ * with TOTP on a code), in which case it re-authenticates and retries once. A passkey proves it too.
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { describeEachDb, getTestInstance, type TestInstance } from '../../server
 import { USER_PASSWORD, insertUser } from '../../server/test/auth-fixtures.js';
 import { ageSessions } from '../../server/test/reauth-fixtures.js';
 import { totpCode } from '../../server/src/admin/auth/totp.js';
+import { SoftAuthenticator } from '../../server/test/soft-authenticator.js';
 import { ApiError, ReauthRequiredError, createSession, type TianjiSession } from '../src/index.js';
 
 describeEachDb('re-authentication before account-security changes (SDK)', (dialect) => {
@@ -22,12 +23,14 @@ describeEachDb('re-authentication before account-security changes (SDK)', (diale
   });
   afterAll(() => t?.close());
 
-  /** A new user signed in through the SDK; `forbidden` collects what reached onForbidden. */
-  async function signedIn(): Promise<{ session: TianjiSession; username: string; forbidden: ApiError[] }> {
+  /** A new user signed in through the SDK (at `base`); `forbidden` collects what reached onForbidden. */
+  async function signedIn(
+    base = baseUrl,
+  ): Promise<{ session: TianjiSession; username: string; forbidden: ApiError[] }> {
     const username = `sdk_reauth${++n}`;
     await insertUser(t.db, username);
     const forbidden: ApiError[] = [];
-    const session = createSession({ baseUrl, onForbidden: (e) => forbidden.push(e) });
+    const session = createSession({ baseUrl: base, onForbidden: (e) => forbidden.push(e) });
     await session.login(username, USER_PASSWORD);
     return { session, username, forbidden };
   }
@@ -103,6 +106,36 @@ describeEachDb('re-authentication before account-security changes (SDK)', (diale
 
     await session.disableTotp({ code: fresh[0] });
     expect(session.user?.totpEnabled).toBe(false);
+    session.close();
+  });
+
+  it('a passkey proves it instead of the password; a refused answer is a 400 and the session goes on', async () => {
+    // Passkeys need a host name: the same server as localhost.
+    const base = baseUrl.replace('127.0.0.1', 'localhost');
+    const { session, username } = await signedIn(base);
+    const authenticator = new SoftAuthenticator(base);
+    const start = await session.api.POST('/api/auth/passkeys/register/options');
+    const { options, ceremony } = start.data!.data as { options: { challenge: string }; ceremony: string };
+    await session.api.POST('/api/auth/passkeys', {
+      body: { ceremony, credential: authenticator.create(options as never) } as never,
+    });
+    await ageSessions(t.db, username);
+    await expect(session.setupTotp()).rejects.toBeInstanceOf(ReauthRequiredError);
+
+    const phished = await session.passkeyReauthOptions();
+    const refused = await session
+      .reauthenticateWithPasskey(
+        phished.ceremony,
+        authenticator.get(phished.options as never, { origin: 'https://phish.example' }),
+      )
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 400, message: expect.stringMatching(/^通行密钥验证未通过/) });
+    expect(session.signedIn).toBe(true);
+
+    const proof = await session.passkeyReauthOptions();
+    const until = await session.reauthenticateWithPasskey(proof.ceremony, authenticator.get(proof.options as never));
+    expect(Date.parse(until)).toBeGreaterThan(Date.now());
+    expect((await session.setupTotp()).secret).toMatch(/^[A-Z2-7]+$/);
     session.close();
   });
 });

@@ -126,6 +126,81 @@ describeEachDb('passkeys', (dialect) => {
     expect(blank.json().message).toContain('name');
   });
 
+  it('a passkey proves it is you as the password does: the account’s own only, once, and a refusal is 400 not 401', async () => {
+    const { id, auth, accessToken } = await withPasskey();
+    const other = await withPasskey();
+    await ageSignIns(t.db, id);
+    const register = () => call('POST', '/api/auth/passkeys/register/options', accessToken);
+    expect((await register()).json().code).toBe('REAUTH_REQUIRED');
+    const reauthOptions = async () => {
+      const res = await call('POST', '/api/auth/passkeys/reauth/options', accessToken);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data;
+    };
+    const prove = (ceremony: string, credential: unknown) =>
+      call('POST', '/api/auth/passkeys/reauth', accessToken, { ceremony, credential });
+
+    // The browser is offered only this account's passkey.
+    const first = await reauthOptions();
+    expect(first.options.allowCredentials).toHaveLength(1);
+    // Another account's passkey (a hostile browser answers with it anyway): 400, the session goes on.
+    const foreign = await prove(first.ceremony, other.auth.get(first.options));
+    expect(foreign.statusCode, foreign.body).toBe(400);
+    expect(foreign.json().message).toMatch(/^通行密钥验证未通过/);
+    // An answer for another site.
+    const second = await reauthOptions();
+    expect(
+      (await prove(second.ceremony, auth.get(second.options, { origin: 'https://phish.example' }))).statusCode,
+    ).toBe(400);
+    // A ceremony begun by another account cannot prove this one.
+    const theirs = (await call('POST', '/api/auth/passkeys/reauth/options', other.accessToken)).json().data;
+    expect((await prove(theirs.ceremony, auth.get(theirs.options))).statusCode).toBe(400);
+    // A sign-in ceremony is not a proof ceremony.
+    const login = (await call('POST', '/api/auth/passkeys/login/options')).json().data;
+    expect((await prove(login.ceremony, auth.get(login.options))).statusCode).toBe(400);
+    expect((await register()).json().code).toBe('REAUTH_REQUIRED');
+
+    const third = await reauthOptions();
+    const answer = auth.get(third.options);
+    const proven = await prove(third.ceremony, answer);
+    expect(proven.statusCode, proven.body).toBe(200);
+    expect(Date.parse(proven.json().data.until)).toBeGreaterThan(Date.now());
+    expect((await register()).statusCode).toBe(200);
+    // The same answer again finds its ceremony spent (and its counter used).
+    expect((await prove(third.ceremony, answer)).statusCode).toBe(400);
+    // Every refusal left the session as it was.
+    expect((await call('GET', '/api/auth/me', accessToken)).statusCode).toBe(200);
+  });
+
+  it('an account without passkeys is told to use its password (409)', async () => {
+    const username = `pk${++n}`;
+    await insertUser(t.db, username);
+    const { accessToken } = await signIn(t.app, username);
+    const res = await call('POST', '/api/auth/passkeys/reauth/options', accessToken);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/^你还没有通行密钥：请输入当前密码验证身份/);
+  });
+
+  it('an expired or foreign registration ceremony is 400, and the session goes on', async () => {
+    const { accessToken } = await withPasskey();
+    const other = await withPasskey();
+    const theirs = (await call('POST', '/api/auth/passkeys/register/options', other.accessToken)).json().data;
+    const auth = new SoftAuthenticator(ORIGIN);
+    const res = await call('POST', '/api/auth/passkeys', accessToken, {
+      ceremony: theirs.ceremony,
+      credential: auth.create(theirs.options),
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().message).toMatch(/^此次添加已失效/);
+    const garbage = await call('POST', '/api/auth/passkeys', accessToken, {
+      ceremony: 'not-a-ceremony',
+      credential: auth.create(theirs.options),
+    });
+    expect(garbage.statusCode).toBe(400);
+    expect(garbage.json().message).toMatch(/^此次添加已过期或无效/);
+    expect((await call('GET', '/api/auth/me', accessToken)).statusCode).toBe(200);
+  });
+
   it('refuses a registration made for another origin or without user verification', async () => {
     const username = `pk${++n}`;
     await insertUser(t.db, username);

@@ -389,6 +389,8 @@ const en: typeof zh = {
     nameRequired: 'Enter a name',
     unsupported: 'This browser does not support passkeys',
     reauthPrompt: 'To protect your account, enter your current password again to continue.',
+    reauthWithPasskey: 'Use a passkey instead',
+    or: 'or',
   },
   twoFactor: {
     on: 'On',

@@ -385,6 +385,8 @@ export default {
     nameRequired: '请输入名称',
     unsupported: '此浏览器不支持通行密钥',
     reauthPrompt: '为了保护你的账号，请再次输入当前密码以继续。',
+    reauthWithPasskey: '使用通行密钥验证',
+    or: '或',
   },
   twoFactor: {
     on: '已开启',

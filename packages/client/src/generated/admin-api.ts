@@ -4942,6 +4942,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/passkeys/reauth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 用通行密钥验证身份 Prove it is you with a passkey
+         * @description With the authenticator’s answer to POST /api/auth/passkeys/reauth/options: counts as POST /api/auth/reauth does (account-security changes work from this session for 10 minutes). An answer that does not verify (another account’s passkey, wrong origin, replayed, counter gone back) is 400 and counts toward the sign-in throttle.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The `ceremony` of the options answer, sent back unchanged (valid 5 minutes, once) */
+                        ceremony: string;
+                        credential: {
+                            authenticatorAttachment?: string;
+                            clientExtensionResults: {
+                                appid?: unknown;
+                                appidExclude?: unknown;
+                                credProps?: unknown;
+                                hmacCreateSecret?: unknown;
+                                largeBlob?: unknown;
+                                prf?: unknown;
+                            };
+                            id: string;
+                            rawId: string;
+                            response: {
+                                authenticatorData: string;
+                                clientDataJSON: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @enum {string} */
+                            type: "public-key";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * Format: date-time
+                                 * @description When the proof stops counting
+                                 */
+                                until: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/reauth/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 开始用通行密钥验证身份 Start proving it is you with a passkey
+         * @description The passkey alternative to the password of POST /api/auth/reauth: options for navigator.credentials.get() listing only your own passkeys, and a ceremony token bound to this account. 409 when the account has no passkey.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Send back with the answer */
+                                ceremony: string;
+                                /** @description PublicKeyCredentialRequestOptions (WebAuthn JSON, for @simplewebauthn/browser) */
+                                options: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/passkeys/register/options": {
         parameters: {
             query?: never;
@@ -5200,7 +5323,7 @@ export interface paths {
         put?: never;
         /**
          * 验证身份（敏感操作前） Prove it is you before an account-security change
-         * @description With the current password, or (TOTP on) a 6-digit or recovery code. Enrolling TOTP then works from this session for 10 minutes (a sign-in counts the same way). A wrong proof is 400 and counts toward the sign-in throttle. Signing other devices out needs no such proof.
+         * @description With the current password, or (TOTP on) a 6-digit or recovery code; with a passkey, see POST /api/auth/passkeys/reauth. Enrolling TOTP then works from this session for 10 minutes (a sign-in counts the same way). A wrong proof is 400 and counts toward the sign-in throttle. Signing other devices out needs no such proof.
          */
         post: {
             parameters: {
@@ -8133,6 +8256,8 @@ export const ROUTE_PERMISSIONS = {
   "PATCH /api/auth/passkeys/{id}": "authenticated",
   "POST /api/auth/passkeys/login": "public",
   "POST /api/auth/passkeys/login/options": "public",
+  "POST /api/auth/passkeys/reauth": "authenticated",
+  "POST /api/auth/passkeys/reauth/options": "authenticated",
   "POST /api/auth/passkeys/register/options": "authenticated",
   "PUT /api/auth/password": "authenticated",
   "POST /api/auth/password-check": "authenticated",

@@ -3,10 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { transact } from '../../db/transaction.js';
+import { unauthorized } from '../../errors.js';
 import { deviceLabel } from '../sessions/device.js';
 import { loadUserAccess } from './access.js';
 import { PasskeyService, PASSKEY_NAME_MAX, relyingPartyOf } from './passkeys.js';
-import { assertRecentProof, REAUTH_WINDOW_MS } from './reauth.js';
+import { assertRecentProof, recordProof, REAUTH_WINDOW_MS } from './reauth.js';
 import { CredentialError, passkeyProof } from './service.js';
 import type { LoginThrottle } from './throttle.js';
 import { clientInfo, failureReason, worthLoggingWith } from './sign-in.js';
@@ -231,6 +232,67 @@ export default async function passkeyRoutes(
         ...(ended.length > 0 && { signedOut: ended.length }),
       });
       return { data: { signedOut: ended.length } };
+    },
+  );
+
+  app.post(
+    '/reauth/options',
+    {
+      config: { auth: 'authenticated', whilePending: ['TOTP_SETUP_REQUIRED'] },
+      schema: {
+        tags: [TAG],
+        summary: '开始用通行密钥验证身份 Start proving it is you with a passkey',
+        description:
+          'The passkey alternative to the password of POST /api/auth/reauth: options for navigator.credentials.get() listing only your own passkeys, and a ceremony token bound to this account. ' +
+          '409 when the account has no passkey.',
+        response: { 200: data(OptionsAnswer('PublicKeyCredentialRequestOptions')) },
+      },
+    },
+    async (req) => ({ data: await passkeys.reauthOptions(relyingPartyOf(req), req.auth) }),
+  );
+
+  app.post(
+    '/reauth',
+    {
+      config: { auth: 'authenticated', whilePending: ['TOTP_SETUP_REQUIRED'] },
+      schema: {
+        tags: [TAG],
+        summary: '用通行密钥验证身份 Prove it is you with a passkey',
+        description:
+          'With the authenticator’s answer to POST /api/auth/passkeys/reauth/options: counts as POST /api/auth/reauth does ' +
+          `(account-security changes work from this session for ${REAUTH_WINDOW_MS / 60_000} minutes). ` +
+          'An answer that does not verify (another account’s passkey, wrong origin, replayed, counter gone back) is 400 and counts toward the sign-in throttle.',
+        body: Type.Object({ ceremony: Ceremony, credential: AuthenticationJson }, { additionalProperties: false }),
+        response: {
+          200: data(
+            Type.Object({ until: Type.String({ format: 'date-time', description: 'When the proof stops counting' }) }),
+          ),
+        },
+      },
+    },
+    async (req) => {
+      const { id, username, sessionId, tokenVersion } = req.auth;
+      if (!sessionId) throw unauthorized('请重新登录后再试 (this token belongs to no session)');
+      const rp = relyingPartyOf(req);
+      const credential = req.body.credential as unknown as AuthenticationResponseJSON;
+      const row = await passkeys.find(credential.id);
+      await throttle.guard(
+        username,
+        req.ip,
+        async () => {
+          const proof = await passkeys.authenticate(rp, req.body.ceremony, credential, row, { id, tokenVersion });
+          // One proof per ceremony: the same answer sent again finds it spent.
+          if (!(await throttle.store.claimOnce(`wa:${proof.ceremonyId}`, now())))
+            throw new CredentialError(
+              'VALIDATION_ERROR',
+              '此次通行密钥验证已使用，请重试 (ceremony already used)',
+              'PASSKEY_INVALID',
+              id,
+            );
+        },
+        (e) => e instanceof CredentialError,
+      );
+      return { data: { until: await recordProof(app.db.kysely, sessionId, now()) } };
     },
   );
 

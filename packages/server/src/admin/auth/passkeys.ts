@@ -18,7 +18,7 @@ import type { AuthenticatorTransport } from '@simplewebauthn/server';
 import { conflict, notFound, unauthorized, validation } from '../../errors.js';
 import { publicBaseUrl } from '../../http/public-url.js';
 import { CredentialError } from './service.js';
-import type { TokenService } from './tokens.js';
+import type { CeremonyPurpose, TokenService } from './tokens.js';
 
 /** At most this many passkeys per account (GitHub allows 50; an operator needs a few: phone, laptop, a spare key). */
 export const PASSKEY_LIMIT = 10;
@@ -104,9 +104,16 @@ const itemOf = (
 const tooMany = () =>
   conflict(`每个账号最多 ${PASSKEY_LIMIT} 个通行密钥：请先删除不用的 (at most ${PASSKEY_LIMIT} passkeys)`);
 
-/** A passkey answer that does not verify: 401, counted by the sign-in throttle, logged with its reason. */
-const passkeyFailure = (reason: 'PASSKEY_INVALID' | 'PASSKEY_UNKNOWN', userId: string | null, detail: string) =>
-  new CredentialError('UNAUTHORIZED', `通行密钥验证未通过，请重试 (${detail})`, reason, userId);
+/**
+ * A passkey answer that does not verify, counted by the sign-in throttle: at sign-in 401 (logged with its reason); as
+ * a signed-in user's proof of identity 400, as a wrong password there is (a 401 would tell the app its session ended).
+ */
+const passkeyFailure = (
+  reason: 'PASSKEY_INVALID' | 'PASSKEY_UNKNOWN',
+  userId: string | null,
+  detail: string,
+  code: 'UNAUTHORIZED' | 'VALIDATION_ERROR' = 'UNAUTHORIZED',
+) => new CredentialError(code, `通行密钥验证未通过，请重试 (${detail})`, reason, userId);
 
 /** What a verified passkey sign-in yields: whose it is, and which passkey. */
 export interface PasskeyAssertion {
@@ -198,8 +205,9 @@ export class PasskeyService {
     name: string,
   ): Promise<PasskeyItem> {
     const claims = await this.ceremonyOf(ceremony, 'register');
+    // 400, not 401: the session is fine, only this ceremony is not (a 401 would sign the app out).
     if (claims.sub !== user.id || claims.ver !== user.tokenVersion)
-      throw unauthorized('此次添加已失效，请重新开始 (the ceremony belongs to another account or an older sign-in)');
+      throw validation('此次添加已失效，请重新开始 (the ceremony belongs to another account or an older sign-in)');
     let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
     try {
       verified = await verifyRegistrationResponse({
@@ -249,6 +257,32 @@ export class PasskeyService {
     return { options, ceremony: await this.tokens.signCeremony('login', options.challenge) };
   }
 
+  /**
+   * Options for a signed-in user's proof of identity with one of their own passkeys (the browser offers only those),
+   * bound to the account as it is; 409 when the account has none.
+   */
+  async reauthOptions(
+    rp: RelyingParty,
+    user: { id: string; tokenVersion: number },
+  ): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; ceremony: string }> {
+    const own = await this.db
+      .selectFrom('passkeys')
+      .select(['credential_id', 'transports'])
+      .where('user_id', '=', user.id)
+      .execute();
+    if (own.length === 0) throw conflict('你还没有通行密钥：请输入当前密码验证身份 (no passkeys on this account)');
+    const options = await generateAuthenticationOptions({
+      rpID: rp.id,
+      userVerification: 'required',
+      allowCredentials: own.map((c) => ({
+        id: c.credential_id,
+        transports: (c.transports ? c.transports.split(',') : undefined) as AuthenticatorTransport[] | undefined,
+      })),
+    });
+    const ceremony = await this.tokens.signCeremony('reauth', options.challenge, user.id, user.tokenVersion);
+    return { options, ceremony };
+  }
+
   /** The passkey that answered and its owner's name, read once before verifying (the throttle counts per account). */
   async find(credentialId: string): Promise<(PasskeyRow & { username: string }) | undefined> {
     return this.db
@@ -272,12 +306,22 @@ export class PasskeyService {
     response: AuthenticationResponseJSON,
     /** The passkey `find` read for `response.id`; undefined when there is none. */
     row: PasskeyRow | undefined,
+    /**
+     * For a proof of identity (reauthOptions): the signed-in user, whose ceremony it must be and whose passkey must
+     * answer. Absent: a sign-in.
+     */
+    prover?: { id: string; tokenVersion: number },
   ): Promise<PasskeyAssertion> {
-    const claims = await this.ceremonyOf(ceremony, 'login');
-    if (!row) throw passkeyFailure('PASSKEY_UNKNOWN', null, 'unknown credential');
+    const claims = await this.ceremonyOf(ceremony, prover ? 'reauth' : 'login');
+    const fail = (reason: 'PASSKEY_INVALID' | 'PASSKEY_UNKNOWN', userId: string | null, detail: string) =>
+      passkeyFailure(reason, userId, detail, prover ? 'VALIDATION_ERROR' : 'UNAUTHORIZED');
+    if (prover && (claims.sub !== prover.id || claims.ver !== prover.tokenVersion))
+      throw validation('此次验证已失效，请重试 (the ceremony belongs to another account or an older sign-in)');
+    if (!row) throw fail('PASSKEY_UNKNOWN', null, 'unknown credential');
+    if (prover && row.user_id !== prover.id) throw fail('PASSKEY_INVALID', prover.id, 'not a passkey of this account');
     const handle = response.response.userHandle;
     if (handle && new TextDecoder().decode(isoBase64URL.toBuffer(handle)) !== row.user_id)
-      throw passkeyFailure('PASSKEY_INVALID', row.user_id, 'user handle does not match');
+      throw fail('PASSKEY_INVALID', row.user_id, 'user handle does not match');
     const stored = Number(row.counter);
     let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
     try {
@@ -295,9 +339,9 @@ export class PasskeyService {
         requireUserVerification: true,
       });
     } catch (e) {
-      throw passkeyFailure('PASSKEY_INVALID', row.user_id, (e as Error).message);
+      throw fail('PASSKEY_INVALID', row.user_id, (e as Error).message);
     }
-    if (!verified.verified) throw passkeyFailure('PASSKEY_INVALID', row.user_id, 'signature not verified');
+    if (!verified.verified) throw fail('PASSKEY_INVALID', row.user_id, 'signature not verified');
     const next = verified.authenticationInfo.newCounter;
     const moved = await this.db
       .updateTable('passkeys')
@@ -306,7 +350,7 @@ export class PasskeyService {
       .where('counter', '=', stored)
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1)
-      throw passkeyFailure('PASSKEY_INVALID', row.user_id, 'signature counter already used by another sign-in');
+      throw fail('PASSKEY_INVALID', row.user_id, 'signature counter already used by another sign-in');
     return { userId: row.user_id, passkeyId: row.id, ceremonyId: claims.jti };
   }
 
@@ -346,14 +390,22 @@ export class PasskeyService {
     return rows.map((r) => r.id);
   }
 
-  private async ceremonyOf(token: string, purpose: 'register' | 'login') {
+  /**
+   * The ceremony's claims, or the refusal: 401 at sign-in (nobody is signed in), 400 for a signed-in user's ceremony
+   * (the session is fine, only the ceremony is not: a 401 would make the app refresh and then sign out).
+   */
+  private async ceremonyOf(token: string, purpose: CeremonyPurpose) {
     try {
       return await this.tokens.verifyCeremony(token, purpose);
     } catch {
-      throw unauthorized(
-        purpose === 'login'
-          ? '通行密钥登录已过期或无效，请重新点击「使用通行密钥登录」 (webauthn ceremony expired or invalid)'
-          : '此次添加已过期或无效，请重新添加通行密钥 (webauthn ceremony expired or invalid)',
+      if (purpose === 'login')
+        throw unauthorized(
+          '通行密钥登录已过期或无效，请重新点击「使用通行密钥登录」 (webauthn ceremony expired or invalid)',
+        );
+      throw validation(
+        purpose === 'register'
+          ? '此次添加已过期或无效，请重新添加通行密钥 (webauthn ceremony expired or invalid)'
+          : '此次验证已过期或无效，请重试 (webauthn ceremony expired or invalid)',
       );
     }
   }

@@ -245,7 +245,7 @@ export default async function authRoutes(parent: FastifyInstance, opts: { now?: 
         tags: [TAG],
         summary: '验证身份（敏感操作前） Prove it is you before an account-security change',
         description:
-          'With the current password, or (TOTP on) a 6-digit or recovery code. Enrolling TOTP then works from this session ' +
+          'With the current password, or (TOTP on) a 6-digit or recovery code; with a passkey, see POST /api/auth/passkeys/reauth. Enrolling TOTP then works from this session ' +
           `for ${REAUTH_WINDOW_MS / 60_000} minutes (a sign-in counts the same way). A wrong proof is 400 and counts toward the sign-in throttle. ` +
           'Signing other devices out needs no such proof.',
         body: IdentityProofBody,

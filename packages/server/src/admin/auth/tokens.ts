@@ -21,7 +21,8 @@ const KINDS = {
 } as const;
 /** How long a passkey prompt may stay open (seconds): the browser's own time-out is 60 s by default. */
 export const CEREMONY_TTL = 300;
-export type CeremonyPurpose = 'register' | 'login';
+/** register: adding a passkey; login: signing in with one; reauth: a signed-in user's proof of identity with one. */
+export type CeremonyPurpose = 'register' | 'login' | 'reauth';
 export interface CeremonyClaims extends AccessClaims {
   jti: string;
   pur: CeremonyPurpose;
@@ -155,7 +156,10 @@ export class TokenService {
     return c as AccessClaims & { jti: string };
   }
 
-  /** For a registration, `userId` and `ver` tie the ceremony to the account as it is (a password change voids it). */
+  /**
+   * For a registration or a proof of identity, `userId` and `ver` tie the ceremony to the account as it is (a password
+   * change voids it).
+   */
   signCeremony(purpose: CeremonyPurpose, challenge: string, userId = '-', ver = 0): Promise<string> {
     return this.sign('webauthn', { ver, pur: purpose, chl: challenge }, userId, CEREMONY_TTL, randomUUID());
   }
