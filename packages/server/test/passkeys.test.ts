@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer, describeEachDb, getTestInstance, login, type TestInstance } from './helpers.js';
 import { ageSignIns, insertUser, signIn } from './auth-fixtures.js';
 import { SoftAuthenticator } from './soft-authenticator.js';
+import { PASSKEY_PROVIDERS } from '../src/admin/auth/passkey-providers.js';
 
 /**
  * Passkeys (issue 53) against a software authenticator: add one after re-authentication, sign in with it alone,
@@ -124,6 +125,20 @@ describeEachDb('passkeys', (dialect) => {
     const blank = await call('PATCH', `/api/auth/passkeys/${passkey.id}`, accessToken, { name: '   ' });
     expect(blank.statusCode).toBe(400);
     expect(blank.json().message).toContain('name');
+  });
+
+  it('says where a passkey lives when its authenticator is a listed provider, else nothing', async () => {
+    const { accessToken, passkey } = await withPasskey();
+    const providerOf = async (aaguid: string) => {
+      await t.db.kysely.updateTable('passkeys').set({ aaguid }).where('id', '=', passkey.id).execute();
+      return (await call('GET', '/api/auth/passkeys', accessToken)).json().data[0].provider;
+    };
+    expect(await providerOf('fbfc3007-154e-4ecc-8c0b-6e020557d7bd')).toBe('iCloud 钥匙串');
+    expect(await providerOf('b84e4048-15dc-4dd0-8640-f4f60813c8af')).toBe('NordPass');
+    expect(await providerOf('00000000-0000-0000-0000-000000000000')).toBeNull();
+    // The library reports AAGUIDs in lower case: a key in any other form would never match.
+    for (const aaguid of Object.keys(PASSKEY_PROVIDERS))
+      expect(aaguid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 
   it('a passkey proves it is you as the password does: the account’s own only, once, and a refusal is 400 not 401', async () => {

@@ -17,6 +17,7 @@ import type { Database } from '../../db/schema.js';
 import type { AuthenticatorTransport } from '@simplewebauthn/server';
 import { conflict, notFound, unauthorized, validation } from '../../errors.js';
 import { publicBaseUrl } from '../../http/public-url.js';
+import { PASSKEY_PROVIDERS } from './passkey-providers.js';
 import { CredentialError } from './service.js';
 import type { CeremonyPurpose, TokenService } from './tokens.js';
 
@@ -53,21 +54,6 @@ export function relyingPartyOf(req: FastifyRequest): RelyingParty {
   return { id: host, origin: url.origin };
 }
 
-/**
- * Well-known authenticators by AAGUID (from the community list at github.com/passkeydeveloper/passkey-authenticator-aaguids):
- * the list shows where a passkey lives. An unknown one is described by its transports instead (web-core).
- */
-const PROVIDERS: Record<string, string> = {
-  'fbfc3007-154e-4ecc-8c0b-6e020557d7bd': 'iCloud 钥匙串',
-  'ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4': 'Google 密码管理工具',
-  'adce0002-35bc-c60a-648b-0b25f1f05503': 'Chrome（Mac）',
-  '08987058-cadc-4b81-b6e1-30de50dcbe96': 'Windows Hello',
-  '9ddd1817-af5a-4672-a2b9-3e3dd95000a9': 'Windows Hello',
-  '6028b017-b1d4-4c02-b4b3-afcdafc96bb2': 'Windows Hello',
-  'bada5566-a7aa-401f-bd96-45619a55120d': '1Password',
-  'd548826e-79b4-db40-a3d8-11116f7e8349': 'Bitwarden',
-};
-
 export interface PasskeyItem {
   id: string;
   name: string;
@@ -95,7 +81,7 @@ const itemOf = (
   name: r.name,
   createdAt: r.created_at,
   lastUsedAt: r.last_used_at,
-  provider: PROVIDERS[r.aaguid] ?? null,
+  provider: PASSKEY_PROVIDERS[r.aaguid] ?? null,
   synced: r.device_type === 'multiDevice' || Number(r.backed_up) === 1,
   transports: r.transports ? r.transports.split(',') : [],
   sessions,
