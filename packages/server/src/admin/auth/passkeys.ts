@@ -87,6 +87,10 @@ const itemOf = (
   sessions,
 });
 
+/** The stored comma-separated transports as WebAuthn names them (none stored: undefined, the browser tries all). */
+const transportsOf = (stored: string): AuthenticatorTransport[] | undefined =>
+  stored ? (stored.split(',') as AuthenticatorTransport[]) : undefined;
+
 const tooMany = () =>
   conflict(`每个账号最多 ${PASSKEY_LIMIT} 个通行密钥：请先删除不用的 (at most ${PASSKEY_LIMIT} passkeys)`);
 
@@ -157,11 +161,7 @@ export class PasskeyService {
     rp: RelyingParty,
     user: { id: string; username: string; nickname: string; tokenVersion: number },
   ): Promise<{ options: PublicKeyCredentialCreationOptionsJSON; ceremony: string }> {
-    const existing = await this.db
-      .selectFrom('passkeys')
-      .select(['credential_id', 'transports'])
-      .where('user_id', '=', user.id)
-      .execute();
+    const existing = await this.credentialsOf(user.id);
     if (existing.length >= PASSKEY_LIMIT) throw tooMany();
     const options = await generateRegistrationOptions({
       rpName: RP_NAME,
@@ -171,10 +171,7 @@ export class PasskeyService {
       // The user handle is the account id: a discoverable credential hands it back at sign-in.
       userID: new TextEncoder().encode(user.id),
       attestationType: 'none',
-      excludeCredentials: existing.map((c) => ({
-        id: c.credential_id,
-        transports: (c.transports ? c.transports.split(',') : undefined) as AuthenticatorTransport[] | undefined,
-      })),
+      excludeCredentials: existing,
       // Discoverable (sign in without a username) and verified (PIN or biometrics): it stands for both factors.
       authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
     });
@@ -251,22 +248,25 @@ export class PasskeyService {
     rp: RelyingParty,
     user: { id: string; tokenVersion: number },
   ): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; ceremony: string }> {
-    const own = await this.db
-      .selectFrom('passkeys')
-      .select(['credential_id', 'transports'])
-      .where('user_id', '=', user.id)
-      .execute();
+    const own = await this.credentialsOf(user.id);
     if (own.length === 0) throw conflict('你还没有通行密钥：请输入当前密码验证身份 (no passkeys on this account)');
     const options = await generateAuthenticationOptions({
       rpID: rp.id,
       userVerification: 'required',
-      allowCredentials: own.map((c) => ({
-        id: c.credential_id,
-        transports: (c.transports ? c.transports.split(',') : undefined) as AuthenticatorTransport[] | undefined,
-      })),
+      allowCredentials: own,
     });
     const ceremony = await this.tokens.signCeremony('reauth', options.challenge, user.id, user.tokenVersion);
     return { options, ceremony };
+  }
+
+  /** The user's passkeys as the browser's credential lists name them (excluded at registration, allowed for a proof). */
+  private async credentialsOf(userId: string): Promise<{ id: string; transports?: AuthenticatorTransport[] }[]> {
+    const rows = await this.db
+      .selectFrom('passkeys')
+      .select(['credential_id', 'transports'])
+      .where('user_id', '=', userId)
+      .execute();
+    return rows.map((c) => ({ id: c.credential_id, transports: transportsOf(c.transports) }));
   }
 
   /** The passkey that answered and its owner's name, read once before verifying (the throttle counts per account). */
@@ -320,7 +320,7 @@ export class PasskeyService {
           id: row.credential_id,
           publicKey: isoBase64URL.toBuffer(row.public_key),
           counter: stored,
-          transports: row.transports ? (row.transports.split(',') as AuthenticatorTransport[]) : undefined,
+          transports: transportsOf(row.transports),
         },
         requireUserVerification: true,
       });
